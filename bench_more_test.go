@@ -53,9 +53,11 @@ func benchSaxpy(b *testing.B, k *ptx2go.Kernel) {
 func BenchmarkSaxpyGo(b *testing.B) {
 	x, y := benchVecAddInputs()
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		benchSaxpyGo(y, x, saxpyA)
 	}
+	cpu.report(b)
 }
 
 // ---- reduce_sum ----
@@ -108,9 +110,11 @@ func BenchmarkReduceGo(b *testing.B) {
 	in := benchReduceInputs()
 	out := make([]int32, vecAddN/256)
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		benchReduceGo(out, in)
 	}
+	cpu.report(b)
 }
 
 // ---- recursion (fib, tree_depth, gcd) ----
@@ -192,7 +196,9 @@ func BenchmarkFibGo(b *testing.B) {
 	in, in2 := benchFibInputs()
 	fibs, depths, gcds := make([]int32, fibN), make([]int32, fibN), make([]uint32, fibN)
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		benchFibGo(fibs, depths, gcds, in, in2)
 	}
+	cpu.report(b)
 }

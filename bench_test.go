@@ -19,7 +19,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/runtime"
@@ -114,11 +116,13 @@ func (l *benchLaunch) run(b *testing.B) {
 	}{{"workers=1", 1}, {"workers=default", 0}} {
 		b.Run(w.name, func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := startCPU()
 			for b.Loop() {
 				if err := l.launch(w.workers, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
+			cpu.report(b)
 			nsPerOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 			b.ReportMetric(float64(l.stats.LaneInstructions), "lane-instrs/op")
 			b.ReportMetric(float64(l.stats.Instructions), "warp-instrs/op")
@@ -176,9 +180,11 @@ func BenchmarkVecAddGo(b *testing.B) {
 	a, bb := benchVecAddInputs()
 	c := make([]float32, vecAddN)
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		benchVecAddGo(c, a, bb)
 	}
+	cpu.report(b)
 }
 
 // ---- collatz_steps ----
@@ -241,9 +247,11 @@ func BenchmarkCollatzGo(b *testing.B) {
 	start := benchCollatzStarts()
 	steps := make([]int32, collatzN)
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		benchCollatzGo(steps, start)
 	}
+	cpu.report(b)
 }
 
 // ---- matmul_tiled ----
@@ -412,9 +420,11 @@ func BenchmarkMatmulTiledGo(b *testing.B) {
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := startCPU()
 			for b.Loop() {
 				v.mm(c, a, bm, matN)
 			}
+			cpu.report(b)
 		})
 	}
 }
@@ -475,4 +485,23 @@ func TestLaunchAllocations(t *testing.T) {
 				pair.name, aLong, stLong.Instructions, aShort, stShort.Instructions)
 		}
 	}
+}
+
+// cpuClock measures the CPU time the process spends in a benchmark loop, which a machine
+// shared with other work inflates much less than wall-clock ns/op.
+type cpuClock struct{ start time.Duration }
+
+func startCPU() cpuClock { return cpuClock{processCPU()} }
+
+// report adds the metric cpu-ns/op: process CPU time (user and system, all threads) per iteration.
+func (c cpuClock) report(b *testing.B) {
+	b.ReportMetric(float64(processCPU()-c.start)/float64(b.N), "cpu-ns/op")
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -26,6 +26,9 @@ type CTA struct {
 	pool [][]*frame
 	// printf is the printf output of the CTA running now, in the order its warps printed.
 	printf []byte
+	// wins are the generated code's cached global allocations (Window), one per inline
+	// access, kept from warp to warp and CTA to CTA of the launch on this worker.
+	wins []Window
 }
 
 // barrier is the state of one named barrier.
@@ -47,7 +50,7 @@ type barWaiter struct {
 
 // newCTA builds the reusable state of a CTA for a launch: the warps and their local memory.
 func newCTA(l *launch) *CTA {
-	c := &CTA{L: l, threads: int(l.Block.Count())}
+	c := &CTA{L: l, threads: int(l.Block.Count()), wins: make([]Window, l.Mod.NumWindows)}
 	c.Shared = alignedBytes(l.Mod.SharedSize + l.DynamicShared)
 	nw := (c.threads + WarpSize - 1) / WarpSize
 	for i := range nw {

@@ -103,6 +103,14 @@ func (w *Warp) run() runStatus {
 		m := e.mask
 		if st := w.CTA.stats; st != nil {
 			w.runCounted(st, b, e.pc, m)
+		} else if fn.Run != nil {
+			pc, budget := fn.Run(w, e.pc, m, e.reconv, w.budget)
+			w.budget = budget
+			if pc == RunDone {
+				continue
+			}
+			e.pc = pc
+			b = &fn.Blocks[pc]
 		} else {
 			for _, in := range b.Code {
 				in(w, m)

@@ -19,6 +19,9 @@ type Module struct {
 	// SM is the architecture the module targets (80 for .target sm_80), 0 when unknown; it
 	// picks the default scheduling model.
 	SM int
+	// NumWindows is the number of global-memory windows (Window) its generated code caches
+	// per CTA worker: one per inline global access.
+	NumWindows int
 
 	loaded sync.Map // *Device → []Ptr: the addresses of Globals on that device
 	// heapUsed says a function calls malloc or free (usesHeap), computed once.
@@ -91,6 +94,17 @@ type Func struct {
 	// Builtin, when set, makes this a device-side library function the runtime implements
 	// (BuiltinFunc): a call runs it at once for the calling lanes, with no frame of its own.
 	Builtin Builtin
+	// Run, when set, runs the code of blocks from pc on for the lanes m (a generated
+	// function's block chain): after each block whose terminator is a jump, or a branch every
+	// lane of m takes the same way, it goes on to the next block, unless that is stop (the
+	// running SIMT entry's reconvergence point), the exit, or the warp's time slice (budget
+	// blocks left, this one counted) would end there. It returns the block whose code ran
+	// last, whose terminator the runtime then runs, and the budget left. Blocks are only
+	// chained where the trampoline would have run them one after the other with the same
+	// lanes, so execution is unchanged; launches that collect statistics do not use it.
+	// RunDone instead of a block says the code has set the running entry itself (Warp.Split).
+	// With no budget it runs block pc's code alone.
+	Run func(w *Warp, pc int32, m uint32, stop int32, budget int) (int32, int)
 
 	shapeOnce   sync.Once
 	leavesSet   []bool

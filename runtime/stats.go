@@ -397,3 +397,39 @@ func (s *Stats) add(mod *Module, c *counter) {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
 }
+
+// CountMem counts a memory instruction of generated code (codegen/gosrc) that runs once for
+// the lanes m of the warp, before it runs, as the runtime counts a closure's: op.Guard
+// excludes lanes, a generic address is looked at per lane. It does nothing unless the launch
+// collects statistics.
+func (w *Warp) CountMem(op *MemOp, m uint32) {
+	if c := w.CTA.stats; c != nil {
+		c.countMem(w, op, m)
+	}
+}
+
+// CountAccess counts one lane's access of generated code that runs inside a lane loop: n
+// bytes loaded or stored (an atomic counts the lane) in space sp, or at the generic address
+// addr when sp is MemGeneric; generic says the instruction addresses generic memory. It does
+// nothing unless the launch collects statistics.
+func (w *Warp) CountAccess(kind MemKind, sp MemSpace, generic bool, addr uint64, n int) {
+	c := w.CTA.stats
+	if c == nil {
+		return
+	}
+	if kind == MemAtomic {
+		c.atomicLanes++
+		return
+	}
+	if sp == MemGeneric {
+		sp = GenericSpace(addr)
+	}
+	total, gen := &c.loaded, &c.genLoaded
+	if kind == MemStore {
+		total, gen = &c.stored, &c.genStored
+	}
+	total[sp] += uint64(n)
+	if generic {
+		*gen += uint64(n)
+	}
+}

@@ -1,8 +1,6 @@
 package closure
 
 import (
-	"fmt"
-
 	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -58,21 +56,21 @@ func (f *fnCompiler) block(b *ssa.Block) {
 	for _, in := range b.Instrs {
 		if mask, ok := layout.WarpSyncMask(in); ok {
 			next := int32(len(f.blocks) + 1)
-			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: startLoc(prof), Term: runtime.Term{Kind: runtime.TermWarpSync, Loc: layout.Loc(in.Pos), Succ: next, WarpSync: f.warpSync(in, mask), Reconv: -1}})
+			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: layout.StartLoc(prof), Term: runtime.Term{Kind: runtime.TermWarpSync, Loc: layout.Loc(in.Pos), Succ: next, WarpSync: f.warpSync(in, mask), Reconv: -1}})
 			code, count, prof = nil, 0, f.newProfile()
 		}
 		count++
 		if layout.IsBarrier(in) {
-			profileLine(prof, in.Pos)
+			layout.ProfileLine(prof, in.Pos)
 			bar := f.barrier(in)
 			next := int32(len(f.blocks) + 1)
-			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: startLoc(prof), Term: runtime.Term{Kind: runtime.TermBarrier, Loc: layout.Loc(in.Pos), Succ: next, Barrier: bar, Reconv: -1}})
+			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: layout.StartLoc(prof), Term: runtime.Term{Kind: runtime.TermBarrier, Loc: layout.Loc(in.Pos), Succ: next, Barrier: bar, Reconv: -1}})
 			code, count, prof = nil, 0, f.newProfile()
 			continue
 		}
 		start := len(code)
 		if f.folded[in] {
-			profileLine(prof, in.Pos)
+			layout.ProfileLine(prof, in.Pos)
 			continue
 		}
 		if i, ok := f.hoisted[in]; ok {
@@ -84,22 +82,13 @@ func (f *fnCompiler) block(b *ssa.Block) {
 		f.profileInstr(prof, in, len(code)-1, len(code) > start)
 	}
 	if layout.CallNeedsOwnBlock(b) {
-		f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: startLoc(prof), Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
+		f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: layout.StartLoc(prof), Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
 		code, count, prof = nil, 0, f.newProfile()
 	}
 	explicit := layout.ExplicitTerm(b)
 	if explicit {
 		count++
 	}
-	profileTerm(prof, b, explicit)
-	f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: startLoc(prof), Term: f.Term(b)})
-}
-
-// startLoc is the PTX file:line of the first line a block's profile counts: where the block
-// starts (runtime.Block.Loc), or "" for a block that issues no instruction.
-func startLoc(p *runtime.BlockProfile) string {
-	if len(p.Lines) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d", p.File, p.Lines[0].Line)
+	layout.ProfileTerm(prof, b, explicit)
+	f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: layout.StartLoc(prof), Term: f.Term(b)})
 }

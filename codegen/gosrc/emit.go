@@ -38,6 +38,10 @@ type blockEmit struct {
 	// nothing reads is assigned to _ (Go rejects an unused local).
 	read map[string]bool
 	unis []string // every warp-uniform local defined, in order
+	// lane says the code runs for one lane l with its registers in Go locals (xN, region.go)
+	// instead of the register file; written are the register slots it writes.
+	lane    bool
+	written map[int]bool
 }
 
 // segment is a fused lane loop being built.
@@ -54,6 +58,22 @@ type segment struct {
 	// stores are the register-file writes of unguarded results, filled in at flush time
 	// only for values something outside the loop reads.
 	stores []laneStore
+	// mem says whether the loop holds loads or a store (lanemem.go); nloads counts its
+	// loads, fault says it needs the fault record; shared and windows are the access sizes
+	// of its inline shared and global accesses.
+	mem     int
+	nloads  int
+	fault   bool
+	shared  map[int]bool
+	windows []string
+	// winIndex numbers the windows in the module (runtime.Module.NumWindows); nwin is the
+	// module's count.
+	winIndex map[string]int
+	nwin     *int
+	// counts are the statistics of its unguarded accesses, counted before it (profile.go).
+	counts []jen.Code
+	// param and local are the access sizes of its inline .param and .local accesses.
+	param, local map[int]bool
 }
 
 type laneStore struct {
@@ -68,7 +88,10 @@ func (e *blockEmit) fresh(prefix string) string {
 	return fmt.Sprintf("%s%d", prefix, e.nvar)
 }
 
-func regName(s int) string  { return fmt.Sprintf("r%d", s) }
+func regName(s int) string { return fmt.Sprintf("r%d", s) }
+
+// laneBool names lane l's bit of predicate p in lane mode (region.go).
+func laneBool(p int) string { return fmt.Sprintf("q%d", p) }
 func predName(p int) string { return fmt.Sprintf("p%d", p) }
 
 func (e *blockEmit) reg(s int) string {
@@ -76,11 +99,31 @@ func (e *blockEmit) reg(s int) string {
 	return regName(s)
 }
 
-// emitBlock generates the function name for the instructions of one runtime block.
-func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
+// laneReg is lane l's value of register slot s: rN[l], or the local xN in lane mode.
+func (e *blockEmit) laneReg(s int) jen.Code {
+	if e.lane {
+		e.regs[s] = true
+		return jen.Id(fmt.Sprintf("x%d", s))
+	}
+	return jen.Id(e.reg(s)).Index(jen.Id("l"))
+}
+
+// setLaneReg assigns the local n to lane l's register slot s.
+func (e *blockEmit) setLaneReg(s int, n string) jen.Code {
+	if e.lane {
+		e.regs[s] = true
+		e.written[s] = true
+		return jen.Id(fmt.Sprintf("x%d", s)).Op("=").Id(n)
+	}
+	return jen.Id(e.reg(s)).Index(jen.Id("l")).Op("=").Id(n)
+}
+
+// emitBlock generates the code of one runtime block: the statements of its case in the
+// function's block chain (run.go), or nil after an error.
+func (f *fnGen) emitBlock(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
 	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}, read: map[string]bool{}}
 	for _, in := range instrs {
-		if laneLocal(in) {
+		if laneLocal(in) || (in.Op == frontend.OpLd || in.Op == frontend.OpLdu || in.Op == frontend.OpSt) && e.laneMemOK(in) {
 			e.local[in] = true
 		}
 	}
@@ -89,7 +132,7 @@ func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
 	}
 	e.flush()
 	if e.bad {
-		return
+		return nil
 	}
 	for _, u := range e.unis {
 		if !e.read[u] {
@@ -102,9 +145,7 @@ func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
 	}
 	body = append(body, e.top...)
 	body = append(body, e.stmts...)
-	lines := fmt.Sprintf("PTX lines %d-%d", instrs[0].Pos.Line, instrs[len(instrs)-1].Pos.Line)
-	f.g.decls = append(f.g.decls, jen.Comment(fmt.Sprintf("%s runs %s of %s %s, %s.", name, blockName(b), kindName(f.Fn), f.Fn.Name, lines)).Line().
-		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32()).Block(body...))
+	return body
 }
 
 func (e *blockEmit) unsupported(in *ssa.Instr) {
@@ -152,6 +193,10 @@ func (e *blockEmit) flush() {
 	}
 	for _, i := range sortedKeys(s.tid) {
 		pre = append(pre, jen.Id(fmt.Sprintf("tid%d", i)).Op(":=").Op("&").Id("w").Dot("Tid").Index(jen.Lit(i)))
+	}
+	pre = append(pre, s.memPre()...)
+	if s.fault {
+		post = append(post, jen.Id("flt").Dot("Raise").Call(jen.Id("w")))
 	}
 	for _, p := range sortedKeys(s.wpreds) {
 		post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(predName(p)))
@@ -207,7 +252,12 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 	case frontend.OpMembar, frontend.OpFence:
 		return // CTAs share memory through Go atomics; program order gives the ordering.
 	case frontend.OpLd, frontend.OpLdu:
+		if e.laneMemOK(in) {
+			e.laneMem(in)
+			return
+		}
 		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
 		if firstDst(in).Kind == ssa.ArgVector {
 			e.loadVector(in)
 		} else {
@@ -215,7 +265,12 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		}
 		return
 	case frontend.OpSt:
+		if e.laneMemOK(in) {
+			e.laneMem(in)
+			return
+		}
 		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
 		if len(in.Args) == 2 && in.Args[1].Kind == ssa.ArgVector {
 			e.storeVector(in)
 		} else {
@@ -224,6 +279,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		return
 	case frontend.OpAtom, frontend.OpRed:
 		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
 		e.atom(in)
 		return
 	}
@@ -276,7 +332,7 @@ func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
 		if c.scalar {
 			panic("non-uniform operand in a uniform instruction")
 		}
-		return jen.Id(e.reg(s)).Index(jen.Id("l"))
+		return e.laneReg(s)
 	case ssa.ArgImm:
 		v := a.Imm
 		if t == frontend.F32 || t == frontend.F64 {
@@ -413,6 +469,12 @@ func (c ctx) pred(a ssa.Arg) jen.Code {
 			return jen.Id(strings.TrimPrefix(x, "!"))
 		}
 		e.seg.preds[p] = true
+		if e.lane {
+			if a.Not {
+				return jen.Op("!").Id(laneBool(p))
+			}
+			return jen.Id(laneBool(p))
+		}
 		op := "!="
 		if a.Not {
 			op = "=="
@@ -469,7 +531,7 @@ func spaceOf(in *ssa.Instr) frontend.Space {
 // uniformInstr lowers an unguarded lane-local instruction whose result is warp-uniform and
 // whose operands are all known once per warp into a scalar computation and a broadcast.
 func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
-	if in.Guard != nil || len(in.Dsts) != 1 || len(in.Defs) != 1 || in.Dsts[0].Kind != ssa.ArgValue {
+	if e.lane || in.Guard != nil || len(in.Dsts) != 1 || len(in.Defs) != 1 || in.Dsts[0].Kind != ssa.ArgValue {
 		return false
 	}
 	d := in.Defs[0]
@@ -536,7 +598,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 // laneInstr adds a lane-local instruction to the current lane loop.
 func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	if e.seg == nil {
-		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}}
+		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: &e.f.g.nwin}
 	}
 	s := e.seg
 	s.instrs[in] = true
@@ -547,6 +609,9 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	var write func() []jen.Code
 	var written []int
 	switch {
+	case in.Op == frontend.OpSt:
+		code = c.store(in)
+		write = func() []jen.Code { return nil }
 	case dst.Kind == ssa.ArgPair || isPred(dst) || dst.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp || in.Op == frontend.OpTestp):
 		// A predicate result: a boolean per lane, into the loop's copy of the mask.
 		n := e.fresh("c")
@@ -579,12 +644,16 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 				if (pairComb(in) != "" || halfPair(in)) && negs[i] {
 					cond = jen.Id(n + "q")
 				}
-				// Branch-free: the bit is a conditional move, not a data-dependent branch.
-				bit := fmt.Sprintf("%sb%d", n, i)
-				out = append(out,
-					jen.Id(bit).Op(":=").Uint32().Call(jen.Lit(0)),
-					jen.If(cond).Block(jen.Id(bit).Op("=").Lit(1)),
-					jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
+				if e.lane {
+					out = append(out, jen.Id(laneBool(p)).Op("=").Add(cond))
+				} else {
+					// Branch-free: the bit is a conditional move, not a data-dependent branch.
+					bit := fmt.Sprintf("%sb%d", n, i)
+					out = append(out,
+						jen.Id(bit).Op(":=").Uint32().Call(jen.Lit(0)),
+						jen.If(cond).Block(jen.Id(bit).Op("=").Lit(1)),
+						jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
+				}
 				if in.Guard == nil && pairComb(in) == "" && !halfPair(in) {
 					if negs[i] {
 						defer func() { s.plocal[p] = "!" + n }()
@@ -614,9 +683,9 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 		slot := e.f.Regs[dst.Value.Reg.ID]
 		written = append(written, slot)
 		write = func() []jen.Code {
-			return []jen.Code{jen.Id(e.reg(slot)).Index(jen.Id("l")).Op("=").Id(n)}
+			return []jen.Code{e.setLaneReg(slot, n)}
 		}
-		if in.Guard == nil && len(in.Defs) == 1 {
+		if in.Guard == nil && len(in.Defs) == 1 && !e.lane {
 			st := jen.Null()
 			s.stores = append(s.stores, laneStore{v: in.Defs[0], stmt: st, slot: slot, name: n})
 			write = func() []jen.Code { return []jen.Code{st} }

@@ -15,7 +15,7 @@ func (f *fnGen) generate() {
 	for _, b := range f.Fn.Blocks {
 		f.block(b)
 	}
-	f.blocks = append(f.blocks, blockGen{comment: "the virtual exit", term: jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermNone"), jen.Id("Reconv"): jen.Lit(-1)}})
+	f.blocks = append(f.blocks, blockGen{comment: "the virtual exit", rt: runtime.Term{Kind: runtime.TermNone}, term: jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermNone"), jen.Id("Reconv"): jen.Lit(-1)}})
 }
 
 // blockName describes an SSA block for comments: b3 ($L__BB0_2), PTX line 40.
@@ -33,23 +33,11 @@ func (f *fnGen) block(b *ssa.Block) {
 	var pending []*ssa.Instr
 	count := 0
 	part := 0
-	// start is where the runtime block starts (runtime.Block.Loc): its first counted
-	// instruction, as codegen/closure's block profile has it.
-	start := ""
-	counted := func(pos frontend.Pos) {
-		if count == 0 {
-			start = layout.Loc(pos)
-		}
-		count++
-	}
-	emit := func(term jen.Dict, comment string) {
-		name := ""
+	prof := &runtime.BlockProfile{File: f.Fn.Pos.File}
+	emit := func(term jen.Dict, rt runtime.Term, comment string) {
+		var body []jen.Code
 		if len(pending) > 0 {
-			name = f.g.names.unique(fmt.Sprintf("%sB%d", f.ident[:len(f.ident)-len("Func")], b.ID))
-			if part > 0 {
-				name = f.g.names.unique(fmt.Sprintf("%sB%d_%d", f.ident[:len(f.ident)-len("Func")], b.ID, part))
-			}
-			f.emitBlock(name, b, pending)
+			body = f.emitBlock(b, pending)
 		}
 		lines := ""
 		if len(pending) > 0 {
@@ -57,11 +45,9 @@ func (f *fnGen) block(b *ssa.Block) {
 		} else if b.Pos.Line > 0 {
 			lines = fmt.Sprintf(", PTX line %d", b.Pos.Line)
 		}
-		if count == 0 {
-			start = ""
-		}
-		f.blocks = append(f.blocks, blockGen{code: name, ptxInstrs: count, loc: start, term: term, comment: blockName(b) + lines + comment})
+		f.blocks = append(f.blocks, blockGen{code: body, ptxInstrs: count, loc: layout.StartLoc(prof), term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending, prof: prof})
 		pending, count = nil, 0
+		prof = &runtime.BlockProfile{File: f.Fn.Pos.File}
 		part++
 	}
 	for _, in := range b.Instrs {
@@ -80,9 +66,13 @@ func (f *fnGen) block(b *ssa.Block) {
 				jen.Id("Reconv"):   jen.Lit(-1),
 				jen.Id("WarpSync"): warpSyncLit(ws),
 			}
-			emit(term, fmt.Sprintf("; the lanes wait here for those %s at line %d names", spelling(in), in.Pos.Line))
+			emit(term, runtime.Term{Kind: runtime.TermWarpSync}, fmt.Sprintf("; the lanes wait here for those %s at line %d names", spelling(in), in.Pos.Line))
 		}
-		counted(in.Pos)
+		count++
+		layout.ProfileLine(prof, in.Pos)
+		if in.Op == frontend.OpAtom || in.Op == frontend.OpRed {
+			prof.Atomics++
+		}
 		if layout.IsBarrier(in) {
 			next := int32(len(f.blocks) + 1)
 			term := jen.Dict{
@@ -92,19 +82,22 @@ func (f *fnGen) block(b *ssa.Block) {
 				jen.Id("Reconv"):  jen.Lit(-1),
 				jen.Id("Barrier"): f.barrier(in),
 			}
-			emit(term, fmt.Sprintf("; %s at line %d", spelling(in), in.Pos.Line))
+			emit(term, runtime.Term{Kind: runtime.TermBarrier}, fmt.Sprintf("; %s at line %d", spelling(in), in.Pos.Line))
 			continue
 		}
 		pending = append(pending, in)
 	}
 	if layout.CallNeedsOwnBlock(b) {
-		emit(jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermJump"), jen.Id("Succ"): jen.Lit(len(f.blocks) + 1), jen.Id("Reconv"): jen.Lit(-1)}, "; code before the call")
+		next := int32(len(f.blocks) + 1)
+		emit(jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermJump"), jen.Id("Succ"): jen.Lit(int(next)), jen.Id("Reconv"): jen.Lit(-1)}, runtime.Term{Kind: runtime.TermJump, Succ: next}, "; code before the call")
 	}
-	if layout.ExplicitTerm(b) {
-		counted(b.Term.Pos)
+	explicit := layout.ExplicitTerm(b)
+	if explicit {
+		count++
 	}
-	term, comment := f.term(b)
-	emit(term, comment)
+	layout.ProfileTerm(prof, b, explicit)
+	term, rt, comment := f.term(b)
+	emit(term, rt, comment)
 }
 
 func (f *fnGen) targetName(b *ssa.Block) string {
@@ -115,7 +108,7 @@ func (f *fnGen) targetName(b *ssa.Block) string {
 }
 
 // term lowers a terminator, with a comment that names a divergent branch's reconvergence point.
-func (f *fnGen) term(b *ssa.Block) (jen.Dict, string) {
+func (f *fnGen) term(b *ssa.Block) (jen.Dict, runtime.Term, string) {
 	t := &b.Term
 	comment := ""
 	if t.Divergent && t.Reconv != nil {
@@ -159,7 +152,7 @@ func (f *fnGen) term(b *ssa.Block) (jen.Dict, string) {
 	case runtime.TermTrap:
 		kind("TermTrap")
 	}
-	return d, comment
+	return d, rt, comment
 }
 
 // callSite is the literal of a call site.

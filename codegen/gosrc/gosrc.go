@@ -71,6 +71,8 @@ type gen struct {
 	errs   ErrorList
 	names  namer
 	decls  []jen.Code // block functions, in order
+	// nwin counts the global-memory windows of inline accesses (runtime.Module.NumWindows).
+	nwin int
 	// atomVars are the package-level isa.AtomFunc variables declared.
 	atomVars map[string]bool
 }
@@ -88,16 +90,28 @@ type fnGen struct {
 	blocks   []blockGen
 	uses     map[*ssa.Value][]*ssa.Instr
 	carry    int // carrySlot's register slot plus one; 0 until an instruction uses CC.CF
+	// run names the function's block chain (run.go); runDecl is its declaration.
+	run     string
+	runDecl jen.Code
 }
 
-// blockGen is one runtime block: its code function (empty for none), statistics count,
-// where it starts, terminator literal and comment.
+// blockGen is one runtime block: its code, statistics count, where it starts, terminator
+// literal and comment.
 type blockGen struct {
-	code      string
+	// code is the block's statements, run in its case of the function's block chain
+	// (run.go); nil for a block without instructions.
+	code      []jen.Code
 	ptxInstrs int
 	loc       string // runtime.Block.Loc
 	term      jen.Dict
-	comment   string
+	// rt is the terminator as the runtime sees it (Kind, Succ, Alt, Pred, Negate), for the
+	// function's block chain (run.go).
+	rt      runtime.Term
+	comment string
+	// instrs are the instructions of its code.
+	instrs []*ssa.Instr
+	// prof is its static profile for statistics (profile.go); nil for the exit.
+	prof *runtime.BlockProfile
 }
 
 // PackageName is the default package name for a PTX file.
@@ -144,6 +158,11 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 	for _, f := range g.fnList {
 		f.generate()
 	}
+	if len(g.errs) == 0 {
+		for _, f := range g.fnList {
+			f.run, f.runDecl = f.runFunc()
+		}
+	}
 	g.StackBytes()
 	if len(g.errs) > 0 {
 		slices.SortStableFunc(g.errs, func(a, b *Error) int {
@@ -172,6 +191,7 @@ func (g *gen) render() ([]byte, error) {
 		jen.Id("SharedSize"): jen.Lit(g.Mod.SharedSize),
 		jen.Id("LocalSize"):  jen.Lit(g.Mod.LocalSize),
 		jen.Id("SM"):         jen.Lit(g.prog.SM),
+		jen.Id("NumWindows"): jen.Lit(g.nwin),
 	})
 	file.Line()
 	var fvars []jen.Code
@@ -219,6 +239,7 @@ func (g *gen) render() ([]byte, error) {
 	}
 	for _, f := range g.fnList {
 		init = append(init, f.initStmts()...)
+		init = append(init, jen.Id(f.ident).Dot("Run").Op("=").Id(f.run))
 	}
 	file.Func().Id("init").Params().Block(init...)
 	file.Line()
@@ -228,6 +249,10 @@ func (g *gen) render() ([]byte, error) {
 			file.Add(f.launchFunc())
 			file.Line()
 		}
+	}
+	for _, f := range g.fnList {
+		file.Add(f.runDecl)
+		file.Line()
 	}
 	for _, d := range g.decls {
 		file.Add(d)
@@ -368,14 +393,20 @@ func (f *fnGen) initStmts() []jen.Code {
 	out := []jen.Code{jen.Id(f.ident).Dot("Blocks").Op("=").Make(jen.Index().Qual(rtPath, "Block"), jen.Lit(len(f.blocks)))}
 	for i, b := range f.blocks {
 		d := jen.Dict{jen.Id("Term"): jen.Qual(rtPath, "Term").Values(b.term)}
-		if b.code != "" {
-			d[jen.Id("Code")] = jen.Index().Qual(rtPath, "Instr").Values(jen.Id(b.code))
+		if b.instrs != nil {
+			// The block's code alone, for launches that collect statistics (runtime.Func.Run
+			// with no budget).
+			d[jen.Id("Code")] = jen.Index().Qual(rtPath, "Instr").Values(jen.Func().Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32()).Block(
+				jen.Id(f.run).Call(jen.Id("w"), jen.Lit(i), jen.Id("m"), jen.Lit(-1), jen.Lit(0))))
 		}
 		if b.ptxInstrs != 0 {
 			d[jen.Id("PTXInstrs")] = jen.Lit(b.ptxInstrs)
 		}
 		if b.loc != "" {
 			d[jen.Id("Loc")] = jen.Lit(b.loc)
+		}
+		if b.prof != nil {
+			d[jen.Id("Profile")] = f.profileLit(b.prof)
 		}
 		out = append(out, jen.Comment(b.comment), jen.Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Op("=").Qual(rtPath, "Block").Values(d))
 	}

@@ -19,6 +19,9 @@ type memAddr struct {
 	off   uint64   // the offset (base >= 0)
 	// shared says a uniform address names the same bytes for every lane: read once per warp.
 	shared bool
+	// kparam, when kparamOK, is the offset of a kernel parameter the operand names.
+	kparam   uint64
+	kparamOK bool
 }
 
 func hexLit(v uint64) jen.Code { return jen.Id(fmt.Sprintf("%#x", v)) }
@@ -86,6 +89,7 @@ func (e *blockEmit) memOperand(in *ssa.Instr, a ssa.Arg) *memAddr {
 				ad.shared = true
 				ad.space = "SpaceKernelParam"
 				ad.addr = hexLit(uint64(o) + off)
+				ad.kparam, ad.kparamOK = uint64(o)+off, true
 			} else {
 				ad.addr = hexLit(uint64(f.Param[v]) + off)
 			}
@@ -145,6 +149,16 @@ func (e *blockEmit) load(in *ssa.Instr) {
 		e.guarded(in, func(mask string) []jen.Code {
 			v := jen.Id("w").Dot("LoadUniform").Call(sp, ad.addr, jen.Lit(es), jen.Id(mask), lc)
 			out := []jen.Code{jen.Id(u).Op(":=").Add(v)}
+			if ad.kparamOK {
+				// A kernel parameter: read from the launch's buffer directly; the runtime
+				// reports the fault of one past its end.
+				out = []jen.Code{
+					jen.Var().Id(u).Uint64(),
+					jen.If(jen.Id("kp").Op(":=").Id("w").Dot("KernelParams").Call(), jen.Len(jen.Id("kp")).Op(">=").Lit(int(ad.kparam)+es)).Block(
+						jen.Id(u).Op("=").Add(loadLE(jen.Id("kp"), hexLit(ad.kparam), es))).
+						Else().Block(jen.Id(u).Op("=").Add(v)),
+				}
+			}
 			if sextWidth > 0 {
 				out = append(out, jen.Id(u).Op("=").Add(u64(conv(utype(min(width, 64)), conv(stype(min(width, 64)), conv(stype(8*es), jen.Id(u)))))))
 			}

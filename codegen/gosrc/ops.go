@@ -107,6 +107,8 @@ func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
 		}
 	case frontend.OpCvt:
 		return c.cvt(in, n)
+	case frontend.OpLd, frontend.OpLdu:
+		return c.load(in, n)
 	}
 	if t.IsFloat() {
 		return c.float(in, n, t)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/atomics.ptx",
+	NumWindows: 12,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -288,9 +289,38 @@ func init() {
 	histogramFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	histogramFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{histogramB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			histogramRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:23",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -304,6 +334,13 @@ func init() {
 	histogramFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/atomics.ptx:44",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:44",
@@ -314,9 +351,52 @@ func init() {
 	}
 	// b2, PTX lines 31-42
 	histogramFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{histogramB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			histogramRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:31",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:43",
@@ -330,12 +410,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	histogramFunc.Run = histogramRun
 	atomicSumFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 62-67; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	atomicSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{atomicSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			atomicSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:62",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -349,6 +459,13 @@ func init() {
 	atomicSumFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/atomics.ptx:86",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:86",
@@ -359,9 +476,61 @@ func init() {
 	}
 	// b2, PTX lines 70-84
 	atomicSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{atomicSumB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			atomicSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:70",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Atomics: 2,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:85",
@@ -375,12 +544,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	atomicSumFunc.Run = atomicSumRun
 	bucketMaxFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 103-108; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	bucketMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{bucketMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bucketMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:103",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -394,6 +593,13 @@ func init() {
 	bucketMaxFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/atomics.ptx:133",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:133",
@@ -404,9 +610,79 @@ func init() {
 	}
 	// b2, PTX lines 111-131
 	bucketMaxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{bucketMaxB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bucketMaxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:111",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Atomics: 2,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:132",
@@ -420,12 +696,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	bucketMaxFunc.Run = bucketMaxRun
 	saturatingAddFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 149-154; divergent, reconverges at block 2 (b2 ($L__BB3_3))
 	saturatingAddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:149",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -437,9 +743,48 @@ func init() {
 	}
 	// b1 ($L__BB3_2), PTX lines 167-175; divergent, reconverges at block 4 (b4)
 	saturatingAddFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:167",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -453,6 +798,13 @@ func init() {
 	saturatingAddFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/atomics.ptx:178",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:178",
@@ -463,9 +815,42 @@ func init() {
 	}
 	// b3, PTX lines 157-165
 	saturatingAddFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:157",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:166",
@@ -475,24 +860,57 @@ func init() {
 		},
 	}
 	// b4, PTX line 176
-	saturatingAddFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/atomics.ptx:177",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	saturatingAddFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/atomics.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/atomics.ptx:177",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	saturatingAddFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	saturatingAddFunc.Run = saturatingAddRun
 	compactFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 194-199; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 	compactFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{compactB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			compactRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:194",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -506,6 +924,13 @@ func init() {
 	compactFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/atomics.ptx:219",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:219",
@@ -516,9 +941,38 @@ func init() {
 	}
 	// b2, PTX lines 202-207; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 	compactFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{compactB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			compactRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:202",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -530,9 +984,40 @@ func init() {
 	}
 	// b3, PTX lines 210-217
 	compactFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{compactB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			compactRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:210",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:218",
@@ -546,12 +1031,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	compactFunc.Run = compactRun
 	exchangeFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 234-239; divergent, reconverges at block 1 (b1 ($L__BB5_2))
 	exchangeFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{exchangeB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exchangeRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:234",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -565,6 +1080,13 @@ func init() {
 	exchangeFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/atomics.ptx:252",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  252,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:252",
@@ -575,9 +1097,43 @@ func init() {
 	}
 	// b2, PTX lines 242-250
 	exchangeFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{exchangeB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exchangeRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/atomics.ptx:242",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:251",
@@ -591,6 +1147,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	exchangeFunc.Run = exchangeRun
 }
 
 // Histogram launches PTX kernel histogram (testdata/ptx/atomics.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is histogram_param_0, param1 is histogram_param_1, param2 is histogram_param_2, param3 is histogram_param_3.
@@ -654,304 +1211,1928 @@ func Exchange(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, exchangeFunc, cfg, p[:])
 }
 
-// histogramB0 runs b0 of kernel histogram, PTX lines 23-28.
-func histogramB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 23: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:23")
-	// PTX line 24: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 25: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// histogramRun runs blocks of kernel histogram for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 23: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:23")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 24: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 25: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 27: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 28: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 27: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 28: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 43; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 31-42
+			{
+				r4 := w.Reg(4)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:31")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u2)
+				// PTX lines 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 37: add.s64
+							v7 := uint64(uint64(u4) + uint64(v6))
+							// 38: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/atomics.ptx:38")
+									continue
+								}
+								v8 = v8x
+							}
+							// 39: rem.u32
+							v9 := isa.Rem(v8, u1, 32, false)
+							// 40: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+							// 41: add.s64
+							v11 := uint64(uint64(u5) + uint64(v10))
+							r15[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 37: add.s64
+							v7 := uint64(uint64(u4) + uint64(v6))
+							// 38: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/atomics.ptx:38")
+									continue
+								}
+								v8 = v8x
+							}
+							// 39: rem.u32
+							v9 := isa.Rem(v8, u1, 32, false)
+							// 40: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+							// 41: add.s64
+							v11 := uint64(uint64(u5) + uint64(v10))
+							r15[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 42: atom.global.add.u32
+				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r16, r15, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:42")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// atomicSumRun runs blocks of kernel atomic_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 62-67; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 62: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:62")
+				}
+				// PTX line 63: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 64: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 66: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 67: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 66: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 67: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 85; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 70-84
+			{
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 70: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:70")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 71: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:71")
+				}
+				// PTX line 72: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 73: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:73")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 74: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:74")
+				}
+				// PTX line 75: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 76: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				runtime.Broadcast(r11, m, u7)
+				// PTX line 77: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				runtime.Broadcast(r12, m, u8)
+				// PTX lines 78, 79, 80, 81: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v12aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 79: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							r14[l] = v10
+							// 80: add.s64
+							v11 := uint64(uint64(u6) + uint64(v9))
+							// 81: ld.global.u32
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/atomics.ptx:81")
+									continue
+								}
+								v12 = v12x
+							}
+							r16[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 79: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							r14[l] = v10
+							// 80: add.s64
+							v11 := uint64(uint64(u6) + uint64(v9))
+							// 81: ld.global.u32
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/atomics.ptx:81")
+									continue
+								}
+								v12 = v12x
+							}
+							r16[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 82: atom.global.add.u32
+				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r17, r12, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:82")
+				// PTX lines 83: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v13aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: ld.global.f32
+							v13a := uint64(r14[l]) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/atomics.ptx:83")
+									continue
+								}
+								v13 = v13x
+							}
+							r18[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: ld.global.f32
+							v13a := uint64(r14[l]) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/atomics.ptx:83")
+									continue
+								}
+								v13 = v13x
+							}
+							r18[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 84: atom.global.add.f32
+				w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r11, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:84")
+				_ = u7
+				_ = u8
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// bucketMaxRun runs blocks of kernel bucket_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 103-108; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 103: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:103")
+				}
+				// PTX line 104: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 105: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 107: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 108: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 107: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 108: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX line 132; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 111-131
+			{
+				r4 := w.Reg(4)
+				r14 := w.Reg(14)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 111: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:111")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 112: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:112")
+				}
+				// PTX line 113: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 114: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:114")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 115: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:115")
+				}
+				// PTX line 116: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 117: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 118: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				// PTX lines 119, 120, 121, 122, 123, 124, 125: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(3)
+					v15aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 120: add.s64
+							v10 := uint64(uint64(u6) + uint64(v9))
+							r14[l] = v10
+							// 121: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/atomics.ptx:121")
+									continue
+								}
+								v11 = v11x
+							}
+							// 122: mul.wide.s32
+							v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+							// 123: add.s64
+							v13 := uint64(uint64(u8) + uint64(v12))
+							r17[l] = v13
+							// 124: add.s64
+							v14 := uint64(uint64(u3) + uint64(v9))
+							r18[l] = v14
+							// 125: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/atomics.ptx:125")
+									continue
+								}
+								v15 = v15x
+							}
+							r19[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 120: add.s64
+							v10 := uint64(uint64(u6) + uint64(v9))
+							r14[l] = v10
+							// 121: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/atomics.ptx:121")
+									continue
+								}
+								v11 = v11x
+							}
+							// 122: mul.wide.s32
+							v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+							// 123: add.s64
+							v13 := uint64(uint64(u8) + uint64(v12))
+							r17[l] = v13
+							// 124: add.s64
+							v14 := uint64(uint64(u3) + uint64(v9))
+							r18[l] = v14
+							// 125: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/atomics.ptx:125")
+									continue
+								}
+								v15 = v15x
+							}
+							r19[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 126: atom.global.max.s32
+				w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r20, r17, r19, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:126")
+				// PTX lines 127, 128, 129, 130: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v16aw := w.Window(5)
+					v19aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: ld.global.u32
+							v16a := uint64(r14[l]) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/atomics.ptx:127")
+									continue
+								}
+								v16 = v16x
+							}
+							// 128: mul.wide.s32
+							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+							// 129: add.s64
+							v18 := uint64(uint64(u7) + uint64(v17))
+							r23[l] = v18
+							// 130: ld.global.u32
+							v19a := uint64(r18[l]) + 0x0
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+								if !v19ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/atomics.ptx:130")
+									continue
+								}
+								v19 = v19x
+							}
+							r24[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: ld.global.u32
+							v16a := uint64(r14[l]) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/atomics.ptx:127")
+									continue
+								}
+								v16 = v16x
+							}
+							// 128: mul.wide.s32
+							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+							// 129: add.s64
+							v18 := uint64(uint64(u7) + uint64(v17))
+							r23[l] = v18
+							// 130: ld.global.u32
+							v19a := uint64(r18[l]) + 0x0
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+								if !v19ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/atomics.ptx:130")
+									continue
+								}
+								v19 = v19x
+							}
+							r24[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 131: atom.global.min.s32
+				w.AtomLanes(runtime.SpaceGlobal, atomMinS32, r25, r23, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:131")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// saturatingAddRun runs blocks of kernel saturating_add for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 149-154; divergent, reconverges at block 2 (b2 ($L__BB3_3))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 149: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:149")
+				}
+				// PTX line 150: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 151: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 152, 153, 154: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 153: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 154: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 153: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 154: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_2), PTX lines 167-175; divergent, reconverges at block 4 (b4)
+			{
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				// PTX lines 167, 168, 169, 170, 171, 172: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v2aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 167: cvt.s64.s32
+							v1 := uint64(uint64(int32(r10[l])))
+							// 168: ld.global.s32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/atomics.ptx:168")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 169: add.s64
+							v3 := uint64(uint64(v2) + uint64(v1))
+							// 170: setp.gt.s64
+							c4t := int64(v3) > int64(r13[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+							// 171: cvt.u32.u64
+							v5 := uint64(uint32(uint64(v3)))
+							// 172: selp.b32
+							v6 := uint64(v5)
+							if c4 {
+								v6 = uint64(r5[l])
+							}
+							r18[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 167: cvt.s64.s32
+							v1 := uint64(uint64(int32(r10[l])))
+							// 168: ld.global.s32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/atomics.ptx:168")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 169: add.s64
+							v3 := uint64(uint64(v2) + uint64(v1))
+							// 170: setp.gt.s64
+							c4t := int64(v3) > int64(r13[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+							// 171: cvt.u32.u64
+							v5 := uint64(uint32(uint64(v3)))
+							// 172: selp.b32
+							v6 := uint64(v5)
+							if c4 {
+								v6 = uint64(r5[l])
+							}
+							r18[l] = v6
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 173: atom.global.cas.b32
+				w.AtomLanes(runtime.SpaceGlobal, atomCas32, r19, r9, r10, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:173")
+				// PTX lines 174, 175: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: setp.ne.s32
+							c7t := uint32(r19[l]) != uint32(r10[l])
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p2 = p2&^(1<<l) | c7b0<<l
+							// 175: mov.u32
+							v8 := uint64(r19[l])
+							r10[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: setp.ne.s32
+							c7t := uint32(r19[l]) != uint32(r10[l])
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p2 = p2&^(1<<l) | c7b0<<l
+							// 175: mov.u32
+							v8 := uint64(r19[l])
+							r10[l] = v8
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB3_3), PTX line 177; ret
+			next = 5
+		case 3:
+			// b3, PTX lines 157-165
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 157: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:157")
+				}
+				runtime.Broadcast(r5, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 158: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:158")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 159: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:159")
+				}
+				// PTX line 160: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX line 161: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u2)
+				runtime.Broadcast(r9, m, u5)
+				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v6aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: ld.global.u32
+							v6a := uint64(u5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/atomics.ptx:162")
+									continue
+								}
+								v6 = v6x
+							}
+							r10[l] = v6
+							// 163: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 164: add.s64
+							v8 := uint64(uint64(u4) + uint64(v7))
+							r12[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: ld.global.u32
+							v6a := uint64(u5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/atomics.ptx:162")
+									continue
+								}
+								v6 = v6x
+							}
+							r10[l] = v6
+							// 163: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 164: add.s64
+							v8 := uint64(uint64(u4) + uint64(v7))
+							r12[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 165: cvt.s64.s32, warp-uniform
+				u9 := uint64(uint64(int32(u1)))
+				runtime.Broadcast(r13, m, u9)
+				_ = u9
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4, PTX line 176
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// compactRun runs blocks of kernel compact for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 194-199; divergent, reconverges at block 1 (b1 ($L__BB4_3))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 194: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/atomics.ptx:194")
+				}
+				// PTX line 195: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 196: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 197, 198, 199: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 198: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 199: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 198: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 199: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB4_3), PTX line 218; ret
+			next = 4
+		case 2:
+			// b2, PTX lines 202-207; divergent, reconverges at block 1 (b1 ($L__BB4_3))
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 202: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
+				}
+				// PTX line 203: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 204, 205, 206, 207: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 205: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 206: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/atomics.ptx:206")
+									continue
+								}
+								v5 = v5x
+							}
+							r9[l] = v5
+							// 207: setp.lt.s32
+							c6t := int32(v5) < int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 205: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 206: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/atomics.ptx:206")
+									continue
+								}
+								v5 = v5x
+							}
+							r9[l] = v5
+							// 207: setp.lt.s32
+							c6t := int32(v5) < int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3, PTX lines 210-217
+			{
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 210: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:210")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 211: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:211")
+				}
+				// PTX line 212: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r12, m, u3)
+				// PTX line 213: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 214: atom.global.add.u32
+				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:214")
+				// PTX lines 215, 216, 217: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
+							// 216: add.s64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							// 217: st.global.u32
+							s7 := uint64(v6) + 0x0
+							s7v := uint64(r9[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/atomics.ptx:217")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
+							// 216: add.s64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							// 217: st.global.u32
+							s7 := uint64(v6) + 0x0
+							s7v := uint64(r9[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/atomics.ptx:217")
+							}
+						}
+					}
+				}
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// exchangeRun runs blocks of kernel exchange for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 234-239; divergent, reconverges at block 1 (b1 ($L__BB5_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 234: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:234")
+				}
+				// PTX line 235: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 236: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 237, 238, 239: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 237: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 238: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 239: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 237: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 238: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 239: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB5_2), PTX line 251; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 242-250
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 242: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:242")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 243: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:243")
+				}
+				// PTX line 244: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 245: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 246, 247, 248: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 246: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 247: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							r10[l] = v6
+							// 248: add.s32
+							v7 := uint64(uint32(r4[l]) + uint32(k1))
+							r11[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 246: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 247: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							r10[l] = v6
+							// 248: add.s32
+							v7 := uint64(uint32(r4[l]) + uint32(k1))
+							r11[l] = v7
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 249: atom.global.exch.b32
+				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r12, r8, r11, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:249")
+				// PTX lines 250: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s8w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 250: st.global.u32
+							s8 := uint64(r10[l]) + 0x0
+							s8v := uint64(r12[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/atomics.ptx:250")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 250: st.global.u32
+							s8 := uint64(r10[l]) + 0x0
+							s8v := uint64(r12[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/atomics.ptx:250")
+							}
+						}
+					}
+				}
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).
 var atomAdd32 = isa.AtomFunc(isa.AtomAdd, 32)
 
-// histogramB2 runs b2 of kernel histogram, PTX lines 31-42.
-func histogramB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	// PTX line 31: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:31")
-	// PTX line 32: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:32")
-	// PTX line 33: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u2)
-	// PTX lines 36, 37: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 37: add.s64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 37: add.s64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r11[l] = v7
-			}
-		}
-	}
-	// PTX line 38: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:38")
-	// PTX lines 39, 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: rem.u32
-				v8 := isa.Rem(r12[l], u1, 32, false)
-				// 40: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				// 41: add.s64
-				v10 := uint64(uint64(u5) + uint64(v9))
-				r15[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: rem.u32
-				v8 := isa.Rem(r12[l], u1, 32, false)
-				// 40: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				// 41: add.s64
-				v10 := uint64(uint64(u5) + uint64(v9))
-				r15[l] = v10
-			}
-		}
-	}
-	// PTX line 42: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r16, r15, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:42")
-}
-
-// atomicSumB0 runs b0 of kernel atomic_sum, PTX lines 62-67.
-func atomicSumB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 62: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:62")
-	// PTX line 63: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 64: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 66: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 67: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 66: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 67: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
 // atomAddF32 is isa.AtomFunc(isa.AtomAddF32, 32).
 var atomAddF32 = isa.AtomFunc(isa.AtomAddF32, 32)
-
-// atomicSumB2 runs b2 of kernel atomic_sum, PTX lines 70-84.
-func atomicSumB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	k0 := uint64(0x4)
-	// PTX line 70: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:70")
-	// PTX line 71: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:71")
-	// PTX line 72: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 73: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:73")
-	// PTX line 74: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:74")
-	// PTX line 75: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 76: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	runtime.Broadcast(r11, m, u7)
-	// PTX line 77: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	runtime.Broadcast(r12, m, u8)
-	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 79: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r14[l] = v10
-				// 80: add.s64
-				v11 := uint64(uint64(u6) + uint64(v9))
-				r15[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 79: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r14[l] = v10
-				// 80: add.s64
-				v11 := uint64(uint64(u6) + uint64(v9))
-				r15[l] = v11
-			}
-		}
-	}
-	// PTX line 81: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:81")
-	// PTX line 82: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r17, r12, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:82")
-	// PTX line 83: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r18, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:83")
-	// PTX line 84: atom.global.add.f32
-	w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r11, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:84")
-	_ = u7
-	_ = u8
-}
-
-// bucketMaxB0 runs b0 of kernel bucket_max, PTX lines 103-108.
-func bucketMaxB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 103: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:103")
-	// PTX line 104: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 105: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 107: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 108: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 107: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 108: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
 
 // atomMaxS32 is isa.AtomFunc(isa.AtomMaxS, 32).
 var atomMaxS32 = isa.AtomFunc(isa.AtomMaxS, 32)
@@ -959,608 +3140,8 @@ var atomMaxS32 = isa.AtomFunc(isa.AtomMaxS, 32)
 // atomMinS32 is isa.AtomFunc(isa.AtomMinS, 32).
 var atomMinS32 = isa.AtomFunc(isa.AtomMinS, 32)
 
-// bucketMaxB2 runs b2 of kernel bucket_max, PTX lines 111-131.
-func bucketMaxB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x4)
-	// PTX line 111: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:111")
-	// PTX line 112: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:112")
-	// PTX line 113: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 114: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:114")
-	// PTX line 115: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:115")
-	// PTX line 116: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 117: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 118: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	// PTX lines 119, 120: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 120: add.s64
-				v10 := uint64(uint64(u6) + uint64(v9))
-				r14[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 120: add.s64
-				v10 := uint64(uint64(u6) + uint64(v9))
-				r14[l] = v10
-			}
-		}
-	}
-	// PTX line 121: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:121")
-	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r15[l])) * int64(int32(k0))))
-				// 123: add.s64
-				v12 := uint64(uint64(u8) + uint64(v11))
-				r17[l] = v12
-				// 124: add.s64
-				v13 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r15[l])) * int64(int32(k0))))
-				// 123: add.s64
-				v12 := uint64(uint64(u8) + uint64(v11))
-				r17[l] = v12
-				// 124: add.s64
-				v13 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v13
-			}
-		}
-	}
-	// PTX line 125: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:125")
-	// PTX line 126: atom.global.max.s32
-	w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r20, r17, r19, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:126")
-	// PTX line 127: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r21, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:127")
-	// PTX lines 128, 129: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 128: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(r21[l])) * int64(int32(k0))))
-				// 129: add.s64
-				v15 := uint64(uint64(u7) + uint64(v14))
-				r23[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 128: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(r21[l])) * int64(int32(k0))))
-				// 129: add.s64
-				v15 := uint64(uint64(u7) + uint64(v14))
-				r23[l] = v15
-			}
-		}
-	}
-	// PTX line 130: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r24, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:130")
-	// PTX line 131: atom.global.min.s32
-	w.AtomLanes(runtime.SpaceGlobal, atomMinS32, r25, r23, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:131")
-}
-
-// saturatingAddB0 runs b0 of kernel saturating_add, PTX lines 149-154.
-func saturatingAddB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 149: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:149")
-	// PTX line 150: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 151: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 152, 153, 154: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 152: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 153: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 154: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 152: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 153: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 154: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
 // atomCas32 is isa.AtomFunc(isa.AtomCas, 32).
 var atomCas32 = isa.AtomFunc(isa.AtomCas, 32)
 
-// saturatingAddB1 runs b1 ($L__BB3_2) of kernel saturating_add, PTX lines 167-175.
-func saturatingAddB1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	// PTX lines 167: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 167: cvt.s64.s32
-				v1 := uint64(uint64(int32(r10[l])))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 167: cvt.s64.s32
-				v1 := uint64(uint64(int32(r10[l])))
-				r14[l] = v1
-			}
-		}
-	}
-	// PTX line 168: ld.global.s32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r12, 0xffffffffffffffff, 0x0, 4, 64, m, "testdata/ptx/atomics.ptx:168")
-	// PTX lines 169, 170, 171, 172: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 169: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(r14[l]))
-				// 170: setp.gt.s64
-				c3t := int64(v2) > int64(r13[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 171: cvt.u32.u64
-				v4 := uint64(uint32(uint64(v2)))
-				// 172: selp.b32
-				v5 := uint64(v4)
-				if c3 {
-					v5 = uint64(r5[l])
-				}
-				r18[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 169: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(r14[l]))
-				// 170: setp.gt.s64
-				c3t := int64(v2) > int64(r13[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 171: cvt.u32.u64
-				v4 := uint64(uint32(uint64(v2)))
-				// 172: selp.b32
-				v5 := uint64(v4)
-				if c3 {
-					v5 = uint64(r5[l])
-				}
-				r18[l] = v5
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 173: atom.global.cas.b32
-	w.AtomLanes(runtime.SpaceGlobal, atomCas32, r19, r9, r10, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:173")
-	// PTX lines 174, 175: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 174: setp.ne.s32
-				c6t := uint32(r19[l]) != uint32(r10[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p2 = p2&^(1<<l) | c6b0<<l
-				// 175: mov.u32
-				v7 := uint64(r19[l])
-				r10[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 174: setp.ne.s32
-				c6t := uint32(r19[l]) != uint32(r10[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p2 = p2&^(1<<l) | c6b0<<l
-				// 175: mov.u32
-				v7 := uint64(r19[l])
-				r10[l] = v7
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// saturatingAddB3 runs b3 of kernel saturating_add, PTX lines 157-165.
-func saturatingAddB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	// PTX line 157: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:157")
-	runtime.Broadcast(r5, m, u1)
-	// PTX line 158: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:158")
-	// PTX line 159: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:159")
-	// PTX line 160: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	// PTX line 161: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u2)
-	runtime.Broadcast(r9, m, u5)
-	// PTX line 162: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:162")
-	// PTX lines 163, 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 164: add.s64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r12[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 164: add.s64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r12[l] = v7
-			}
-		}
-	}
-	// PTX line 165: cvt.s64.s32, warp-uniform
-	u8 := uint64(uint64(int32(u1)))
-	runtime.Broadcast(r13, m, u8)
-	_ = u5
-	_ = u8
-}
-
-// compactB0 runs b0 of kernel compact, PTX lines 194-199.
-func compactB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 194: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/atomics.ptx:194")
-	// PTX line 195: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 196: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 197, 198, 199: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 197: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 198: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 199: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 197: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 198: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 199: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// compactB2 runs b2 of kernel compact, PTX lines 202-207.
-func compactB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX line 202: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
-	// PTX line 203: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 204, 205: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 205: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 205: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		}
-	}
-	// PTX line 206: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:206")
-	// PTX lines 207: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: setp.lt.s32
-				c5t := int32(r9[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: setp.lt.s32
-				c5t := int32(r9[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// compactB3 runs b3 of kernel compact, PTX lines 210-217.
-func compactB3(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	// PTX line 210: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:210")
-	// PTX line 211: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:211")
-	// PTX line 212: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r12, m, u3)
-	// PTX line 213: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX line 214: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:214")
-	// PTX lines 215, 216: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 215: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
-				// 216: add.s64
-				v6 := uint64(uint64(u4) + uint64(v5))
-				r16[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 215: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
-				// 216: add.s64
-				v6 := uint64(uint64(u4) + uint64(v5))
-				r16[l] = v6
-			}
-		}
-	}
-	// PTX line 217: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:217")
-	_ = u3
-}
-
-// exchangeB0 runs b0 of kernel exchange, PTX lines 234-239.
-func exchangeB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 234: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:234")
-	// PTX line 235: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 236: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 237, 238, 239: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 237: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 238: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 239: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 237: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 238: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 239: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
 // atomExch32 is isa.AtomFunc(isa.AtomExch, 32).
 var atomExch32 = isa.AtomFunc(isa.AtomExch, 32)
-
-// exchangeB2 runs b2 of kernel exchange, PTX lines 242-250.
-func exchangeB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX line 242: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:242")
-	// PTX line 243: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:243")
-	// PTX line 244: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 245: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 246, 247, 248: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 246: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 247: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
-				// 248: add.s32
-				v7 := uint64(uint32(r4[l]) + uint32(k1))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 246: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 247: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
-				// 248: add.s32
-				v7 := uint64(uint32(r4[l]) + uint32(k1))
-				r11[l] = v7
-			}
-		}
-	}
-	// PTX line 249: atom.global.exch.b32
-	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r12, r8, r11, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:249")
-	// PTX line 250: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:250")
-	_ = u4
-}

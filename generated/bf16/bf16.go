@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/bf16.ptx",
+	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -92,9 +93,38 @@ func init() {
 	bf16OpsFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 28-33; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	bf16OpsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{bf16OpsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bf16OpsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/bf16.ptx:28",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/bf16.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -108,6 +138,13 @@ func init() {
 	bf16OpsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/bf16.ptx:79",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/bf16.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/bf16.ptx:79",
@@ -118,9 +155,141 @@ func init() {
 	}
 	// b2, PTX lines 36-77
 	bf16OpsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{bf16OpsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bf16OpsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/bf16.ptx:36",
 		PTXInstrs: 42,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/bf16.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/bf16.ptx:78",
@@ -134,6 +303,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	bf16OpsFunc.Run = bf16OpsRun
 }
 
 // Bf16Ops launches PTX kernel bf16_ops (testdata/ptx/bf16.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is bf16_ops_param_0, param1 is bf16_ops_param_1, param2 is bf16_ops_param_2, param3 is bf16_ops_param_3, param4 is bf16_ops_param_4, param5 is bf16_ops_param_5, param6 is bf16_ops_param_6.
@@ -149,320 +319,761 @@ func Bf16Ops(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, bf16OpsFunc, cfg, p[:])
 }
 
-// bf16OpsB0 runs b0 of kernel bf16_ops, PTX lines 28-33.
-func bf16OpsB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 28: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/bf16.ptx:28")
-	// PTX line 29: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 30: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 32: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 33: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// bf16OpsRun runs blocks of kernel bf16_ops for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-33; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 32: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 33: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 28: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 52 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/bf16.ptx:28")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 29: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 30: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 32: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 33: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 32: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 33: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 78; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 36-77
+			{
+				r4 := w.Reg(4)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r31 := w.Reg(31)
+				r33 := w.Reg(33)
+				r35 := w.Reg(35)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0x2)
+				k1 := uint64(0x4)
+				k2 := uint64(0x6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 36: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/bf16.ptx:36")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 37: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 48 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/bf16.ptx:37")
+				}
+				// PTX line 38: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 39: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/bf16.ptx:39")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 40: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/bf16.ptx:40")
+				}
+				// PTX line 41: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 42: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/bf16.ptx:42")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 43: ld.param.u64
+				var u8 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/bf16.ptx:43")
+				}
+				// PTX line 44: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 45: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u7)
+				// PTX line 46: cvta.to.global.u64, warp-uniform
+				u11 := uint64(u4)
+				// PTX line 47: cvta.to.global.u64, warp-uniform
+				u12 := uint64(u1)
+				// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v15aw := w.Window(0)
+					v17aw := w.Window(1)
+					v19aw := w.Window(2)
+					v26aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 49: add.s64
+							v14 := uint64(uint64(u10) + uint64(v13))
+							// 50: ld.global.b16
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
+								v15 = runtime.Load16(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/bf16.ptx:50")
+									continue
+								}
+								v15 = v15x
+							}
+							// 51: add.s64
+							v16 := uint64(uint64(u9) + uint64(v13))
+							// 52: ld.global.b16
+							v17a := uint64(v16) + 0x0
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+								v17 = runtime.Load16(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/bf16.ptx:52")
+									continue
+								}
+								v17 = v17x
+							}
+							// 53: add.s64
+							v18 := uint64(uint64(u6) + uint64(v13))
+							// 54: ld.global.b16
+							v19a := uint64(v18) + 0x0
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+								v19 = runtime.Load16(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+								if !v19ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/bf16.ptx:54")
+									continue
+								}
+								v19 = v19x
+							}
+							// 55: fma.rn.bf16
+							v20h0 := v15
+							v20h1 := v17
+							v20h2 := v19
+							v20 := uint64(isa.FmaBF16(uint16(v20h0), uint16(v20h1), uint16(v20h2)))
+							r24[l] = v20
+							// 56: min.bf16
+							v21h0 := v15
+							v21h1 := v17
+							v21 := uint64(isa.MinBF16(uint16(v21h0), uint16(v21h1), false, false))
+							r25[l] = v21
+							// 57: abs.bf16
+							v22h0 := v15
+							v22 := uint64(isa.AbsHalf(uint16(v22h0)))
+							r26[l] = v22
+							// 58: neg.bf16
+							v23h0 := v15
+							v23 := uint64(isa.NegHalf(uint16(v23h0)))
+							r27[l] = v23
+							// 59: mul.wide.s32
+							v24 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+							r28[l] = v24
+							// 60: add.s64
+							v25 := uint64(uint64(u3) + uint64(v24))
+							// 61: ld.global.f32
+							v26a := uint64(v25) + 0x0
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
+								if !v26ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/bf16.ptx:61")
+									continue
+								}
+								v26 = v26x
+							}
+							// 62: cvt.rn.bf16.f32
+							v27s := v26
+							v27 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v27s)))), isa.RN))
+							r31[l] = v27
+							// 63: cvt.f32.bf16
+							v28s := v17
+							v28 := uint64(isa.BF16ToF32(uint16(v28s)))
+							// 64: cvt.f32.bf16
+							v29s := v15
+							v29 := uint64(isa.BF16ToF32(uint16(v29s)))
+							r33[l] = v29
+							// 65: add.f32
+							v30 := uint64(isa.AddF32RN(uint32(v29), uint32(v28)))
+							// 66: cvt.rn.bf16.f32
+							v31s := v30
+							v31 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
+							r35[l] = v31
+							// 67: mul.lo.s32
+							v32 := uint64(uint32(r4[l]) * uint32(k2))
+							// 68: mul.wide.s32
+							v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+							// 69: add.s64
+							v34 := uint64(uint64(u12) + uint64(v33))
+							r38[l] = v34
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 49: add.s64
+							v14 := uint64(uint64(u10) + uint64(v13))
+							// 50: ld.global.b16
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&1 == 0 {
+								v15 = runtime.Load16(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 2, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v15a, 2, "testdata/ptx/bf16.ptx:50")
+									continue
+								}
+								v15 = v15x
+							}
+							// 51: add.s64
+							v16 := uint64(uint64(u9) + uint64(v13))
+							// 52: ld.global.b16
+							v17a := uint64(v16) + 0x0
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&1 == 0 {
+								v17 = runtime.Load16(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 2, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v17a, 2, "testdata/ptx/bf16.ptx:52")
+									continue
+								}
+								v17 = v17x
+							}
+							// 53: add.s64
+							v18 := uint64(uint64(u6) + uint64(v13))
+							// 54: ld.global.b16
+							v19a := uint64(v18) + 0x0
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+								v19 = runtime.Load16(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+								if !v19ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/bf16.ptx:54")
+									continue
+								}
+								v19 = v19x
+							}
+							// 55: fma.rn.bf16
+							v20h0 := v15
+							v20h1 := v17
+							v20h2 := v19
+							v20 := uint64(isa.FmaBF16(uint16(v20h0), uint16(v20h1), uint16(v20h2)))
+							r24[l] = v20
+							// 56: min.bf16
+							v21h0 := v15
+							v21h1 := v17
+							v21 := uint64(isa.MinBF16(uint16(v21h0), uint16(v21h1), false, false))
+							r25[l] = v21
+							// 57: abs.bf16
+							v22h0 := v15
+							v22 := uint64(isa.AbsHalf(uint16(v22h0)))
+							r26[l] = v22
+							// 58: neg.bf16
+							v23h0 := v15
+							v23 := uint64(isa.NegHalf(uint16(v23h0)))
+							r27[l] = v23
+							// 59: mul.wide.s32
+							v24 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+							r28[l] = v24
+							// 60: add.s64
+							v25 := uint64(uint64(u3) + uint64(v24))
+							// 61: ld.global.f32
+							v26a := uint64(v25) + 0x0
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
+								if !v26ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/bf16.ptx:61")
+									continue
+								}
+								v26 = v26x
+							}
+							// 62: cvt.rn.bf16.f32
+							v27s := v26
+							v27 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v27s)))), isa.RN))
+							r31[l] = v27
+							// 63: cvt.f32.bf16
+							v28s := v17
+							v28 := uint64(isa.BF16ToF32(uint16(v28s)))
+							// 64: cvt.f32.bf16
+							v29s := v15
+							v29 := uint64(isa.BF16ToF32(uint16(v29s)))
+							r33[l] = v29
+							// 65: add.f32
+							v30 := uint64(isa.AddF32RN(uint32(v29), uint32(v28)))
+							// 66: cvt.rn.bf16.f32
+							v31s := v30
+							v31 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v31s)))), isa.RN))
+							r35[l] = v31
+							// 67: mul.lo.s32
+							v32 := uint64(uint32(r4[l]) * uint32(k2))
+							// 68: mul.wide.s32
+							v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+							// 69: add.s64
+							v34 := uint64(uint64(u12) + uint64(v33))
+							r38[l] = v34
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s35w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.global.b16
+							s35 := uint64(r38[l]) + 0x0
+							s35v := uint64(r24[l])
+							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+								runtime.Store16(s35w.Mem, s35o, s35v)
+							} else {
+								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/bf16.ptx:70")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.global.b16
+							s35 := uint64(r38[l]) + 0x0
+							s35v := uint64(r24[l])
+							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+								runtime.Store16(s35w.Mem, s35o, s35v)
+							} else {
+								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/bf16.ptx:70")
+							}
+						}
+					}
+				}
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s36w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: st.global.b16
+							s36 := uint64(r38[l]) + 0x2
+							s36v := uint64(r25[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+								runtime.Store16(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/bf16.ptx:71")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: st.global.b16
+							s36 := uint64(r38[l]) + 0x2
+							s36v := uint64(r25[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+								runtime.Store16(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/bf16.ptx:71")
+							}
+						}
+					}
+				}
+				// PTX lines 72: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s37w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: st.global.b16
+							s37 := uint64(r38[l]) + 0x4
+							s37v := uint64(r26[l])
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+								runtime.Store16(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/bf16.ptx:72")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: st.global.b16
+							s37 := uint64(r38[l]) + 0x4
+							s37v := uint64(r26[l])
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+								runtime.Store16(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/bf16.ptx:72")
+							}
+						}
+					}
+				}
+				// PTX lines 73: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s38w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 73: st.global.b16
+							s38 := uint64(r38[l]) + 0x6
+							s38v := uint64(r27[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
+								runtime.Store16(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/bf16.ptx:73")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 73: st.global.b16
+							s38 := uint64(r38[l]) + 0x6
+							s38v := uint64(r27[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&1 == 0 {
+								runtime.Store16(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 2, s38v, l, "testdata/ptx/bf16.ptx:73")
+							}
+						}
+					}
+				}
+				// PTX lines 74: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s39w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: st.global.b16
+							s39 := uint64(r38[l]) + 0x8
+							s39v := uint64(r31[l])
+							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
+								runtime.Store16(s39w.Mem, s39o, s39v)
+							} else {
+								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/bf16.ptx:74")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: st.global.b16
+							s39 := uint64(r38[l]) + 0x8
+							s39v := uint64(r31[l])
+							if s39o := s39 - s39w.Base; s39o < s39w.End && s39&1 == 0 {
+								runtime.Store16(s39w.Mem, s39o, s39v)
+							} else {
+								w.StoreLane(s39w, runtime.SpaceGlobal, s39, 2, s39v, l, "testdata/ptx/bf16.ptx:74")
+							}
+						}
+					}
+				}
+				// PTX lines 75, 76: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s40w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: st.global.b16
+							s40 := uint64(r38[l]) + 0xa
+							s40v := uint64(r35[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
+								runtime.Store16(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/bf16.ptx:75")
+							}
+							// 76: add.s64
+							v41 := uint64(uint64(u11) + uint64(r28[l]))
+							r39[l] = v41
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: st.global.b16
+							s40 := uint64(r38[l]) + 0xa
+							s40v := uint64(r35[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&1 == 0 {
+								runtime.Store16(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 2, s40v, l, "testdata/ptx/bf16.ptx:75")
+							}
+							// 76: add.s64
+							v41 := uint64(uint64(u11) + uint64(r28[l]))
+							r39[l] = v41
+						}
+					}
+				}
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s42w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: st.global.f32
+							s42 := uint64(r39[l]) + 0x0
+							s42v := uint64(r33[l])
+							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+								runtime.Store32(s42w.Mem, s42o, s42v)
+							} else {
+								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bf16.ptx:77")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: st.global.f32
+							s42 := uint64(r39[l]) + 0x0
+							s42v := uint64(r33[l])
+							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+								runtime.Store32(s42w.Mem, s42o, s42v)
+							} else {
+								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/bf16.ptx:77")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// bf16OpsB2 runs b2 of kernel bf16_ops, PTX lines 36-77.
-func bf16OpsB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r33 := w.Reg(33)
-	r35 := w.Reg(35)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	k0 := uint64(0x2)
-	k1 := uint64(0x4)
-	k2 := uint64(0x6)
-	// PTX line 36: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/bf16.ptx:36")
-	// PTX line 37: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/bf16.ptx:37")
-	// PTX line 38: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 39: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/bf16.ptx:39")
-	// PTX line 40: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/bf16.ptx:40")
-	// PTX line 41: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 42: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/bf16.ptx:42")
-	// PTX line 43: ld.param.u64
-	u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/bf16.ptx:43")
-	// PTX line 44: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u8)
-	// PTX line 45: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u7)
-	// PTX line 46: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u4)
-	// PTX line 47: cvta.to.global.u64, warp-uniform
-	u12 := uint64(u1)
-	// PTX lines 48, 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r17[l] = v13
-				// 49: add.s64
-				v14 := uint64(uint64(u10) + uint64(v13))
-				r18[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r17[l] = v13
-				// 49: add.s64
-				v14 := uint64(uint64(u10) + uint64(v13))
-				r18[l] = v14
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 50: ld.global.b16
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 2, 0, m, "testdata/ptx/bf16.ptx:50")
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: add.s64
-				v15 := uint64(uint64(u9) + uint64(r17[l]))
-				r20[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: add.s64
-				v15 := uint64(uint64(u9) + uint64(r17[l]))
-				r20[l] = v15
-			}
-		}
-	}
-	// PTX line 52: ld.global.b16
-	w.LoadLanes(runtime.SpaceGlobal, r21, r20, 0xffffffffffffffff, 0x0, 2, 0, m, "testdata/ptx/bf16.ptx:52")
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: add.s64
-				v16 := uint64(uint64(u6) + uint64(r17[l]))
-				r22[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: add.s64
-				v16 := uint64(uint64(u6) + uint64(r17[l]))
-				r22[l] = v16
-			}
-		}
-	}
-	// PTX line 54: ld.global.b16
-	w.LoadLanes(runtime.SpaceGlobal, r23, r22, 0xffffffffffffffff, 0x0, 2, 0, m, "testdata/ptx/bf16.ptx:54")
-	// PTX lines 55, 56, 57, 58, 59, 60: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: fma.rn.bf16
-				v17h0 := r19[l]
-				v17h1 := r21[l]
-				v17h2 := r23[l]
-				v17 := uint64(isa.FmaBF16(uint16(v17h0), uint16(v17h1), uint16(v17h2)))
-				r24[l] = v17
-				// 56: min.bf16
-				v18h0 := r19[l]
-				v18h1 := r21[l]
-				v18 := uint64(isa.MinBF16(uint16(v18h0), uint16(v18h1), false, false))
-				r25[l] = v18
-				// 57: abs.bf16
-				v19h0 := r19[l]
-				v19 := uint64(isa.AbsHalf(uint16(v19h0)))
-				r26[l] = v19
-				// 58: neg.bf16
-				v20h0 := r19[l]
-				v20 := uint64(isa.NegHalf(uint16(v20h0)))
-				r27[l] = v20
-				// 59: mul.wide.s32
-				v21 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				r28[l] = v21
-				// 60: add.s64
-				v22 := uint64(uint64(u3) + uint64(v21))
-				r29[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: fma.rn.bf16
-				v17h0 := r19[l]
-				v17h1 := r21[l]
-				v17h2 := r23[l]
-				v17 := uint64(isa.FmaBF16(uint16(v17h0), uint16(v17h1), uint16(v17h2)))
-				r24[l] = v17
-				// 56: min.bf16
-				v18h0 := r19[l]
-				v18h1 := r21[l]
-				v18 := uint64(isa.MinBF16(uint16(v18h0), uint16(v18h1), false, false))
-				r25[l] = v18
-				// 57: abs.bf16
-				v19h0 := r19[l]
-				v19 := uint64(isa.AbsHalf(uint16(v19h0)))
-				r26[l] = v19
-				// 58: neg.bf16
-				v20h0 := r19[l]
-				v20 := uint64(isa.NegHalf(uint16(v20h0)))
-				r27[l] = v20
-				// 59: mul.wide.s32
-				v21 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				r28[l] = v21
-				// 60: add.s64
-				v22 := uint64(uint64(u3) + uint64(v21))
-				r29[l] = v22
-			}
-		}
-	}
-	// PTX line 61: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r30, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/bf16.ptx:61")
-	// PTX lines 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: cvt.rn.bf16.f32
-				v23s := r30[l]
-				v23 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v23s)))), isa.RN))
-				r31[l] = v23
-				// 63: cvt.f32.bf16
-				v24s := r21[l]
-				v24 := uint64(isa.BF16ToF32(uint16(v24s)))
-				// 64: cvt.f32.bf16
-				v25s := r19[l]
-				v25 := uint64(isa.BF16ToF32(uint16(v25s)))
-				r33[l] = v25
-				// 65: add.f32
-				v26 := uint64(isa.AddF32RN(uint32(v25), uint32(v24)))
-				// 66: cvt.rn.bf16.f32
-				v27s := v26
-				v27 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v27s)))), isa.RN))
-				r35[l] = v27
-				// 67: mul.lo.s32
-				v28 := uint64(uint32(r4[l]) * uint32(k2))
-				// 68: mul.wide.s32
-				v29 := uint64(uint64(int64(int32(v28)) * int64(int32(k0))))
-				// 69: add.s64
-				v30 := uint64(uint64(u12) + uint64(v29))
-				r38[l] = v30
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: cvt.rn.bf16.f32
-				v23s := r30[l]
-				v23 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v23s)))), isa.RN))
-				r31[l] = v23
-				// 63: cvt.f32.bf16
-				v24s := r21[l]
-				v24 := uint64(isa.BF16ToF32(uint16(v24s)))
-				// 64: cvt.f32.bf16
-				v25s := r19[l]
-				v25 := uint64(isa.BF16ToF32(uint16(v25s)))
-				r33[l] = v25
-				// 65: add.f32
-				v26 := uint64(isa.AddF32RN(uint32(v25), uint32(v24)))
-				// 66: cvt.rn.bf16.f32
-				v27s := v26
-				v27 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v27s)))), isa.RN))
-				r35[l] = v27
-				// 67: mul.lo.s32
-				v28 := uint64(uint32(r4[l]) * uint32(k2))
-				// 68: mul.wide.s32
-				v29 := uint64(uint64(int64(int32(v28)) * int64(int32(k0))))
-				// 69: add.s64
-				v30 := uint64(uint64(u12) + uint64(v29))
-				r38[l] = v30
-			}
-		}
-	}
-	// PTX line 70: st.global.b16
-	w.StoreLanes(runtime.SpaceGlobal, r24, r38, 0xffffffffffffffff, 0x0, 2, m, "testdata/ptx/bf16.ptx:70")
-	// PTX line 71: st.global.b16
-	w.StoreLanes(runtime.SpaceGlobal, r25, r38, 0xffffffffffffffff, 0x2, 2, m, "testdata/ptx/bf16.ptx:71")
-	// PTX line 72: st.global.b16
-	w.StoreLanes(runtime.SpaceGlobal, r26, r38, 0xffffffffffffffff, 0x4, 2, m, "testdata/ptx/bf16.ptx:72")
-	// PTX line 73: st.global.b16
-	w.StoreLanes(runtime.SpaceGlobal, r27, r38, 0xffffffffffffffff, 0x6, 2, m, "testdata/ptx/bf16.ptx:73")
-	// PTX line 74: st.global.b16
-	w.StoreLanes(runtime.SpaceGlobal, r31, r38, 0xffffffffffffffff, 0x8, 2, m, "testdata/ptx/bf16.ptx:74")
-	// PTX line 75: st.global.b16
-	w.StoreLanes(runtime.SpaceGlobal, r35, r38, 0xffffffffffffffff, 0xa, 2, m, "testdata/ptx/bf16.ptx:75")
-	// PTX lines 76: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: add.s64
-				v31 := uint64(uint64(u11) + uint64(r28[l]))
-				r39[l] = v31
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: add.s64
-				v31 := uint64(uint64(u11) + uint64(r28[l]))
-				r39[l] = v31
-			}
-		}
-	}
-	// PTX line 77: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r33, r39, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/bf16.ptx:77")
 }

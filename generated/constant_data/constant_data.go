@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/constant_data.ptx",
+	NumWindows: 5,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -117,9 +118,38 @@ func init() {
 	polyEvalFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 26-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	polyEvalFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/constant_data.ptx:26",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -133,6 +163,13 @@ func init() {
 	polyEvalFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/constant_data.ptx:59",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/constant_data.ptx:59",
@@ -143,9 +180,87 @@ func init() {
 	}
 	// b2, PTX lines 34-57
 	polyEvalFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/constant_data.ptx:34",
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/constant_data.ptx:58",
@@ -159,12 +274,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	polyEvalFunc.Run = polyEvalRun
 	lutLookupFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	lutLookupFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{lutLookupB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			lutLookupRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/constant_data.ptx:75",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -178,6 +323,13 @@ func init() {
 	lutLookupFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/constant_data.ptx:104",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/constant_data.ptx:104",
@@ -188,9 +340,75 @@ func init() {
 	}
 	// b2, PTX lines 83-102
 	lutLookupFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{lutLookupB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			lutLookupRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/constant_data.ptx:83",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/constant_data.ptx:103",
@@ -204,6 +422,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	lutLookupFunc.Run = lutLookupRun
 }
 
 // PolyEval launches PTX kernel poly_eval (testdata/ptx/constant_data.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is poly_eval_param_0, param1 is poly_eval_param_1, param2 is poly_eval_param_2.
@@ -224,499 +443,868 @@ func LutLookup(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, lutLookupFunc, cfg, p[:])
 }
 
-// polyEvalB0 runs b0 of kernel poly_eval, PTX lines 26-31.
-func polyEvalB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 26: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:26")
-	// PTX line 27: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 28: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 30: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 31: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// polyEvalRun runs blocks of kernel poly_eval for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 26-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 30: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 31: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 26: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:26")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 27: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 28: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 30: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 31: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 30: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 31: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 58; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 34-57
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r24 := w.Reg(24)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:34")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:35")
+				}
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				// PTX lines 38, 39, 40: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r9[l] = v5
+							// 39: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 40: ld.global.f32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
+									continue
+								}
+								v7 = v7x
+							}
+							r11[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r9[l] = v5
+							// 39: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 40: ld.global.f32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:40")
+									continue
+								}
+								v7 = v7x
+							}
+							r11[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 41: ld.const.f32
+				u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/constant_data.ptx:41")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 42: ld.const.f32
+				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/constant_data.ptx:42")
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: fma.rn.f32
+							var v10 uint64
+							if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+								v10 = uint64(math.Float32bits(float32(v10f)))
+							} else {
+								v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
+							}
+							r14[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: fma.rn.f32
+							var v10 uint64
+							if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+								v10 = uint64(math.Float32bits(float32(v10f)))
+							} else {
+								v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u8), uint32(u9)))
+							}
+							r14[l] = v10
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 44: ld.const.f32
+				u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/constant_data.ptx:44")
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: fma.rn.f32
+							var v12 uint64
+							if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+								v12 = uint64(math.Float32bits(float32(v12f)))
+							} else {
+								v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
+							}
+							r16[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: fma.rn.f32
+							var v12 uint64
+							if v12f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+								v12 = uint64(math.Float32bits(float32(v12f)))
+							} else {
+								v12 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u11)))
+							}
+							r16[l] = v12
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 46: ld.const.f32
+				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/constant_data.ptx:46")
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: fma.rn.f32
+							var v14 uint64
+							if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+								v14 = uint64(math.Float32bits(float32(v14f)))
+							} else {
+								v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
+							}
+							r18[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: fma.rn.f32
+							var v14 uint64
+							if v14f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+								v14 = uint64(math.Float32bits(float32(v14f)))
+							} else {
+								v14 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u13)))
+							}
+							r18[l] = v14
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 48: ld.const.f32
+				u15 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/constant_data.ptx:48")
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: fma.rn.f32
+							var v16 uint64
+							if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+								v16 = uint64(math.Float32bits(float32(v16f)))
+							} else {
+								v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
+							}
+							r20[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: fma.rn.f32
+							var v16 uint64
+							if v16f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+								v16 = uint64(math.Float32bits(float32(v16f)))
+							} else {
+								v16 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u15)))
+							}
+							r20[l] = v16
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 50: ld.const.f32
+				u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/constant_data.ptx:50")
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: fma.rn.f32
+							var v18 uint64
+							if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+								v18 = uint64(math.Float32bits(float32(v18f)))
+							} else {
+								v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
+							}
+							r22[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: fma.rn.f32
+							var v18 uint64
+							if v18f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+								v18 = uint64(math.Float32bits(float32(v18f)))
+							} else {
+								v18 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u17)))
+							}
+							r22[l] = v18
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 52: ld.const.f32
+				u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/constant_data.ptx:52")
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: fma.rn.f32
+							var v20 uint64
+							if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+								v20 = uint64(math.Float32bits(float32(v20f)))
+							} else {
+								v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
+							}
+							r24[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: fma.rn.f32
+							var v20 uint64
+							if v20f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+								v20 = uint64(math.Float32bits(float32(v20f)))
+							} else {
+								v20 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u19)))
+							}
+							r24[l] = v20
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 54: ld.const.f32
+				u21 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/constant_data.ptx:54")
+				// PTX lines 55, 56, 57: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s24w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: fma.rn.f32
+							var v22 uint64
+							if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
+								v22 = uint64(math.Float32bits(float32(v22f)))
+							} else {
+								v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
+							}
+							// 56: add.s64
+							v23 := uint64(uint64(u4) + uint64(r9[l]))
+							// 57: st.global.f32
+							s24 := uint64(v23) + 0x0
+							s24v := uint64(v22)
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: fma.rn.f32
+							var v22 uint64
+							if v22f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))); isa.FmaF32Direct(v22f) {
+								v22 = uint64(math.Float32bits(float32(v22f)))
+							} else {
+								v22 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u21)))
+							}
+							// 56: add.s64
+							v23 := uint64(uint64(u4) + uint64(r9[l]))
+							// 57: st.global.f32
+							s24 := uint64(v23) + 0x0
+							s24v := uint64(v22)
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/constant_data.ptx:57")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// polyEvalB2 runs b2 of kernel poly_eval, PTX lines 34-57.
-func polyEvalB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x4)
-	// PTX line 34: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:34")
-	// PTX line 35: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:35")
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX lines 38, 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r9[l] = v5
-				// 39: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
+// lutLookupRun runs blocks of kernel lut_lookup for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 75: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:75")
+				}
+				// PTX line 76: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 77: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 79: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 80: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 79: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 80: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r9[l] = v5
-				// 39: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 103; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 83-102
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				k0 := uint64(0x4)
+				k1 := uint64(0xf)
+				k2 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 83: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:83")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 84: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:84")
+				}
+				// PTX line 85: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 86: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				// PTX lines 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r9[l] = v5
+							// 88: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 89: ld.global.u32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
+									continue
+								}
+								v7 = v7x
+							}
+							// 90: and.b32
+							v8 := uint64(uint32(v7) & uint32(k1))
+							// 91: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+							r13[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r9[l] = v5
+							// 88: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 89: ld.global.u32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/constant_data.ptx:89")
+									continue
+								}
+								v7 = v7x
+							}
+							// 90: and.b32
+							v8 := uint64(uint32(v7) & uint32(k1))
+							// 91: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+							r13[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 92: mov.u64, warp-uniform
+				u10 := uint64((w.GlobalVar(1) + k2))
+				// PTX lines 93, 94: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemConst,
+						}, m)
+					}
+					v12aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: add.s64
+							v11 := uint64(uint64(u10) + uint64(r13[l]))
+							// 94: ld.const.u32
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
+									continue
+								}
+								v12 = v12x
+							}
+							r16[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: add.s64
+							v11 := uint64(uint64(u10) + uint64(r13[l]))
+							// 94: ld.const.u32
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/constant_data.ptx:94")
+									continue
+								}
+								v12 = v12x
+							}
+							r16[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 95: ld.const.u32
+				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/constant_data.ptx:95")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 96: ld.const.f32
+				u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/constant_data.ptx:96")
+				// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s20w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: cvt.rn.f32.s32
+							v15 := uint64(math.Float32bits(float32(int32(r4[l]))))
+							// 98: mul.f32
+							v16 := uint64(isa.MulF32RN(uint32(u14), uint32(v15)))
+							// 99: cvt.rzi.s32.f32
+							v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
+							// 100: mad.lo.s32
+							v18 := uint64(uint32(uint32(u13)*uint32(r16[l]) + uint32(v17)))
+							// 101: add.s64
+							v19 := uint64(uint64(u4) + uint64(r9[l]))
+							// 102: st.global.u32
+							s20 := uint64(v19) + 0x0
+							s20v := uint64(v18)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: cvt.rn.f32.s32
+							v15 := uint64(math.Float32bits(float32(int32(r4[l]))))
+							// 98: mul.f32
+							v16 := uint64(isa.MulF32RN(uint32(u14), uint32(v15)))
+							// 99: cvt.rzi.s32.f32
+							v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
+							// 100: mad.lo.s32
+							v18 := uint64(uint32(uint32(u13)*uint32(r16[l]) + uint32(v17)))
+							// 101: add.s64
+							v19 := uint64(uint64(u4) + uint64(r9[l]))
+							// 102: st.global.u32
+							s20 := uint64(v19) + 0x0
+							s20v := uint64(v18)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/constant_data.ptx:102")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 40: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/constant_data.ptx:40")
-	// PTX line 41: ld.const.f32
-	u7 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/constant_data.ptx:41")
-	// PTX line 42: ld.const.f32
-	u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/constant_data.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: fma.rn.f32
-				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u7))), float64(math.Float32frombits(uint32(u8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
-				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u7), uint32(u8)))
-				}
-				r14[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: fma.rn.f32
-				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(u7))), float64(math.Float32frombits(uint32(u8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
-				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(u7), uint32(u8)))
-				}
-				r14[l] = v9
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 44: ld.const.f32
-	u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/constant_data.ptx:44")
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: fma.rn.f32
-				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u10)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
-				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u10)))
-				}
-				r16[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: fma.rn.f32
-				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u10)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
-				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r14[l]), uint32(u10)))
-				}
-				r16[l] = v11
-			}
-		}
-	}
-	// PTX line 46: ld.const.f32
-	u12 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/constant_data.ptx:46")
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: fma.rn.f32
-				var v13 uint64
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u12)))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
-				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u12)))
-				}
-				r18[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: fma.rn.f32
-				var v13 uint64
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u12)))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
-				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r16[l]), uint32(u12)))
-				}
-				r18[l] = v13
-			}
-		}
-	}
-	// PTX line 48: ld.const.f32
-	u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/constant_data.ptx:48")
-	// PTX lines 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: fma.rn.f32
-				var v15 uint64
-				if v15f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u14)))); isa.FmaF32Direct(v15f) {
-					v15 = uint64(math.Float32bits(float32(v15f)))
-				} else {
-					v15 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u14)))
-				}
-				r20[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: fma.rn.f32
-				var v15 uint64
-				if v15f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u14)))); isa.FmaF32Direct(v15f) {
-					v15 = uint64(math.Float32bits(float32(v15f)))
-				} else {
-					v15 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r18[l]), uint32(u14)))
-				}
-				r20[l] = v15
-			}
-		}
-	}
-	// PTX line 50: ld.const.f32
-	u16 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/constant_data.ptx:50")
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: fma.rn.f32
-				var v17 uint64
-				if v17f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u16)))); isa.FmaF32Direct(v17f) {
-					v17 = uint64(math.Float32bits(float32(v17f)))
-				} else {
-					v17 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u16)))
-				}
-				r22[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: fma.rn.f32
-				var v17 uint64
-				if v17f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u16)))); isa.FmaF32Direct(v17f) {
-					v17 = uint64(math.Float32bits(float32(v17f)))
-				} else {
-					v17 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r20[l]), uint32(u16)))
-				}
-				r22[l] = v17
-			}
-		}
-	}
-	// PTX line 52: ld.const.f32
-	u18 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/constant_data.ptx:52")
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: fma.rn.f32
-				var v19 uint64
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u18)))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
-				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u18)))
-				}
-				r24[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: fma.rn.f32
-				var v19 uint64
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u18)))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
-				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r22[l]), uint32(u18)))
-				}
-				r24[l] = v19
-			}
-		}
-	}
-	// PTX line 54: ld.const.f32
-	u20 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/constant_data.ptx:54")
-	// PTX lines 55, 56: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: fma.rn.f32
-				var v21 uint64
-				if v21f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u20)))); isa.FmaF32Direct(v21f) {
-					v21 = uint64(math.Float32bits(float32(v21f)))
-				} else {
-					v21 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u20)))
-				}
-				r26[l] = v21
-				// 56: add.s64
-				v22 := uint64(uint64(u4) + uint64(r9[l]))
-				r27[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: fma.rn.f32
-				var v21 uint64
-				if v21f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u20)))); isa.FmaF32Direct(v21f) {
-					v21 = uint64(math.Float32bits(float32(v21f)))
-				} else {
-					v21 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r24[l]), uint32(u20)))
-				}
-				r26[l] = v21
-				// 56: add.s64
-				v22 := uint64(uint64(u4) + uint64(r9[l]))
-				r27[l] = v22
-			}
-		}
-	}
-	// PTX line 57: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/constant_data.ptx:57")
-}
-
-// lutLookupB0 runs b0 of kernel lut_lookup, PTX lines 75-80.
-func lutLookupB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 75: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:75")
-	// PTX line 76: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 77: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 79: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 80: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 79: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 80: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// lutLookupB2 runs b2 of kernel lut_lookup, PTX lines 83-102.
-func lutLookupB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x4)
-	k1 := uint64(0xf)
-	k2 := uint64(0x0)
-	// PTX line 83: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:83")
-	// PTX line 84: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:84")
-	// PTX line 85: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 86: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX lines 87, 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r9[l] = v5
-				// 88: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r9[l] = v5
-				// 88: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
-			}
-		}
-	}
-	// PTX line 89: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/constant_data.ptx:89")
-	// PTX lines 90, 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: and.b32
-				v7 := uint64(uint32(r11[l]) & uint32(k1))
-				// 91: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
-				r13[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: and.b32
-				v7 := uint64(uint32(r11[l]) & uint32(k1))
-				// 91: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
-				r13[l] = v8
-			}
-		}
-	}
-	// PTX line 92: mov.u64, warp-uniform
-	u9 := uint64((w.GlobalVar(1) + k2))
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: add.s64
-				v10 := uint64(uint64(u9) + uint64(r13[l]))
-				r15[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: add.s64
-				v10 := uint64(uint64(u9) + uint64(r13[l]))
-				r15[l] = v10
-			}
-		}
-	}
-	// PTX line 94: ld.const.u32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/constant_data.ptx:94")
-	// PTX line 95: ld.const.u32
-	u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/constant_data.ptx:95")
-	// PTX line 96: ld.const.f32
-	u12 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/constant_data.ptx:96")
-	// PTX lines 97, 98, 99, 100, 101: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: cvt.rn.f32.s32
-				v13 := uint64(math.Float32bits(float32(int32(r4[l]))))
-				// 98: mul.f32
-				v14 := uint64(isa.MulF32RN(uint32(u12), uint32(v13)))
-				// 99: cvt.rzi.s32.f32
-				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(v14))), isa.RZ, 32, true)
-				// 100: mad.lo.s32
-				v16 := uint64(uint32(uint32(u11)*uint32(r16[l]) + uint32(v15)))
-				r22[l] = v16
-				// 101: add.s64
-				v17 := uint64(uint64(u4) + uint64(r9[l]))
-				r23[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: cvt.rn.f32.s32
-				v13 := uint64(math.Float32bits(float32(int32(r4[l]))))
-				// 98: mul.f32
-				v14 := uint64(isa.MulF32RN(uint32(u12), uint32(v13)))
-				// 99: cvt.rzi.s32.f32
-				v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(v14))), isa.RZ, 32, true)
-				// 100: mad.lo.s32
-				v16 := uint64(uint32(uint32(u11)*uint32(r16[l]) + uint32(v15)))
-				r22[l] = v16
-				// 101: add.s64
-				v17 := uint64(uint64(u4) + uint64(r9[l]))
-				r23[l] = v17
-			}
-		}
-	}
-	// PTX line 102: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r22, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/constant_data.ptx:102")
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/convert.ptx",
+	NumWindows: 17,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -132,9 +133,38 @@ func init() {
 	toIntFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	toIntFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{toIntB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			toIntRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/convert.ptx:23",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -148,6 +178,13 @@ func init() {
 	toIntFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/convert.ptx:54",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:54",
@@ -158,9 +195,81 @@ func init() {
 	}
 	// b2, PTX lines 31-52
 	toIntFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{toIntB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			toIntRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/convert.ptx:31",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:53",
@@ -174,12 +283,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	toIntFunc.Run = toIntRun
 	toFloatFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	toFloatFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{toFloatB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			toFloatRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/convert.ptx:70",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -193,6 +332,13 @@ func init() {
 	toFloatFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/convert.ptx:102",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:102",
@@ -203,9 +349,78 @@ func init() {
 	}
 	// b2, PTX lines 78-100
 	toFloatFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{toFloatB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			toFloatRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/convert.ptx:78",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:101",
@@ -219,12 +434,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	toFloatFunc.Run = toFloatRun
 	f64RoundtripFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	f64RoundtripFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f64RoundtripB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f64RoundtripRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/convert.ptx:120",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -238,6 +483,13 @@ func init() {
 	f64RoundtripFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/convert.ptx:152",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:152",
@@ -248,9 +500,84 @@ func init() {
 	}
 	// b2, PTX lines 128-150
 	f64RoundtripFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{f64RoundtripB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f64RoundtripRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/convert.ptx:128",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:151",
@@ -264,6 +591,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f64RoundtripFunc.Run = f64RoundtripRun
 }
 
 // ToInt launches PTX kernel to_int (testdata/ptx/convert.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is to_int_param_0, param1 is to_int_param_1, param2 is to_int_param_2.
@@ -293,636 +621,1305 @@ func F64Roundtrip(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, f64RoundtripFunc, cfg, p[:])
 }
 
-// toIntB0 runs b0 of kernel to_int, PTX lines 23-28.
-func toIntB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 23: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:23")
-	// PTX line 24: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 25: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// toIntRun runs blocks of kernel to_int for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 23: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:23")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 24: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 25: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 27: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 28: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 27: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 28: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 53; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 31-52
+			{
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r19 := w.Reg(19)
+				r21 := w.Reg(21)
+				k0 := uint64(0x4)
+				k1 := uint64(0x5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:31")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:32")
+				}
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				// PTX lines 35, 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 36: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 37: ld.global.f32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/convert.ptx:37")
+									continue
+								}
+								v7 = v7x
+							}
+							r11[l] = v7
+							// 38: mul.lo.s32
+							v8 := uint64(uint32(r4[l]) * uint32(k1))
+							// 39: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							// 40: add.s64
+							v10 := uint64(uint64(u4) + uint64(v9))
+							r14[l] = v10
+							// 41: cvt.rzi.s32.f32
+							v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(v7))), isa.RZ, 32, true)
+							r15[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 36: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 37: ld.global.f32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/convert.ptx:37")
+									continue
+								}
+								v7 = v7x
+							}
+							r11[l] = v7
+							// 38: mul.lo.s32
+							v8 := uint64(uint32(r4[l]) * uint32(k1))
+							// 39: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							// 40: add.s64
+							v10 := uint64(uint64(u4) + uint64(v9))
+							r14[l] = v10
+							// 41: cvt.rzi.s32.f32
+							v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(v7))), isa.RZ, 32, true)
+							r15[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s12w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.global.u32
+							s12 := uint64(r14[l]) + 0x0
+							s12v := uint64(r15[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/convert.ptx:42")
+							}
+							// 43: cvt.rni.s32.f32
+							v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
+							r16[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.global.u32
+							s12 := uint64(r14[l]) + 0x0
+							s12v := uint64(r15[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/convert.ptx:42")
+							}
+							// 43: cvt.rni.s32.f32
+							v13 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
+							r16[l] = v13
+						}
+					}
+				}
+				// PTX lines 44, 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s14w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.global.u32
+							s14 := uint64(r14[l]) + 0x4
+							s14v := uint64(r16[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/convert.ptx:44")
+							}
+							// 45: cvt.rmi.s32.f32
+							v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
+							r17[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.global.u32
+							s14 := uint64(r14[l]) + 0x4
+							s14v := uint64(r16[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/convert.ptx:44")
+							}
+							// 45: cvt.rmi.s32.f32
+							v15 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
+							r17[l] = v15
+						}
+					}
+				}
+				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: st.global.u32
+							s16 := uint64(r14[l]) + 0x8
+							s16v := uint64(r17[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/convert.ptx:46")
+							}
+							// 47: cvt.rpi.f32.f32
+							v17 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
+							// 48: cvt.rzi.s32.f32
+							v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v17))), isa.RZ, 32, true)
+							r19[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: st.global.u32
+							s16 := uint64(r14[l]) + 0x8
+							s16v := uint64(r17[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/convert.ptx:46")
+							}
+							// 47: cvt.rpi.f32.f32
+							v17 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
+							// 48: cvt.rzi.s32.f32
+							v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v17))), isa.RZ, 32, true)
+							r19[l] = v18
+						}
+					}
+				}
+				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s19w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.global.u32
+							s19 := uint64(r14[l]) + 0xc
+							s19v := uint64(r19[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:49")
+							}
+							// 50: abs.f32
+							v20 := uint64(isa.AbsF32(uint32(r11[l])))
+							// 51: cvt.rzi.u32.f32
+							v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RZ, 32, false)
+							r21[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.global.u32
+							s19 := uint64(r14[l]) + 0xc
+							s19v := uint64(r19[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:49")
+							}
+							// 50: abs.f32
+							v20 := uint64(isa.AbsF32(uint32(r11[l])))
+							// 51: cvt.rzi.u32.f32
+							v21 := isa.FloatToInt(float64(math.Float32frombits(uint32(v20))), isa.RZ, 32, false)
+							r21[l] = v21
+						}
+					}
+				}
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s22w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.global.u32
+							s22 := uint64(r14[l]) + 0x10
+							s22v := uint64(r21[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/convert.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.global.u32
+							s22 := uint64(r14[l]) + 0x10
+							s22v := uint64(r21[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/convert.ptx:52")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// toIntB2 runs b2 of kernel to_int, PTX lines 31-52.
-func toIntB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r21 := w.Reg(21)
-	k0 := uint64(0x4)
-	k1 := uint64(0x5)
-	// PTX line 31: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:31")
-	// PTX line 32: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:32")
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX lines 35, 36: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 36: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
+// toFloatRun runs blocks of kernel to_float for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 70: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:70")
+				}
+				// PTX line 71: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 72: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 73, 74, 75: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 73: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 74: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 75: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 73: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 74: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 75: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 36: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 101; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 78-100
+			{
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				k0 := uint64(0x8)
+				k1 := uint64(0x5)
+				k2 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 78: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:78")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 79: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:79")
+				}
+				// PTX line 80: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 81: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				// PTX lines 82, 83, 84, 85, 86, 87, 88, 89: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 83: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 84: ld.global.u64
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:84")
+									continue
+								}
+								v7 = v7x
+							}
+							r11[l] = v7
+							// 85: mul.lo.s32
+							v8 := uint64(uint32(r4[l]) * uint32(k1))
+							// 86: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+							// 87: add.s64
+							v10 := uint64(uint64(u4) + uint64(v9))
+							r14[l] = v10
+							// 88: cvt.u32.u64
+							v11 := uint64(uint32(uint64(v7)))
+							r15[l] = v11
+							// 89: cvt.rn.f32.s32
+							v12 := uint64(math.Float32bits(float32(int32(v11))))
+							r16[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 83: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 84: ld.global.u64
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:84")
+									continue
+								}
+								v7 = v7x
+							}
+							r11[l] = v7
+							// 85: mul.lo.s32
+							v8 := uint64(uint32(r4[l]) * uint32(k1))
+							// 86: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+							// 87: add.s64
+							v10 := uint64(uint64(u4) + uint64(v9))
+							r14[l] = v10
+							// 88: cvt.u32.u64
+							v11 := uint64(uint32(uint64(v7)))
+							r15[l] = v11
+							// 89: cvt.rn.f32.s32
+							v12 := uint64(math.Float32bits(float32(int32(v11))))
+							r16[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 90, 91: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s13w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: st.global.f32
+							s13 := uint64(r14[l]) + 0x0
+							s13v := uint64(r16[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/convert.ptx:90")
+							}
+							// 91: cvt.rn.f32.u32
+							v14 := uint64(math.Float32bits(float32(uint32(r15[l]))))
+							r17[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: st.global.f32
+							s13 := uint64(r14[l]) + 0x0
+							s13v := uint64(r16[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/convert.ptx:90")
+							}
+							// 91: cvt.rn.f32.u32
+							v14 := uint64(math.Float32bits(float32(uint32(r15[l]))))
+							r17[l] = v14
+						}
+					}
+				}
+				// PTX lines 92, 93: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s15w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: st.global.f32
+							s15 := uint64(r14[l]) + 0x4
+							s15v := uint64(r17[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/convert.ptx:92")
+							}
+							// 93: cvt.rn.f32.s64
+							v16 := uint64(math.Float32bits(float32(int64(r11[l]))))
+							r18[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: st.global.f32
+							s15 := uint64(r14[l]) + 0x4
+							s15v := uint64(r17[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/convert.ptx:92")
+							}
+							// 93: cvt.rn.f32.s64
+							v16 := uint64(math.Float32bits(float32(int64(r11[l]))))
+							r18[l] = v16
+						}
+					}
+				}
+				// PTX lines 94, 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s17w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: st.global.f32
+							s17 := uint64(r14[l]) + 0x8
+							s17v := uint64(r18[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/convert.ptx:94")
+							}
+							// 95: cvt.rn.f32.u64
+							v18 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
+							r19[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: st.global.f32
+							s17 := uint64(r14[l]) + 0x8
+							s17v := uint64(r18[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/convert.ptx:94")
+							}
+							// 95: cvt.rn.f32.u64
+							v18 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
+							r19[l] = v18
+						}
+					}
+				}
+				// PTX lines 96, 98: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s19w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.global.f32
+							s19 := uint64(r14[l]) + 0xc
+							s19v := uint64(r19[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:96")
+							}
+							// 98: cvt.rz.f32.s32
+							v20 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
+							r20[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.global.f32
+							s19 := uint64(r14[l]) + 0xc
+							s19v := uint64(r19[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/convert.ptx:96")
+							}
+							// 98: cvt.rz.f32.s32
+							v20 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
+							r20[l] = v20
+						}
+					}
+				}
+				// PTX lines 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s21w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.global.f32
+							s21 := uint64(r14[l]) + 0x10
+							s21v := uint64(r20[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+								runtime.Store32(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/convert.ptx:100")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.global.f32
+							s21 := uint64(r14[l]) + 0x10
+							s21v := uint64(r20[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+								runtime.Store32(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/convert.ptx:100")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 37: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/convert.ptx:37")
-	// PTX lines 38, 39, 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.lo.s32
-				v7 := uint64(uint32(r4[l]) * uint32(k1))
-				// 39: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 40: add.s64
-				v9 := uint64(uint64(u4) + uint64(v8))
-				r14[l] = v9
-				// 41: cvt.rzi.s32.f32
-				v10 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RZ, 32, true)
-				r15[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.lo.s32
-				v7 := uint64(uint32(r4[l]) * uint32(k1))
-				// 39: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 40: add.s64
-				v9 := uint64(uint64(u4) + uint64(v8))
-				r14[l] = v9
-				// 41: cvt.rzi.s32.f32
-				v10 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RZ, 32, true)
-				r15[l] = v10
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 42: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/convert.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: cvt.rni.s32.f32
-				v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
-				r16[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: cvt.rni.s32.f32
-				v11 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RN, 32, true)
-				r16[l] = v11
-			}
-		}
-	}
-	// PTX line 44: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r14, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/convert.ptx:44")
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: cvt.rmi.s32.f32
-				v12 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
-				r17[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: cvt.rmi.s32.f32
-				v12 := isa.FloatToInt(float64(math.Float32frombits(uint32(r11[l]))), isa.RM, 32, true)
-				r17[l] = v12
-			}
-		}
-	}
-	// PTX line 46: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r17, r14, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/convert.ptx:46")
-	// PTX lines 47, 48: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: cvt.rpi.f32.f32
-				v13 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
-				// 48: cvt.rzi.s32.f32
-				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
-				r19[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: cvt.rpi.f32.f32
-				v13 := isa.CvtFloat(r11[l], 32, 32, isa.RP, true, false, false)
-				// 48: cvt.rzi.s32.f32
-				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
-				r19[l] = v14
-			}
-		}
-	}
-	// PTX line 49: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r14, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/convert.ptx:49")
-	// PTX lines 50, 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: abs.f32
-				v15 := uint64(isa.AbsF32(uint32(r11[l])))
-				// 51: cvt.rzi.u32.f32
-				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, false)
-				r21[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: abs.f32
-				v15 := uint64(isa.AbsF32(uint32(r11[l])))
-				// 51: cvt.rzi.u32.f32
-				v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, false)
-				r21[l] = v16
-			}
-		}
-	}
-	// PTX line 52: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r14, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/convert.ptx:52")
 }
 
-// toFloatB0 runs b0 of kernel to_float, PTX lines 70-75.
-func toFloatB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 70: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:70")
-	// PTX line 71: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 72: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 73, 74, 75: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 74: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 75: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// f64RoundtripRun runs blocks of kernel f64_roundtrip for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 74: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 75: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 120: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:120")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// toFloatB2 runs b2 of kernel to_float, PTX lines 78-100.
-func toFloatB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	k0 := uint64(0x8)
-	k1 := uint64(0x5)
-	k2 := uint64(0x4)
-	// PTX line 78: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:78")
-	// PTX line 79: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:79")
-	// PTX line 80: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 81: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX lines 82, 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 83: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 83: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
-			}
-		}
-	}
-	// PTX line 84: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/convert.ptx:84")
-	// PTX lines 85, 86, 87, 88, 89: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: mul.lo.s32
-				v7 := uint64(uint32(r4[l]) * uint32(k1))
-				// 86: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k2))))
-				// 87: add.s64
-				v9 := uint64(uint64(u4) + uint64(v8))
-				r14[l] = v9
-				// 88: cvt.u32.u64
-				v10 := uint64(uint32(uint64(r11[l])))
-				r15[l] = v10
-				// 89: cvt.rn.f32.s32
-				v11 := uint64(math.Float32bits(float32(int32(v10))))
-				r16[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: mul.lo.s32
-				v7 := uint64(uint32(r4[l]) * uint32(k1))
-				// 86: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k2))))
-				// 87: add.s64
-				v9 := uint64(uint64(u4) + uint64(v8))
-				r14[l] = v9
-				// 88: cvt.u32.u64
-				v10 := uint64(uint32(uint64(r11[l])))
-				r15[l] = v10
-				// 89: cvt.rn.f32.s32
-				v11 := uint64(math.Float32bits(float32(int32(v10))))
-				r16[l] = v11
-			}
-		}
-	}
-	// PTX line 90: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/convert.ptx:90")
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: cvt.rn.f32.u32
-				v12 := uint64(math.Float32bits(float32(uint32(r15[l]))))
-				r17[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: cvt.rn.f32.u32
-				v12 := uint64(math.Float32bits(float32(uint32(r15[l]))))
-				r17[l] = v12
-			}
-		}
-	}
-	// PTX line 92: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r17, r14, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/convert.ptx:92")
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: cvt.rn.f32.s64
-				v13 := uint64(math.Float32bits(float32(int64(r11[l]))))
-				r18[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: cvt.rn.f32.s64
-				v13 := uint64(math.Float32bits(float32(int64(r11[l]))))
-				r18[l] = v13
-			}
-		}
-	}
-	// PTX line 94: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r14, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/convert.ptx:94")
-	// PTX lines 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: cvt.rn.f32.u64
-				v14 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
-				r19[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: cvt.rn.f32.u64
-				v14 := isa.IntToFloat(0, uint64(uint64(r11[l])), false, 32, isa.RN)
-				r19[l] = v14
-			}
-		}
-	}
-	// PTX line 96: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r14, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/convert.ptx:96")
-	// PTX lines 98: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 98: cvt.rz.f32.s32
-				v15 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
-				r20[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 98: cvt.rz.f32.s32
-				v15 := isa.IntToFloat(int64(int32(r15[l])), 0, true, 32, isa.RZ)
-				r20[l] = v15
-			}
-		}
-	}
-	// PTX line 100: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r14, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/convert.ptx:100")
-}
-
-// f64RoundtripB0 runs b0 of kernel f64_roundtrip, PTX lines 120-125.
-func f64RoundtripB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 120: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:120")
-	// PTX line 121: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 122: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 123, 124, 125: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 124: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 125: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 121: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 122: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 123, 124, 125: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 124: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 125: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 124: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 125: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 124: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 125: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX line 151; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 128-150
+			{
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				k0 := uint64(0x8)
+				k1 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 128: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:128")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 129: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:129")
+				}
+				// PTX line 130: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 131: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				// PTX lines 132, 133, 134, 135, 136, 137, 138, 139: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(12)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 133: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 134: ld.global.f64
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:134")
+									continue
+								}
+								v7 = v7x
+							}
+							r11[l] = v7
+							// 135: shl.b32
+							v8 := uint64(uint32(r4[l]) << uint32(k1))
+							// 136: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							// 137: add.s64
+							v10 := uint64(uint64(u4) + uint64(v9))
+							r14[l] = v10
+							// 138: cvt.rn.f32.f64
+							v11 := isa.CvtFloat(v7, 32, 64, isa.RN, false, false, false)
+							// 139: cvt.f64.f32
+							v12 := isa.CvtFloat(v11, 64, 32, isa.RN, false, false, false)
+							r16[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 133: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							// 134: ld.global.f64
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/convert.ptx:134")
+									continue
+								}
+								v7 = v7x
+							}
+							r11[l] = v7
+							// 135: shl.b32
+							v8 := uint64(uint32(r4[l]) << uint32(k1))
+							// 136: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							// 137: add.s64
+							v10 := uint64(uint64(u4) + uint64(v9))
+							r14[l] = v10
+							// 138: cvt.rn.f32.f64
+							v11 := isa.CvtFloat(v7, 32, 64, isa.RN, false, false, false)
+							// 139: cvt.f64.f32
+							v12 := isa.CvtFloat(v11, 64, 32, isa.RN, false, false, false)
+							r16[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s13w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: st.global.f64
+							s13 := uint64(r14[l]) + 0x0
+							s13v := uint64(r16[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/convert.ptx:140")
+							}
+							// 141: cvt.rz.f32.f64
+							v14 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
+							// 142: cvt.f64.f32
+							v15 := isa.CvtFloat(v14, 64, 32, isa.RN, false, false, false)
+							r18[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: st.global.f64
+							s13 := uint64(r14[l]) + 0x0
+							s13v := uint64(r16[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 8, s13v, l, "testdata/ptx/convert.ptx:140")
+							}
+							// 141: cvt.rz.f32.f64
+							v14 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
+							// 142: cvt.f64.f32
+							v15 := isa.CvtFloat(v14, 64, 32, isa.RN, false, false, false)
+							r18[l] = v15
+						}
+					}
+				}
+				// PTX lines 143, 144, 145: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 143: st.global.f64
+							s16 := uint64(r14[l]) + 0x8
+							s16v := uint64(r18[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/convert.ptx:143")
+							}
+							// 144: cvt.rzi.s64.f64
+							v17 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
+							// 145: cvt.rn.f64.s64
+							v18 := math.Float64bits(float64(int64(v17)))
+							r20[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 143: st.global.f64
+							s16 := uint64(r14[l]) + 0x8
+							s16v := uint64(r18[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/convert.ptx:143")
+							}
+							// 144: cvt.rzi.s64.f64
+							v17 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
+							// 145: cvt.rn.f64.s64
+							v18 := math.Float64bits(float64(int64(v17)))
+							r20[l] = v18
+						}
+					}
+				}
+				// PTX lines 146, 147, 148, 149: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s19w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: st.global.f64
+							s19 := uint64(r14[l]) + 0x10
+							s19v := uint64(r20[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/convert.ptx:146")
+							}
+							// 147: cvt.rzi.s32.f64
+							v20 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
+							// 148: cvt.u16.u32
+							v21 := uint64(uint16(uint32(v20)))
+							// 149: cvt.rn.f64.s16
+							v22 := isa.IntToFloat(int64(int16(v21)), 0, true, 64, isa.RN)
+							r23[l] = v22
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: st.global.f64
+							s19 := uint64(r14[l]) + 0x10
+							s19v := uint64(r20[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 8, s19v, l, "testdata/ptx/convert.ptx:146")
+							}
+							// 147: cvt.rzi.s32.f64
+							v20 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
+							// 148: cvt.u16.u32
+							v21 := uint64(uint16(uint32(v20)))
+							// 149: cvt.rn.f64.s16
+							v22 := isa.IntToFloat(int64(int16(v21)), 0, true, 64, isa.RN)
+							r23[l] = v22
+						}
+					}
+				}
+				// PTX lines 150: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s23w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: st.global.f64
+							s23 := uint64(r14[l]) + 0x18
+							s23v := uint64(r23[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+								runtime.Store64(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/convert.ptx:150")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: st.global.f64
+							s23 := uint64(r14[l]) + 0x18
+							s23v := uint64(r23[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+								runtime.Store64(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/convert.ptx:150")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// f64RoundtripB2 runs b2 of kernel f64_roundtrip, PTX lines 128-150.
-func f64RoundtripB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r23 := w.Reg(23)
-	k0 := uint64(0x8)
-	k1 := uint64(0x2)
-	// PTX line 128: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:128")
-	// PTX line 129: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:129")
-	// PTX line 130: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 131: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX lines 132, 133: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 133: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 133: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v6
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 134: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/convert.ptx:134")
-	// PTX lines 135, 136, 137, 138, 139: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: shl.b32
-				v7 := uint64(uint32(r4[l]) << uint32(k1))
-				// 136: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 137: add.s64
-				v9 := uint64(uint64(u4) + uint64(v8))
-				r14[l] = v9
-				// 138: cvt.rn.f32.f64
-				v10 := isa.CvtFloat(r11[l], 32, 64, isa.RN, false, false, false)
-				// 139: cvt.f64.f32
-				v11 := isa.CvtFloat(v10, 64, 32, isa.RN, false, false, false)
-				r16[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: shl.b32
-				v7 := uint64(uint32(r4[l]) << uint32(k1))
-				// 136: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 137: add.s64
-				v9 := uint64(uint64(u4) + uint64(v8))
-				r14[l] = v9
-				// 138: cvt.rn.f32.f64
-				v10 := isa.CvtFloat(r11[l], 32, 64, isa.RN, false, false, false)
-				// 139: cvt.f64.f32
-				v11 := isa.CvtFloat(v10, 64, 32, isa.RN, false, false, false)
-				r16[l] = v11
-			}
-		}
-	}
-	// PTX line 140: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r16, r14, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/convert.ptx:140")
-	// PTX lines 141, 142: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: cvt.rz.f32.f64
-				v12 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
-				// 142: cvt.f64.f32
-				v13 := isa.CvtFloat(v12, 64, 32, isa.RN, false, false, false)
-				r18[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: cvt.rz.f32.f64
-				v12 := isa.CvtFloat(r11[l], 32, 64, isa.RZ, false, false, false)
-				// 142: cvt.f64.f32
-				v13 := isa.CvtFloat(v12, 64, 32, isa.RN, false, false, false)
-				r18[l] = v13
-			}
-		}
-	}
-	// PTX line 143: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r18, r14, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/convert.ptx:143")
-	// PTX lines 144, 145: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 144: cvt.rzi.s64.f64
-				v14 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
-				// 145: cvt.rn.f64.s64
-				v15 := math.Float64bits(float64(int64(v14)))
-				r20[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 144: cvt.rzi.s64.f64
-				v14 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 64, true)
-				// 145: cvt.rn.f64.s64
-				v15 := math.Float64bits(float64(int64(v14)))
-				r20[l] = v15
-			}
-		}
-	}
-	// PTX line 146: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r20, r14, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/convert.ptx:146")
-	// PTX lines 147, 148, 149: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 147: cvt.rzi.s32.f64
-				v16 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
-				// 148: cvt.u16.u32
-				v17 := uint64(uint16(uint32(v16)))
-				// 149: cvt.rn.f64.s16
-				v18 := isa.IntToFloat(int64(int16(v17)), 0, true, 64, isa.RN)
-				r23[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 147: cvt.rzi.s32.f64
-				v16 := isa.FloatToInt(math.Float64frombits(r11[l]), isa.RZ, 32, true)
-				// 148: cvt.u16.u32
-				v17 := uint64(uint16(uint32(v16)))
-				// 149: cvt.rn.f64.s16
-				v18 := isa.IntToFloat(int64(int16(v17)), 0, true, 64, isa.RN)
-				r23[l] = v18
-			}
-		}
-	}
-	// PTX line 150: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r23, r14, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/convert.ptx:150")
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/divergent_loop.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -96,9 +97,38 @@ func init() {
 	collatzStepsFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 22-27; divergent, reconverges at block 2 (b2 ($L__BB0_8))
 	collatzStepsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:22",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -110,9 +140,24 @@ func init() {
 	}
 	// b1 ($L__BB0_7), PTX lines 43-45
 	collatzStepsFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:43",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:46",
@@ -125,6 +170,13 @@ func init() {
 	collatzStepsFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/divergent_loop.ptx:47",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:47",
@@ -135,9 +187,26 @@ func init() {
 	}
 	// b3 ($L__BB0_2), PTX lines 49-50
 	collatzStepsFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:49",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:51",
@@ -148,9 +217,18 @@ func init() {
 	}
 	// b4 ($L__BB0_5), PTX lines 53-53
 	collatzStepsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:53",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:54",
@@ -161,9 +239,35 @@ func init() {
 	}
 	// b5 ($L__BB0_6), PTX lines 55-59; divergent, reconverges at block 9 (b9)
 	collatzStepsFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:55",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -175,9 +279,32 @@ func init() {
 	}
 	// b6 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 5 (b5 ($L__BB0_6))
 	collatzStepsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:63",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -189,9 +316,50 @@ func init() {
 	}
 	// b7, PTX lines 30-39; divergent, reconverges at block 1 (b1 ($L__BB0_7))
 	collatzStepsFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:30",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -205,6 +373,15 @@ func init() {
 	collatzStepsFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/divergent_loop.ptx:41",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:41",
@@ -217,6 +394,15 @@ func init() {
 	collatzStepsFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/divergent_loop.ptx:61",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:61",
@@ -227,9 +413,26 @@ func init() {
 	}
 	// b10, PTX lines 69-70
 	collatzStepsFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:69",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:71",
@@ -243,12 +446,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	collatzStepsFunc.Run = collatzStepsRun
 	tidHashFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 86-91; divergent, reconverges at block 5 (b5 ($L__BB1_7))
 	tidHashFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:86",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -260,9 +493,95 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 111-135; divergent, reconverges at block 2 (b2 ($L__BB1_4))
 	tidHashFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:111",
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -274,9 +593,29 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX lines 139-141; divergent, reconverges at block 4 (b4 ($L__BB1_6))
 	tidHashFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:139",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -288,9 +627,35 @@ func init() {
 	}
 	// b3 ($L__BB1_5), PTX lines 145-149; divergent, reconverges at block 10 (b10)
 	tidHashFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:145",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -302,9 +667,24 @@ func init() {
 	}
 	// b4 ($L__BB1_6), PTX lines 152-154
 	tidHashFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:152",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:155",
@@ -317,6 +697,13 @@ func init() {
 	tidHashFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/divergent_loop.ptx:156",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:156",
@@ -327,9 +714,53 @@ func init() {
 	}
 	// b6, PTX lines 94-104; divergent, reconverges at block 2 (b2 ($L__BB1_4))
 	tidHashFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:94",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -341,9 +772,24 @@ func init() {
 	}
 	// b7, PTX lines 107-109
 	tidHashFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/divergent_loop.ptx:107",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:110",
@@ -356,6 +802,15 @@ func init() {
 	tidHashFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/divergent_loop.ptx:137",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  137,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/divergent_loop.ptx:137",
@@ -365,26 +820,33 @@ func init() {
 		},
 	}
 	// b9, PTX line 142
-	tidHashFunc.Blocks[9] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/divergent_loop.ptx:143",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	tidHashFunc.Blocks[9] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/divergent_loop.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/divergent_loop.ptx:143",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b10, PTX line 150
-	tidHashFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/divergent_loop.ptx:151",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	tidHashFunc.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/divergent_loop.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/divergent_loop.ptx:151",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	tidHashFunc.Blocks[11] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	tidHashFunc.Run = tidHashRun
 }
 
 // CollatzSteps launches PTX kernel collatz_steps (testdata/ptx/divergent_loop.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is collatz_steps_param_0, param1 is collatz_steps_param_1, param2 is collatz_steps_param_2.
@@ -405,478 +867,1690 @@ func TidHash(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, tidHashFunc, cfg, p[:])
 }
 
-// collatzStepsB0 runs b0 of kernel collatz_steps, PTX lines 22-27.
-func collatzStepsB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 22: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:22")
-	// PTX line 23: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 24: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 25: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 27: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// collatzStepsRun runs blocks of kernel collatz_steps for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 22-27; divergent, reconverges at block 2 (b2 ($L__BB0_8))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 25: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 27: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 22: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:22")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 23: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 24: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 25, 26, 27: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 25: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 26: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 27: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 25: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 26: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 27: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_7), PTX lines 43-45
+			{
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 44: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 45: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 44: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 45: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:45")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB0_8), PTX line 46; ret
+			next = 11
+		case 3:
+			// b3 ($L__BB0_2), PTX lines 49-50
+			{
+				r16 := w.Reg(16)
+				k0 := uint64(0x0)
+				// PTX line 49: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r16, m, u1)
+				// PTX lines 50: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: mov.pred
+							c2 := false
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: mov.pred
+							c2 := false
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 4:
+			// b4 ($L__BB0_5), PTX lines 53-53
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: shr.u64
+							v1 := uint64(uint64(r12[l]) >> uint32(k0))
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: shr.u64
+							v1 := uint64(uint64(r12[l]) >> uint32(k0))
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB0_6), PTX lines 55-59; divergent, reconverges at block 9 (b9)
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				k0 := uint64(0x1)
+				k1 := uint64(0x3e7)
+				// PTX lines 55, 56, 57, 58, 59: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					p4 := w.P[4]
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: add.s32
+							v1 := uint64(uint32(r16[l]) + uint32(k0))
+							r13[l] = v1
+							// 56: setp.ne.s64
+							c2t := uint64(r12[l]) != uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 57: setp.lt.u32
+							c3t := uint32(r16[l]) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 58: and.pred
+							c4 := (c2) && (c3)
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+							// 59: mov.u32
+							v5 := uint64(v1)
+							r16[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: add.s32
+							v1 := uint64(uint32(r16[l]) + uint32(k0))
+							r13[l] = v1
+							// 56: setp.ne.s64
+							c2t := uint64(r12[l]) != uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 57: setp.lt.u32
+							c3t := uint32(r16[l]) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 58: and.pred
+							c4 := (c2) && (c3)
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+							// 59: mov.u32
+							v5 := uint64(v1)
+							r16[l] = v5
+						}
+					}
+					w.P[3] = p3
+					w.P[4] = p4
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 9
+			} else {
+				switch stop {
+				case 3, 4, 5, 6, 8, 9, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+				}
+				switch stop {
+				case 4, 5, 6, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 5 (b5 ($L__BB0_6))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX lines 63, 64, 65, 66: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					p6 := w.P[6]
+					p7 := w.P[7]
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: and.b64
+							v1 := uint64(uint64(r12[l]) & uint64(k0))
+							// 64: setp.eq.b64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+							// 65: xor.pred
+							c3 := (c2) != (p2>>l&1 != 0)
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p7 = p7&^(1<<l) | c3b0<<l
+							// 66: not.pred
+							c4 := !(c3)
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p8 = p8&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: and.b64
+							v1 := uint64(uint64(r12[l]) & uint64(k0))
+							// 64: setp.eq.b64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+							// 65: xor.pred
+							c3 := (c2) != (p2>>l&1 != 0)
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p7 = p7&^(1<<l) | c3b0<<l
+							// 66: not.pred
+							c4 := !(c3)
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p8 = p8&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[6] = p6
+					w.P[7] = p7
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 10
+			} else {
+				switch stop {
+				case 3, 4, 5, 6, 8, 9, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+				}
+				switch stop {
+				case 4, 5, 6, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 7:
+			// b7, PTX lines 30-39; divergent, reconverges at block 1 (b1 ($L__BB0_7))
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				k2 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:30")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:31")
+				}
+				// PTX line 32: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 34, 35, 36, 37, 38: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 35: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 36: add.s64
+							v7 := uint64(uint64(u3) + uint64(v6))
+							// 37: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/divergent_loop.ptx:37")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 38: setp.eq.s64
+							c9t := uint64(v8) == uint64(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 35: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 36: add.s64
+							v7 := uint64(uint64(u3) + uint64(v6))
+							// 37: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/divergent_loop.ptx:37")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 38: setp.eq.s64
+							c9t := uint64(v8) == uint64(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+				// PTX line 39: mov.b32, warp-uniform
+				u10 := uint64(k2)
+				runtime.Broadcast(r13, m, u10)
+				_ = u4
+				_ = u10
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				switch stop {
+				case 3, 4, 5, 6, 8, 9, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 8:
+			// b8, PTX line 40
+			next = 3
+		case 9:
+			// b9, PTX line 60
+			next = 1
+		case 10:
+			// b10, PTX lines 69-70
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				// PTX lines 69, 70: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: mul.lo.s64
+							v1 := uint64(uint64(r12[l]) * uint64(k0))
+							// 70: add.s64
+							v2 := uint64(uint64(v1) + uint64(k1))
+							r12[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: mul.lo.s64
+							v1 := uint64(uint64(r12[l]) * uint64(k0))
+							// 70: add.s64
+							v2 := uint64(uint64(v1) + uint64(k1))
+							r12[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// collatzStepsB1 runs b1 ($L__BB0_7) of kernel collatz_steps, PTX lines 43-45.
-func collatzStepsB1(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x2)
-	// PTX lines 43, 44: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 44: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r15[l] = v2
+// tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 86-91; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 86: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:86")
+				}
+				// PTX line 87: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 88: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 89, 90, 91: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 90: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 91: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 90: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 91: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 44: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r15[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 111-135; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+			{
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x1)
+				k2 := uint64(0x2)
+				k3 := uint64(0x3)
+				k4 := uint64(0x4)
+				k5 := uint64(0x5)
+				k6 := uint64(0x6)
+				k7 := uint64(0x7)
+				k8 := uint64(0x8)
+				// PTX lines 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: xor.b32
+							v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
+							// 112: mad.lo.s32
+							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+							// 113: add.s32
+							v3 := uint64(uint32(r14[l]) + uint32(k1))
+							// 114: xor.b32
+							v4 := uint64(uint32(v3) ^ uint32(r10[l]))
+							// 115: mad.lo.s32
+							v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
+							// 116: add.s32
+							v6 := uint64(uint32(r14[l]) + uint32(k2))
+							// 117: xor.b32
+							v7 := uint64(uint32(v6) ^ uint32(r10[l]))
+							// 118: mad.lo.s32
+							v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
+							// 119: add.s32
+							v9 := uint64(uint32(r14[l]) + uint32(k3))
+							// 120: xor.b32
+							v10 := uint64(uint32(v9) ^ uint32(r10[l]))
+							// 121: mad.lo.s32
+							v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
+							// 122: add.s32
+							v12 := uint64(uint32(r14[l]) + uint32(k4))
+							// 123: xor.b32
+							v13 := uint64(uint32(v12) ^ uint32(r10[l]))
+							// 124: mad.lo.s32
+							v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
+							// 125: add.s32
+							v15 := uint64(uint32(r14[l]) + uint32(k5))
+							// 126: xor.b32
+							v16 := uint64(uint32(v15) ^ uint32(r10[l]))
+							// 127: mad.lo.s32
+							v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
+							// 128: add.s32
+							v18 := uint64(uint32(r14[l]) + uint32(k6))
+							// 129: xor.b32
+							v19 := uint64(uint32(v18) ^ uint32(r10[l]))
+							// 130: mad.lo.s32
+							v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
+							// 131: add.s32
+							v21 := uint64(uint32(r14[l]) + uint32(k7))
+							// 132: xor.b32
+							v22 := uint64(uint32(v21) ^ uint32(r10[l]))
+							// 133: mad.lo.s32
+							v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
+							r13[l] = v23
+							// 134: add.s32
+							v24 := uint64(uint32(r14[l]) + uint32(k8))
+							r14[l] = v24
+							// 135: setp.eq.s32
+							c25t := uint32(v24) == uint32(r15[l])
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p2 = p2&^(1<<l) | c25b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: xor.b32
+							v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
+							// 112: mad.lo.s32
+							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+							// 113: add.s32
+							v3 := uint64(uint32(r14[l]) + uint32(k1))
+							// 114: xor.b32
+							v4 := uint64(uint32(v3) ^ uint32(r10[l]))
+							// 115: mad.lo.s32
+							v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
+							// 116: add.s32
+							v6 := uint64(uint32(r14[l]) + uint32(k2))
+							// 117: xor.b32
+							v7 := uint64(uint32(v6) ^ uint32(r10[l]))
+							// 118: mad.lo.s32
+							v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
+							// 119: add.s32
+							v9 := uint64(uint32(r14[l]) + uint32(k3))
+							// 120: xor.b32
+							v10 := uint64(uint32(v9) ^ uint32(r10[l]))
+							// 121: mad.lo.s32
+							v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
+							// 122: add.s32
+							v12 := uint64(uint32(r14[l]) + uint32(k4))
+							// 123: xor.b32
+							v13 := uint64(uint32(v12) ^ uint32(r10[l]))
+							// 124: mad.lo.s32
+							v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
+							// 125: add.s32
+							v15 := uint64(uint32(r14[l]) + uint32(k5))
+							// 126: xor.b32
+							v16 := uint64(uint32(v15) ^ uint32(r10[l]))
+							// 127: mad.lo.s32
+							v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
+							// 128: add.s32
+							v18 := uint64(uint32(r14[l]) + uint32(k6))
+							// 129: xor.b32
+							v19 := uint64(uint32(v18) ^ uint32(r10[l]))
+							// 130: mad.lo.s32
+							v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
+							// 131: add.s32
+							v21 := uint64(uint32(r14[l]) + uint32(k7))
+							// 132: xor.b32
+							v22 := uint64(uint32(v21) ^ uint32(r10[l]))
+							// 133: mad.lo.s32
+							v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
+							r13[l] = v23
+							// 134: add.s32
+							v24 := uint64(uint32(r14[l]) + uint32(k8))
+							r14[l] = v24
+							// 135: setp.eq.s32
+							c25t := uint32(v24) == uint32(r15[l])
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p2 = p2&^(1<<l) | c25b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				switch stop {
+				case 1, 7, 8:
+				default:
+					return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
+				}
+				switch stop {
+				case 1, 8:
+				default:
+					return runtime.RunDone, budget - tidHashRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_4), PTX lines 139-141; divergent, reconverges at block 4 (b4 ($L__BB1_6))
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r12 := w.Reg(12)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0x0)
+				// PTX lines 139, 140, 141: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: cvta.to.global.u64
+							v1 := uint64(r5[l])
+							r38[l] = v1
+							// 140: cvt.s64.s32
+							v2 := uint64(uint64(int32(r4[l])))
+							r39[l] = v2
+							// 141: setp.eq.s32
+							c3t := uint32(r12[l]) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: cvta.to.global.u64
+							v1 := uint64(r5[l])
+							r38[l] = v1
+							// 140: cvt.s64.s32
+							v2 := uint64(uint64(int32(r4[l])))
+							r39[l] = v2
+							// 141: setp.eq.s32
+							c3t := uint32(r12[l]) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 9
+			} else {
+				switch stop {
+				case 3, 9, 10:
+				default:
+					return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_5), PTX lines 145-149; divergent, reconverges at block 10 (b10)
+			{
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x1)
+				k2 := uint64(0xffffffff)
+				k3 := uint64(0x0)
+				// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: xor.b32
+							v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
+							// 146: mad.lo.s32
+							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+							r13[l] = v2
+							// 147: add.s32
+							v3 := uint64(uint32(r14[l]) + uint32(k1))
+							r14[l] = v3
+							// 148: add.s32
+							v4 := uint64(uint32(r12[l]) + uint32(k2))
+							r12[l] = v4
+							// 149: setp.ne.s32
+							c5t := uint32(v4) != uint32(k3)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p4 = p4&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: xor.b32
+							v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
+							// 146: mad.lo.s32
+							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+							r13[l] = v2
+							// 147: add.s32
+							v3 := uint64(uint32(r14[l]) + uint32(k1))
+							r14[l] = v3
+							// 148: add.s32
+							v4 := uint64(uint32(r12[l]) + uint32(k2))
+							r12[l] = v4
+							// 149: setp.ne.s32
+							c5t := uint32(v4) != uint32(k3)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p4 = p4&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 10
+			} else {
+				switch stop {
+				case 3, 9, 10:
+				default:
+					return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
+				}
+				switch stop {
+				case 3:
+				default:
+					return runtime.RunDone, budget - tidHashRegion3(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_6), PTX lines 152-154
+			{
+				r13 := w.Reg(13)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0x2)
+				// PTX lines 152, 153, 154: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: shl.b64
+							v1 := uint64(uint64(r39[l]) << uint32(k0))
+							// 153: add.s64
+							v2 := uint64(uint64(r38[l]) + uint64(v1))
+							// 154: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:154")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: shl.b64
+							v1 := uint64(uint64(r39[l]) << uint32(k0))
+							// 153: add.s64
+							v2 := uint64(uint64(r38[l]) + uint64(v1))
+							// 154: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:154")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_7), PTX line 155; ret
+			next = 11
+		case 6:
+			// b6, PTX lines 94-104; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				k2 := uint64(0x7)
+				k3 := uint64(0x11)
+				k4 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 94: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:94")
+				}
+				runtime.Broadcast(r5, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 95: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:95")
+				}
+				// PTX line 96: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v6aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 98: add.s64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 99: ld.global.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
+									continue
+								}
+								v6 = v6x
+							}
+							r10[l] = v6
+							// 100: add.s32
+							v7 := uint64(uint32(r3[l]) + uint32(k1))
+							r11[l] = v7
+							// 101: and.b32
+							v8 := uint64(uint32(v7) & uint32(k2))
+							r12[l] = v8
+							// 102: setp.lt.u32
+							c9t := uint32(r3[l]) < uint32(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 98: add.s64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 99: ld.global.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
+									continue
+								}
+								v6 = v6x
+							}
+							r10[l] = v6
+							// 100: add.s32
+							v7 := uint64(uint32(r3[l]) + uint32(k1))
+							r11[l] = v7
+							// 101: and.b32
+							v8 := uint64(uint32(v7) & uint32(k2))
+							r12[l] = v8
+							// 102: setp.lt.u32
+							c9t := uint32(r3[l]) < uint32(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+				// PTX line 103: mov.b32, warp-uniform
+				u10 := uint64(k3)
+				runtime.Broadcast(r13, m, u10)
+				// PTX line 104: mov.b32, warp-uniform
+				u11 := uint64(k4)
+				runtime.Broadcast(r14, m, u11)
+				_ = u1
+				_ = u10
+				_ = u11
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				switch stop {
+				case 1, 7, 8:
+				default:
+					return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 7:
+			// b7, PTX lines 107-109
+			{
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x7f8)
+				k1 := uint64(0x11)
+				k2 := uint64(0x0)
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: and.b32
+							v1 := uint64(uint32(r11[l]) & uint32(k0))
+							r15[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: and.b32
+							v1 := uint64(uint32(r11[l]) & uint32(k0))
+							r15[l] = v1
+						}
+					}
+				}
+				// PTX line 108: mov.b32, warp-uniform
+				u2 := uint64(k1)
+				runtime.Broadcast(r13, m, u2)
+				// PTX line 109: mov.b32, warp-uniform
+				u3 := uint64(k2)
+				runtime.Broadcast(r14, m, u3)
+				_ = u2
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 8:
+			// b8, PTX line 136
+			next = 1
+		case 9:
+			// b9, PTX line 142
+			next = 3
+		case 10:
+			// b10, PTX line 150
+			next = 4
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 45: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/divergent_loop.ptx:45")
 }
 
-// collatzStepsB3 runs b3 ($L__BB0_2) of kernel collatz_steps, PTX lines 49-50.
-func collatzStepsB3(w *runtime.Warp, m uint32) {
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	// PTX line 49: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r16, m, u1)
-	// PTX lines 50: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: mov.pred
-				c2 := false
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: mov.pred
-				c2 := false
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-	_ = u1
-}
-
-// collatzStepsB4 runs b4 ($L__BB0_5) of kernel collatz_steps, PTX lines 53-53.
-func collatzStepsB4(w *runtime.Warp, m uint32) {
+// collatzStepsRegion5 runs blocks 4, 5, 6, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6) to block 9,
+// the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
+func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: shr.u64
-				v1 := uint64(uint64(r12[l]) >> uint32(k0))
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: shr.u64
-				v1 := uint64(uint64(r12[l]) >> uint32(k0))
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// collatzStepsB5 runs b5 ($L__BB0_6) of kernel collatz_steps, PTX lines 55-59.
-func collatzStepsB5(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
 	k0 := uint64(0x1)
 	k1 := uint64(0x3e7)
-	// PTX lines 55, 56, 57, 58, 59: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		p4 := w.P[4]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: add.s32
-				v1 := uint64(uint32(r16[l]) + uint32(k0))
-				r13[l] = v1
-				// 56: setp.ne.s64
-				c2t := uint64(r12[l]) != uint64(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 57: setp.lt.u32
-				c3t := uint32(r16[l]) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 58: and.pred
-				c4 := (c2) && (c3)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p5 = p5&^(1<<l) | c4b0<<l
-				// 59: mov.u32
-				v5 := uint64(v1)
-				r16[l] = v5
+	k2 := uint64(0x3)
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 5:
+			if q5 {
+				goto b6
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: add.s32
-				v1 := uint64(uint32(r16[l]) + uint32(k0))
-				r13[l] = v1
-				// 56: setp.ne.s64
-				c2t := uint64(r12[l]) != uint64(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 57: setp.lt.u32
-				c3t := uint32(r16[l]) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 58: and.pred
-				c4 := (c2) && (c3)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p5 = p5&^(1<<l) | c4b0<<l
-				// 59: mov.u32
-				v5 := uint64(v1)
-				r16[l] = v5
+			goto done
+		case 6:
+			if q8 {
+				goto b4
 			}
+			goto b10
 		}
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
+	b4:
+		{
+			// 53: shr.u64
+			v1 := uint64(uint64(x12) >> uint32(k0))
+			x12 = v1
+			goto b5
+		}
+	b5:
+		{
+			// 55: add.s32
+			v2 := uint64(uint32(x16) + uint32(k0))
+			x13 = v2
+			// 56: setp.ne.s64
+			c3t := uint64(x12) != uint64(k0)
+			c3 := c3t
+			q3 = c3
+			// 57: setp.lt.u32
+			c4t := uint32(x16) < uint32(k1)
+			c4 := c4t
+			q4 = c4
+			// 58: and.pred
+			c5 := (c3) && (c4)
+			q5 = c5
+			// 59: mov.u32
+			v6 := uint64(x13)
+			x16 = v6
+			if q5 {
+				goto b6
+			}
+			goto done
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 63: and.b64
+			v7 := uint64(uint64(x12) & uint64(k0))
+			x17 = v7
+			// 64: setp.eq.b64
+			c8t := uint64(x17) == uint64(k0)
+			c8 := c8t
+			q6 = c8
+			// 65: xor.pred
+			c9 := (c8) != (q2)
+			q7 = c9
+			// 66: not.pred
+			c10 := !(c9)
+			q8 = c10
+			if q8 {
+				goto b4
+			}
+			goto b10
+		}
+	b10:
+		{
+			// 69: mul.lo.s64
+			v11 := uint64(uint64(x12) * uint64(k2))
+			x18 = v11
+			// 70: add.s64
+			v12 := uint64(uint64(x18) + uint64(k0))
+			x12 = v12
+			goto b5
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q6 {
+			p6 |= 1 << l
+		} else {
+			p6 &^= 1 << l
+		}
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
 	}
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[6] = p6
+	w.P[7] = p7
+	w.P[8] = p8
+	w.Split(9, parked, &at)
+	return most
 }
 
-// collatzStepsB6 runs b6 ($L__BB0_3) of kernel collatz_steps, PTX lines 63-66.
-func collatzStepsB6(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX lines 63, 64, 65, 66: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		p6 := w.P[6]
-		p7 := w.P[7]
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: and.b64
-				v1 := uint64(uint64(r12[l]) & uint64(k0))
-				// 64: setp.eq.b64
-				c2t := uint64(v1) == uint64(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-				// 65: xor.pred
-				c3 := (c2) != (p2>>l&1 != 0)
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p7 = p7&^(1<<l) | c3b0<<l
-				// 66: not.pred
-				c4 := !(c3)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p8 = p8&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: and.b64
-				v1 := uint64(uint64(r12[l]) & uint64(k0))
-				// 64: setp.eq.b64
-				c2t := uint64(v1) == uint64(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-				// 65: xor.pred
-				c3 := (c2) != (p2>>l&1 != 0)
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p7 = p7&^(1<<l) | c3b0<<l
-				// 66: not.pred
-				c4 := !(c3)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p8 = p8&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[6] = p6
-		w.P[7] = p7
-		w.P[8] = p8
-	}
-}
-
-// collatzStepsB7 runs b7 of kernel collatz_steps, PTX lines 30-39.
-func collatzStepsB7(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
+// collatzStepsRegion7 runs blocks 3, 4, 5, 6, 8, 9, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6, 7) to block 1,
+// the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
+func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	k0 := uint64(0x4)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x0)
 	k1 := uint64(0x1)
-	k2 := uint64(0x0)
-	// PTX line 30: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:30")
-	// PTX line 31: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:31")
-	// PTX line 32: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 35: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 36: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
+	k2 := uint64(0x3e7)
+	k3 := uint64(0x3)
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 5:
+			if q5 {
+				goto b6
 			}
+			goto b9
+		case 6:
+			if q8 {
+				goto b4
+			}
+			goto b10
+		case 7:
+			if q1 {
+				goto done
+			}
+			goto b8
+		}
+	b3:
+		{
+			// 49: mov.b32
+			v1 := uint64(k0)
+			x16 = v1
+			// 50: mov.pred
+			c2 := false
+			q2 = c2
+			goto b6
+		}
+	b4:
+		{
+			// 53: shr.u64
+			v3 := uint64(uint64(x12) >> uint32(k1))
+			x12 = v3
+			goto b5
+		}
+	b5:
+		{
+			// 55: add.s32
+			v4 := uint64(uint32(x16) + uint32(k1))
+			x13 = v4
+			// 56: setp.ne.s64
+			c5t := uint64(x12) != uint64(k1)
+			c5 := c5t
+			q3 = c5
+			// 57: setp.lt.u32
+			c6t := uint32(x16) < uint32(k2)
+			c6 := c6t
+			q4 = c6
+			// 58: and.pred
+			c7 := (c5) && (c6)
+			q5 = c7
+			// 59: mov.u32
+			v8 := uint64(x13)
+			x16 = v8
+			if q5 {
+				goto b6
+			}
+			goto b9
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 63: and.b64
+			v9 := uint64(uint64(x12) & uint64(k1))
+			x17 = v9
+			// 64: setp.eq.b64
+			c10t := uint64(x17) == uint64(k1)
+			c10 := c10t
+			q6 = c10
+			// 65: xor.pred
+			c11 := (c10) != (q2)
+			q7 = c11
+			// 66: not.pred
+			c12 := !(c11)
+			q8 = c12
+			if q8 {
+				goto b4
+			}
+			goto b10
+		}
+	b8:
+		{
+			goto b3
+		}
+	b9:
+		{
+			goto done
+		}
+	b10:
+		{
+			// 69: mul.lo.s64
+			v13 := uint64(uint64(x12) * uint64(k3))
+			x18 = v13
+			// 70: add.s64
+			v14 := uint64(uint64(x18) + uint64(k1))
+			x12 = v14
+			goto b5
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		if q2 {
+			p2 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 35: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 36: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q6 {
+			p6 |= 1 << l
+		} else {
+			p6 &^= 1 << l
+		}
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
 		}
 	}
-	// PTX line 37: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/divergent_loop.ptx:37")
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: setp.eq.s64
-				c8t := uint64(r12[l]) == uint64(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: setp.eq.s64
-				c8t := uint64(r12[l]) == uint64(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 39: mov.b32, warp-uniform
-	u9 := uint64(k2)
-	runtime.Broadcast(r13, m, u9)
-	_ = u4
-	_ = u9
+	w.P[2] = p2
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[6] = p6
+	w.P[7] = p7
+	w.P[8] = p8
+	w.Split(1, parked, &at)
+	return most
 }
 
-// collatzStepsB10 runs b10 of kernel collatz_steps, PTX lines 69-70.
-func collatzStepsB10(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	// PTX lines 69, 70: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 69: mul.lo.s64
-				v1 := uint64(uint64(r12[l]) * uint64(k0))
-				// 70: add.s64
-				v2 := uint64(uint64(v1) + uint64(k1))
-				r12[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 69: mul.lo.s64
-				v1 := uint64(uint64(r12[l]) * uint64(k0))
-				// 70: add.s64
-				v2 := uint64(uint64(v1) + uint64(k1))
-				r12[l] = v2
-			}
-		}
-	}
-}
-
-// tidHashB0 runs b0 of kernel tid_hash, PTX lines 86-91.
-func tidHashB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	// PTX line 86: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:86")
-	// PTX line 87: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 88: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 90: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 91: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 90: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 91: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// tidHashB1 runs b1 ($L__BB1_3) of kernel tid_hash, PTX lines 111-135.
-func tidHashB1(w *runtime.Warp, m uint32) {
+// tidHashRegion1 runs blocks 1, 8 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
 	k2 := uint64(0x2)
@@ -886,413 +2560,579 @@ func tidHashB1(w *runtime.Warp, m uint32) {
 	k6 := uint64(0x6)
 	k7 := uint64(0x7)
 	k8 := uint64(0x8)
-	// PTX lines 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: xor.b32
-				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-				// 112: mad.lo.s32
-				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-				// 113: add.s32
-				v3 := uint64(uint32(r14[l]) + uint32(k1))
-				// 114: xor.b32
-				v4 := uint64(uint32(v3) ^ uint32(r10[l]))
-				// 115: mad.lo.s32
-				v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
-				// 116: add.s32
-				v6 := uint64(uint32(r14[l]) + uint32(k2))
-				// 117: xor.b32
-				v7 := uint64(uint32(v6) ^ uint32(r10[l]))
-				// 118: mad.lo.s32
-				v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
-				// 119: add.s32
-				v9 := uint64(uint32(r14[l]) + uint32(k3))
-				// 120: xor.b32
-				v10 := uint64(uint32(v9) ^ uint32(r10[l]))
-				// 121: mad.lo.s32
-				v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
-				// 122: add.s32
-				v12 := uint64(uint32(r14[l]) + uint32(k4))
-				// 123: xor.b32
-				v13 := uint64(uint32(v12) ^ uint32(r10[l]))
-				// 124: mad.lo.s32
-				v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
-				// 125: add.s32
-				v15 := uint64(uint32(r14[l]) + uint32(k5))
-				// 126: xor.b32
-				v16 := uint64(uint32(v15) ^ uint32(r10[l]))
-				// 127: mad.lo.s32
-				v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
-				// 128: add.s32
-				v18 := uint64(uint32(r14[l]) + uint32(k6))
-				// 129: xor.b32
-				v19 := uint64(uint32(v18) ^ uint32(r10[l]))
-				// 130: mad.lo.s32
-				v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
-				// 131: add.s32
-				v21 := uint64(uint32(r14[l]) + uint32(k7))
-				// 132: xor.b32
-				v22 := uint64(uint32(v21) ^ uint32(r10[l]))
-				// 133: mad.lo.s32
-				v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
-				r13[l] = v23
-				// 134: add.s32
-				v24 := uint64(uint32(r14[l]) + uint32(k8))
-				r14[l] = v24
-				// 135: setp.eq.s32
-				c25t := uint32(v24) == uint32(r15[l])
-				c25 := c25t
-				c25b0 := uint32(0)
-				if c25 {
-					c25b0 = 1
-				}
-				p2 = p2&^(1<<l) | c25b0<<l
+	p2 := w.P[2]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x10 := r10[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		x19 := r19[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		x30 := r30[l]
+		x31 := r31[l]
+		x32 := r32[l]
+		x33 := r33[l]
+		x34 := r34[l]
+		x35 := r35[l]
+		x36 := r36[l]
+		x37 := r37[l]
+		q2 := p2>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q2 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: xor.b32
-				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-				// 112: mad.lo.s32
-				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-				// 113: add.s32
-				v3 := uint64(uint32(r14[l]) + uint32(k1))
-				// 114: xor.b32
-				v4 := uint64(uint32(v3) ^ uint32(r10[l]))
-				// 115: mad.lo.s32
-				v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
-				// 116: add.s32
-				v6 := uint64(uint32(r14[l]) + uint32(k2))
-				// 117: xor.b32
-				v7 := uint64(uint32(v6) ^ uint32(r10[l]))
-				// 118: mad.lo.s32
-				v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
-				// 119: add.s32
-				v9 := uint64(uint32(r14[l]) + uint32(k3))
-				// 120: xor.b32
-				v10 := uint64(uint32(v9) ^ uint32(r10[l]))
-				// 121: mad.lo.s32
-				v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
-				// 122: add.s32
-				v12 := uint64(uint32(r14[l]) + uint32(k4))
-				// 123: xor.b32
-				v13 := uint64(uint32(v12) ^ uint32(r10[l]))
-				// 124: mad.lo.s32
-				v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
-				// 125: add.s32
-				v15 := uint64(uint32(r14[l]) + uint32(k5))
-				// 126: xor.b32
-				v16 := uint64(uint32(v15) ^ uint32(r10[l]))
-				// 127: mad.lo.s32
-				v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
-				// 128: add.s32
-				v18 := uint64(uint32(r14[l]) + uint32(k6))
-				// 129: xor.b32
-				v19 := uint64(uint32(v18) ^ uint32(r10[l]))
-				// 130: mad.lo.s32
-				v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
-				// 131: add.s32
-				v21 := uint64(uint32(r14[l]) + uint32(k7))
-				// 132: xor.b32
-				v22 := uint64(uint32(v21) ^ uint32(r10[l]))
-				// 133: mad.lo.s32
-				v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
-				r13[l] = v23
-				// 134: add.s32
-				v24 := uint64(uint32(r14[l]) + uint32(k8))
-				r14[l] = v24
-				// 135: setp.eq.s32
-				c25t := uint32(v24) == uint32(r15[l])
-				c25 := c25t
-				c25b0 := uint32(0)
-				if c25 {
-					c25b0 = 1
-				}
-				p2 = p2&^(1<<l) | c25b0<<l
-			}
+			goto b8
 		}
-		w.P[2] = p2
+	b1:
+		{
+			// 111: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x10))
+			x16 = v1
+			// 112: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x16)))
+			x17 = v2
+			// 113: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x18 = v3
+			// 114: xor.b32
+			v4 := uint64(uint32(x18) ^ uint32(x10))
+			x19 = v4
+			// 115: mad.lo.s32
+			v5 := uint64(uint32(uint32(x17)*uint32(k0) + uint32(x19)))
+			x20 = v5
+			// 116: add.s32
+			v6 := uint64(uint32(x14) + uint32(k2))
+			x21 = v6
+			// 117: xor.b32
+			v7 := uint64(uint32(x21) ^ uint32(x10))
+			x22 = v7
+			// 118: mad.lo.s32
+			v8 := uint64(uint32(uint32(x20)*uint32(k0) + uint32(x22)))
+			x23 = v8
+			// 119: add.s32
+			v9 := uint64(uint32(x14) + uint32(k3))
+			x24 = v9
+			// 120: xor.b32
+			v10 := uint64(uint32(x24) ^ uint32(x10))
+			x25 = v10
+			// 121: mad.lo.s32
+			v11 := uint64(uint32(uint32(x23)*uint32(k0) + uint32(x25)))
+			x26 = v11
+			// 122: add.s32
+			v12 := uint64(uint32(x14) + uint32(k4))
+			x27 = v12
+			// 123: xor.b32
+			v13 := uint64(uint32(x27) ^ uint32(x10))
+			x28 = v13
+			// 124: mad.lo.s32
+			v14 := uint64(uint32(uint32(x26)*uint32(k0) + uint32(x28)))
+			x29 = v14
+			// 125: add.s32
+			v15 := uint64(uint32(x14) + uint32(k5))
+			x30 = v15
+			// 126: xor.b32
+			v16 := uint64(uint32(x30) ^ uint32(x10))
+			x31 = v16
+			// 127: mad.lo.s32
+			v17 := uint64(uint32(uint32(x29)*uint32(k0) + uint32(x31)))
+			x32 = v17
+			// 128: add.s32
+			v18 := uint64(uint32(x14) + uint32(k6))
+			x33 = v18
+			// 129: xor.b32
+			v19 := uint64(uint32(x33) ^ uint32(x10))
+			x34 = v19
+			// 130: mad.lo.s32
+			v20 := uint64(uint32(uint32(x32)*uint32(k0) + uint32(x34)))
+			x35 = v20
+			// 131: add.s32
+			v21 := uint64(uint32(x14) + uint32(k7))
+			x36 = v21
+			// 132: xor.b32
+			v22 := uint64(uint32(x36) ^ uint32(x10))
+			x37 = v22
+			// 133: mad.lo.s32
+			v23 := uint64(uint32(uint32(x35)*uint32(k0) + uint32(x37)))
+			x13 = v23
+			// 134: add.s32
+			v24 := uint64(uint32(x14) + uint32(k8))
+			x14 = v24
+			// 135: setp.eq.s32
+			c25t := uint32(x14) == uint32(x15)
+			c25 := c25t
+			q2 = c25
+			if q2 {
+				goto done
+			}
+			goto b8
+		}
+	b8:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 8
+				goto done
+			}
+			n++
+			goto b1
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		r14[l] = x14
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		r19[l] = x19
+		r20[l] = x20
+		r21[l] = x21
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		r28[l] = x28
+		r29[l] = x29
+		r30[l] = x30
+		r31[l] = x31
+		r32[l] = x32
+		r33[l] = x33
+		r34[l] = x34
+		r35[l] = x35
+		r36[l] = x36
+		r37[l] = x37
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
 	}
+	w.P[2] = p2
+	w.Split(2, parked, &at)
+	return most
 }
 
-// tidHashB2 runs b2 ($L__BB1_4) of kernel tid_hash, PTX lines 139-141.
-func tidHashB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r12 := w.Reg(12)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	k0 := uint64(0x0)
-	// PTX lines 139, 140, 141: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: cvta.to.global.u64
-				v1 := uint64(r5[l])
-				r38[l] = v1
-				// 140: cvt.s64.s32
-				v2 := uint64(uint64(int32(r4[l])))
-				r39[l] = v2
-				// 141: setp.eq.s32
-				c3t := uint32(r12[l]) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: cvta.to.global.u64
-				v1 := uint64(r5[l])
-				r38[l] = v1
-				// 140: cvt.s64.s32
-				v2 := uint64(uint64(int32(r4[l])))
-				r39[l] = v2
-				// 141: setp.eq.s32
-				c3t := uint32(r12[l]) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// tidHashB3 runs b3 ($L__BB1_5) of kernel tid_hash, PTX lines 145-149.
-func tidHashB3(w *runtime.Warp, m uint32) {
+// tidHashRegion2 runs blocks 3, 9, 10 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 2, 3) to block 4,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
 	r10 := w.Reg(10)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
+	r40 := w.Reg(40)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x0)
-	// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 145: xor.b32
-				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-				// 146: mad.lo.s32
-				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-				r13[l] = v2
-				// 147: add.s32
-				v3 := uint64(uint32(r14[l]) + uint32(k1))
-				r14[l] = v3
-				// 148: add.s32
-				v4 := uint64(uint32(r12[l]) + uint32(k2))
-				r12[l] = v4
-				// 149: setp.ne.s32
-				c5t := uint32(v4) != uint32(k3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p4 = p4&^(1<<l) | c5b0<<l
+	p3 := w.P[3]
+	p4 := w.P[4]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x10 := r10[l]
+		x12 := r12[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x40 := r40[l]
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q3 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 145: xor.b32
-				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-				// 146: mad.lo.s32
-				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-				r13[l] = v2
-				// 147: add.s32
-				v3 := uint64(uint32(r14[l]) + uint32(k1))
-				r14[l] = v3
-				// 148: add.s32
-				v4 := uint64(uint32(r12[l]) + uint32(k2))
-				r12[l] = v4
-				// 149: setp.ne.s32
-				c5t := uint32(v4) != uint32(k3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p4 = p4&^(1<<l) | c5b0<<l
+			goto b9
+		case 3:
+			if q4 {
+				goto b3
 			}
+			goto b10
 		}
-		w.P[4] = p4
-	}
-}
-
-// tidHashB4 runs b4 ($L__BB1_6) of kernel tid_hash, PTX lines 152-154.
-func tidHashB4(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r42 := w.Reg(42)
-	k0 := uint64(0x2)
-	// PTX lines 152, 153: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 152: shl.b64
-				v1 := uint64(uint64(r39[l]) << uint32(k0))
-				// 153: add.s64
-				v2 := uint64(uint64(r38[l]) + uint64(v1))
-				r42[l] = v2
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
 			}
+			n++
+			// 145: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x10))
+			x40 = v1
+			// 146: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x40)))
+			x13 = v2
+			// 147: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x14 = v3
+			// 148: add.s32
+			v4 := uint64(uint32(x12) + uint32(k2))
+			x12 = v4
+			// 149: setp.ne.s32
+			c5t := uint32(x12) != uint32(k3)
+			c5 := c5t
+			q4 = c5
+			if q4 {
+				goto b3
+			}
+			goto b10
+		}
+	b9:
+		{
+			goto b3
+		}
+	b10:
+		{
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r14[l] = x14
+		r40[l] = x40
+		if q4 {
+			p4 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 152: shl.b64
-				v1 := uint64(uint64(r39[l]) << uint32(k0))
-				// 153: add.s64
-				v2 := uint64(uint64(r38[l]) + uint64(v1))
-				r42[l] = v2
-			}
+			p4 &^= 1 << l
 		}
 	}
-	// PTX line 154: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r42, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/divergent_loop.ptx:154")
+	w.P[4] = p4
+	w.Split(4, parked, &at)
+	return most
 }
 
-// tidHashB6 runs b6 of kernel tid_hash, PTX lines 94-104.
-func tidHashB6(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
+// tidHashRegion3 runs blocks 3 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 3) to block 10,
+// the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
-	k0 := uint64(0x4)
+	r40 := w.Reg(40)
+	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
-	k2 := uint64(0x7)
-	k3 := uint64(0x11)
-	k4 := uint64(0x0)
-	// PTX line 94: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:94")
-	runtime.Broadcast(r5, m, u1)
-	// PTX line 95: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:95")
-	// PTX line 96: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 97, 98: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mul.wide.s32
-				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 98: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r9[l] = v5
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x0)
+	p4 := w.P[4]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x10 := r10[l]
+		x12 := r12[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x40 := r40[l]
+		q4 := p4>>l&1 != 0
+		n := 0
+		switch from {
+		case 3:
+			if q4 {
+				goto b3
 			}
+			goto done
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 145: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x10))
+			x40 = v1
+			// 146: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x40)))
+			x13 = v2
+			// 147: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x14 = v3
+			// 148: add.s32
+			v4 := uint64(uint32(x12) + uint32(k2))
+			x12 = v4
+			// 149: setp.ne.s32
+			c5t := uint32(x12) != uint32(k3)
+			c5 := c5t
+			q4 = c5
+			if q4 {
+				goto b3
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r14[l] = x14
+		r40[l] = x40
+		if q4 {
+			p4 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: mul.wide.s32
-				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 98: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r9[l] = v5
-			}
+			p4 &^= 1 << l
 		}
 	}
-	// PTX line 99: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/divergent_loop.ptx:99")
-	// PTX lines 100, 101, 102: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 100: add.s32
-				v6 := uint64(uint32(r3[l]) + uint32(k1))
-				r11[l] = v6
-				// 101: and.b32
-				v7 := uint64(uint32(v6) & uint32(k2))
-				r12[l] = v7
-				// 102: setp.lt.u32
-				c8t := uint32(r3[l]) < uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 100: add.s32
-				v6 := uint64(uint32(r3[l]) + uint32(k1))
-				r11[l] = v6
-				// 101: and.b32
-				v7 := uint64(uint32(v6) & uint32(k2))
-				r12[l] = v7
-				// 102: setp.lt.u32
-				c8t := uint32(r3[l]) < uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 103: mov.b32, warp-uniform
-	u9 := uint64(k3)
-	runtime.Broadcast(r13, m, u9)
-	// PTX line 104: mov.b32, warp-uniform
-	u10 := uint64(k4)
-	runtime.Broadcast(r14, m, u10)
-	_ = u1
-	_ = u9
-	_ = u10
+	w.P[4] = p4
+	w.Split(10, parked, &at)
+	return most
 }
 
-// tidHashB7 runs b7 of kernel tid_hash, PTX lines 107-109.
-func tidHashB7(w *runtime.Warp, m uint32) {
+// tidHashRegion6 runs blocks 1, 7, 8 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1, 6) to block 2,
+// the reconvergence point of the divergent branch of block 6 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
+	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	k0 := uint64(0x7f8)
-	k1 := uint64(0x11)
-	k2 := uint64(0x0)
-	// PTX lines 107: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 107: and.b32
-				v1 := uint64(uint32(r11[l]) & uint32(k0))
-				r15[l] = v1
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x3)
+	k4 := uint64(0x4)
+	k5 := uint64(0x5)
+	k6 := uint64(0x6)
+	k7 := uint64(0x7)
+	k8 := uint64(0x8)
+	k9 := uint64(0x7f8)
+	k10 := uint64(0x11)
+	k11 := uint64(0x0)
+	p1 := w.P[1]
+	p2 := w.P[2]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x10 := r10[l]
+		x11 := r11[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		x19 := r19[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		x30 := r30[l]
+		x31 := r31[l]
+		x32 := r32[l]
+		x33 := r33[l]
+		x34 := r34[l]
+		x35 := r35[l]
+		x36 := r36[l]
+		x37 := r37[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q2 {
+				goto done
 			}
+			goto b8
+		case 6:
+			if q1 {
+				goto done
+			}
+			goto b7
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 111: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x10))
+			x16 = v1
+			// 112: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x16)))
+			x17 = v2
+			// 113: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x18 = v3
+			// 114: xor.b32
+			v4 := uint64(uint32(x18) ^ uint32(x10))
+			x19 = v4
+			// 115: mad.lo.s32
+			v5 := uint64(uint32(uint32(x17)*uint32(k0) + uint32(x19)))
+			x20 = v5
+			// 116: add.s32
+			v6 := uint64(uint32(x14) + uint32(k2))
+			x21 = v6
+			// 117: xor.b32
+			v7 := uint64(uint32(x21) ^ uint32(x10))
+			x22 = v7
+			// 118: mad.lo.s32
+			v8 := uint64(uint32(uint32(x20)*uint32(k0) + uint32(x22)))
+			x23 = v8
+			// 119: add.s32
+			v9 := uint64(uint32(x14) + uint32(k3))
+			x24 = v9
+			// 120: xor.b32
+			v10 := uint64(uint32(x24) ^ uint32(x10))
+			x25 = v10
+			// 121: mad.lo.s32
+			v11 := uint64(uint32(uint32(x23)*uint32(k0) + uint32(x25)))
+			x26 = v11
+			// 122: add.s32
+			v12 := uint64(uint32(x14) + uint32(k4))
+			x27 = v12
+			// 123: xor.b32
+			v13 := uint64(uint32(x27) ^ uint32(x10))
+			x28 = v13
+			// 124: mad.lo.s32
+			v14 := uint64(uint32(uint32(x26)*uint32(k0) + uint32(x28)))
+			x29 = v14
+			// 125: add.s32
+			v15 := uint64(uint32(x14) + uint32(k5))
+			x30 = v15
+			// 126: xor.b32
+			v16 := uint64(uint32(x30) ^ uint32(x10))
+			x31 = v16
+			// 127: mad.lo.s32
+			v17 := uint64(uint32(uint32(x29)*uint32(k0) + uint32(x31)))
+			x32 = v17
+			// 128: add.s32
+			v18 := uint64(uint32(x14) + uint32(k6))
+			x33 = v18
+			// 129: xor.b32
+			v19 := uint64(uint32(x33) ^ uint32(x10))
+			x34 = v19
+			// 130: mad.lo.s32
+			v20 := uint64(uint32(uint32(x32)*uint32(k0) + uint32(x34)))
+			x35 = v20
+			// 131: add.s32
+			v21 := uint64(uint32(x14) + uint32(k7))
+			x36 = v21
+			// 132: xor.b32
+			v22 := uint64(uint32(x36) ^ uint32(x10))
+			x37 = v22
+			// 133: mad.lo.s32
+			v23 := uint64(uint32(uint32(x35)*uint32(k0) + uint32(x37)))
+			x13 = v23
+			// 134: add.s32
+			v24 := uint64(uint32(x14) + uint32(k8))
+			x14 = v24
+			// 135: setp.eq.s32
+			c25t := uint32(x14) == uint32(x15)
+			c25 := c25t
+			q2 = c25
+			if q2 {
+				goto done
+			}
+			goto b8
+		}
+	b7:
+		{
+			// 107: and.b32
+			v26 := uint64(uint32(x11) & uint32(k9))
+			x15 = v26
+			// 108: mov.b32
+			v27 := uint64(k10)
+			x13 = v27
+			// 109: mov.b32
+			v28 := uint64(k11)
+			x14 = v28
+			goto b1
+		}
+	b8:
+		{
+			goto b1
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		r14[l] = x14
+		r15[l] = x15
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		r19[l] = x19
+		r20[l] = x20
+		r21[l] = x21
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		r28[l] = x28
+		r29[l] = x29
+		r30[l] = x30
+		r31[l] = x31
+		r32[l] = x32
+		r33[l] = x33
+		r34[l] = x34
+		r35[l] = x35
+		r36[l] = x36
+		r37[l] = x37
+		if q2 {
+			p2 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 107: and.b32
-				v1 := uint64(uint32(r11[l]) & uint32(k0))
-				r15[l] = v1
-			}
+			p2 &^= 1 << l
 		}
 	}
-	// PTX line 108: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r13, m, u2)
-	// PTX line 109: mov.b32, warp-uniform
-	u3 := uint64(k2)
-	runtime.Broadcast(r14, m, u3)
-	_ = u2
-	_ = u3
+	w.P[2] = p2
+	w.Split(2, parked, &at)
+	return most
 }

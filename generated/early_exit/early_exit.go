@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/early_exit.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -131,9 +132,29 @@ func init() {
 	classifyFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 	classifyFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifyB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:19",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -145,9 +166,21 @@ func init() {
 	}
 	// b1 ($L__BB0_3), PTX lines 33-33; ret
 	classifyFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifyB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:33",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:34",
@@ -158,9 +191,26 @@ func init() {
 	}
 	// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 	classifyFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{classifyB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:24",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -172,9 +222,27 @@ func init() {
 	}
 	// b3, PTX lines 28-31
 	classifyFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{classifyB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:28",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:32",
@@ -188,12 +256,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifyFunc.Run = classifyRun
 	findFirstFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
 	findFirstFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:51",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -205,9 +303,29 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:75",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -219,9 +337,32 @@ func init() {
 	}
 	// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:84",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -233,9 +374,18 @@ func init() {
 	}
 	// b3 ($L__BB1_5), PTX lines 91-91
 	findFirstFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:91",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:92",
@@ -246,9 +396,24 @@ func init() {
 	}
 	// b4 ($L__BB1_7), PTX lines 93-95
 	findFirstFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:93",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:96",
@@ -261,6 +426,13 @@ func init() {
 	findFirstFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/early_exit.ptx:97",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:97",
@@ -271,9 +443,38 @@ func init() {
 	}
 	// b6, PTX lines 59-64
 	findFirstFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:59",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     7,
 			Kind:    runtime.TermBranch,
@@ -286,9 +487,36 @@ func init() {
 	}
 	// b7, PTX lines 67-73
 	findFirstFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:67",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:74",
@@ -299,9 +527,23 @@ func init() {
 	}
 	// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:80",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -315,6 +557,15 @@ func init() {
 	findFirstFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/early_exit.ptx:82",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:82",
@@ -327,6 +578,15 @@ func init() {
 	findFirstFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/early_exit.ptx:89",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:89",
@@ -340,12 +600,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	findFirstFunc.Run = findFirstRun
 	classifySumFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 	classifySumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:112",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -357,9 +647,21 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 130-133; code before the call
 	classifySumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:130",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -370,6 +672,13 @@ func init() {
 	classifySumFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/early_exit.ptx:135",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  135,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -396,6 +705,13 @@ func init() {
 	classifySumFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/early_exit.ptx:154",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  154,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:154",
@@ -406,9 +722,42 @@ func init() {
 	}
 	// b3, PTX lines 120-128
 	classifySumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:120",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:129",
@@ -419,9 +768,41 @@ func init() {
 	}
 	// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
 	classifySumFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:140",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -433,9 +814,24 @@ func init() {
 	}
 	// b5, PTX lines 150-152
 	classifySumFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/early_exit.ptx:150",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/early_exit.ptx:153",
@@ -449,6 +845,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifySumFunc.Run = classifySumRun
 }
 
 // FindFirst launches PTX kernel find_first (testdata/ptx/early_exit.ptx:38) on dev with the launch configuration cfg. Parameters: param0 is find_first_param_0, param1 is find_first_param_1, param2 is find_first_param_2, param3 is find_first_param_3, param4 is find_first_param_4.
@@ -471,774 +868,1559 @@ func ClassifySum(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, classifySumFunc, cfg, p[:])
 }
 
-// classifyB0 runs b0 of function _Z8classifyi, PTX lines 19-21.
-func classifyB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	k1 := uint64(0xffffffff)
-	// PTX line 19: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/early_exit.ptx:19")
-	// PTX lines 20: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 20: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// classifyRun runs blocks of function _Z8classifyi for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				k1 := uint64(0xffffffff)
+				// PTX lines 19, 20: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 19: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 20: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 19: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 20: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				// PTX line 21: mov.b32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r1, m, u3)
+				_ = u3
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 20: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				switch stop {
+				case 2, 3:
+				default:
+					return runtime.RunDone, budget - classifyRegion0(w, m, pc)
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				return pc, budget
 			}
+		case 1:
+			// b1 ($L__BB0_3), PTX lines 33-33; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 33: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: st.param.b32
+							s1 := uint64(0x4)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: st.param.b32
+							s1 := uint64(0x4)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 2:
+			// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 24, 25: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 24: setp.eq.s32
+							c1t := uint32(r0[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 25: mov.b32
+							v2 := uint64(k0)
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 24: setp.eq.s32
+							c1t := uint32(r0[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 25: mov.b32
+							v2 := uint64(k0)
+							r1[l] = v2
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				switch stop {
+				case 2, 3:
+				default:
+					return runtime.RunDone, budget - classifyRegion0(w, m, pc)
+				}
+				switch stop {
+				case 3:
+				default:
+					return runtime.RunDone, budget - classifyRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 3:
+			// b3, PTX lines 28-31
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x64)
+				k1 := uint64(0x2710)
+				k2 := uint64(0x3)
+				k3 := uint64(0x2)
+				k4 := uint64(0x1)
+				// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: setp.lt.u32
+							c1t := uint32(r0[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 29: setp.lt.u32
+							c2t := uint32(r0[l]) < uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 30: selp.b32
+							v3 := uint64(k2)
+							if c2 {
+								v3 = uint64(k3)
+							}
+							// 31: selp.b32
+							v4 := uint64(v3)
+							if c1 {
+								v4 = uint64(k4)
+							}
+							r1[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: setp.lt.u32
+							c1t := uint32(r0[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 29: setp.lt.u32
+							c2t := uint32(r0[l]) < uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 30: selp.b32
+							v3 := uint64(k2)
+							if c2 {
+								v3 = uint64(k3)
+							}
+							// 31: selp.b32
+							v4 := uint64(v3)
+							if c1 {
+								v4 = uint64(k4)
+							}
+							r1[l] = v4
+						}
+					}
+					w.P[2] = p2
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	// PTX line 21: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r1, m, u2)
-	_ = u2
-}
-
-// classifyB1 runs b1 ($L__BB0_3) of function _Z8classifyi, PTX lines 33-33.
-func classifyB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX line 33: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/early_exit.ptx:33")
-}
-
-// classifyB2 runs b2 of function _Z8classifyi, PTX lines 24-25.
-func classifyB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX lines 24, 25: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 24: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 25: mov.b32
-				v2 := uint64(k0)
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 24: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 25: mov.b32
-				v2 := uint64(k0)
-				r1[l] = v2
-			}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
 }
 
-// classifyB3 runs b3 of function _Z8classifyi, PTX lines 28-31.
-func classifyB3(w *runtime.Warp, m uint32) {
+// findFirstRun runs blocks of kernel find_first for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 51: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
+				}
+				// PTX line 52: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 53: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 55: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 56: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 55: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 56: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+			{
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: ld.global.u32
+							v1a := uint64(r15[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r17[l] = v1
+							// 76: setp.eq.s32
+							c2t := uint32(v1) == uint32(r10[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 77: mov.u32
+							v3 := uint64(r16[l])
+							r9[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: ld.global.u32
+							v1a := uint64(r15[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r17[l] = v1
+							// 76: setp.eq.s32
+							c2t := uint32(v1) == uint32(r10[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 77: mov.u32
+							v3 := uint64(r16[l])
+							r9[l] = v3
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+			{
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: add.s32
+							v1 := uint64(uint32(r16[l]) + uint32(k0))
+							r16[l] = v1
+							// 85: add.s64
+							v2 := uint64(uint64(r15[l]) + uint64(k1))
+							r15[l] = v2
+							// 86: setp.ne.s32
+							c3t := uint32(r5[l]) != uint32(v1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 87: mov.u32
+							v4 := uint64(r8[l])
+							r9[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: add.s32
+							v1 := uint64(uint32(r16[l]) + uint32(k0))
+							r16[l] = v1
+							// 85: add.s64
+							v2 := uint64(uint64(r15[l]) + uint64(k1))
+							r15[l] = v2
+							// 86: setp.ne.s32
+							c3t := uint32(r5[l]) != uint32(v1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 87: mov.u32
+							v4 := uint64(r8[l])
+							r9[l] = v4
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_5), PTX lines 91-91
+			{
+				r9 := w.Reg(9)
+				r16 := w.Reg(16)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0xfffffffe)
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: mad.lo.s32
+							v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
+							r9[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: mad.lo.s32
+							v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
+							r9[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b4 ($L__BB1_7), PTX lines 93-95
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				k0 := uint64(0x4)
+				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 94: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 95: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r9[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 94: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 95: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r9[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_8), PTX line 96; ret
+			next = 11
+		case 6:
+			// b6, PTX lines 59-64
+			{
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				k0 := uint64(0x1)
+				k1 := uint64(0xffffffff)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 59: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/early_exit.ptx:59")
+				}
+				runtime.Broadcast(r5, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 60: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
+				}
+				// PTX line 61: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r7, m, u3)
+				// PTX lines 62: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: setp.lt.s32
+							c4t := int32(u1) < int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: setp.lt.s32
+							c4t := int32(u1) < int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX line 63: mov.b32, warp-uniform
+				u5 := uint64(k1)
+				runtime.Broadcast(r8, m, u5)
+				// PTX line 64: mov.u32, warp-uniform
+				u6 := uint64(u5)
+				runtime.Broadcast(r9, m, u6)
+				_ = u3
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7, PTX lines 67-73
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 67: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/early_exit.ptx:67")
+				}
+				runtime.Broadcast(r10, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 68: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
+				}
+				// PTX line 69: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 70, 71, 72: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: mul.lo.s32
+							v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
+							// 71: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+							// 72: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							r15[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: mul.lo.s32
+							v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
+							// 71: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+							// 72: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							r15[l] = v6
+						}
+					}
+				}
+				// PTX line 73: mov.b32, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r16, m, u7)
+				_ = u1
+				_ = u7
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 8:
+			// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+			{
+				r17 := w.Reg(17)
+				k0 := uint64(0xffffffff)
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: setp.gt.s32
+							c1t := int32(r17[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: setp.gt.s32
+							c1t := int32(r17[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b9, PTX line 81
+			next = 3
+		case 10:
+			// b10, PTX line 88
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// classifySumRun runs blocks of kernel classify_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 112: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
+				}
+				runtime.Broadcast(r0, m, u1)
+				// PTX line 113: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 114: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 115, 116, 117: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 116: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 117: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 116: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 117: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX lines 130-133; code before the call
+			{
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: ld.global.u32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: ld.global.u32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 133: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(r14[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(r14[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b1 ($L__BB2_2), PTX line 129
+			return pc, budget
+		case 3:
+			// b2 ($L__BB2_4), PTX line 153; ret
+			next = 7
+		case 4:
+			// b3, PTX lines 120-128
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 120: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 121: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
+				}
+				// PTX line 122: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 123: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 124, 125, 126, 127: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: add.s32
+							v5 := uint64(uint32(r4[l]) + uint32(k0))
+							r9[l] = v5
+							// 125: cvt.s64.s32
+							v6 := uint64(uint64(int32(r4[l])))
+							r10[l] = v6
+							// 126: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+							// 127: add.s64
+							v8 := uint64(uint64(u3) + uint64(v7))
+							r12[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: add.s32
+							v5 := uint64(uint32(r4[l]) + uint32(k0))
+							r9[l] = v5
+							// 125: cvt.s64.s32
+							v6 := uint64(uint64(int32(r4[l])))
+							r10[l] = v6
+							// 126: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+							// 127: add.s64
+							v8 := uint64(uint64(u3) + uint64(v7))
+							r12[l] = v8
+						}
+					}
+				}
+				// PTX line 128: mov.b32, warp-uniform
+				u9 := uint64(k2)
+				runtime.Broadcast(r13, m, u9)
+				_ = u4
+				_ = u9
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 5:
+			// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				k2 := uint64(0x4)
+				// PTX lines 140, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
+									continue
+								}
+								v1 = v1x
+							}
+							// 142: add.s32
+							v2 := uint64(uint32(v1) + uint32(r13[l]))
+							r13[l] = v2
+							// 143: setp.ne.s32
+							c3t := uint32(v1) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 144: setp.lt.s32
+							c4t := int32(r9[l]) < int32(r0[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+							// 145: and.pred
+							c5 := (c3) && (c4)
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p3 = p3&^(1<<l) | c5b0<<l
+							// 146: add.s32
+							v6 := uint64(uint32(r9[l]) + uint32(k1))
+							r9[l] = v6
+							// 147: add.s64
+							v7 := uint64(uint64(r12[l]) + uint64(k2))
+							r12[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
+									continue
+								}
+								v1 = v1x
+							}
+							// 142: add.s32
+							v2 := uint64(uint32(v1) + uint32(r13[l]))
+							r13[l] = v2
+							// 143: setp.ne.s32
+							c3t := uint32(v1) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 144: setp.lt.s32
+							c4t := int32(r9[l]) < int32(r0[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+							// 145: and.pred
+							c5 := (c3) && (c4)
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p3 = p3&^(1<<l) | c5b0<<l
+							// 146: add.s32
+							v6 := uint64(uint32(r9[l]) + uint32(k1))
+							r9[l] = v6
+							// 147: add.s64
+							v7 := uint64(uint64(r12[l]) + uint64(k2))
+							r12[l] = v7
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX lines 150-152
+			{
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 150, 151, 152: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: shl.b64
+							v1 := uint64(uint64(r10[l]) << uint32(k0))
+							// 151: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 152: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: shl.b64
+							v1 := uint64(uint64(r10[l]) << uint32(k0))
+							// 151: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 152: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// classifyRegion0 runs blocks 2, 3 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 0, 2) to block 1,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	k1 := uint64(0x64)
+	k2 := uint64(0x2710)
+	k3 := uint64(0x3)
+	k4 := uint64(0x2)
+	k5 := uint64(0x1)
+	p0 := w.P[0]
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
+			}
+			goto b2
+		case 2:
+			if q1 {
+				goto done
+			}
+			goto b3
+		}
+	b2:
+		{
+			// 24: setp.eq.s32
+			c1t := uint32(x0) == uint32(k0)
+			c1 := c1t
+			q1 = c1
+			// 25: mov.b32
+			v2 := uint64(k0)
+			x1 = v2
+			if q1 {
+				goto done
+			}
+			goto b3
+		}
+	b3:
+		{
+			// 28: setp.lt.u32
+			c3t := uint32(x0) < uint32(k1)
+			c3 := c3t
+			q2 = c3
+			// 29: setp.lt.u32
+			c4t := uint32(x0) < uint32(k2)
+			c4 := c4t
+			q3 = c4
+			// 30: selp.b32
+			v5 := uint64(k3)
+			if c4 {
+				v5 = uint64(k4)
+			}
+			x2 = v5
+			// 31: selp.b32
+			v6 := uint64(x2)
+			if c3 {
+				v6 = uint64(k5)
+			}
+			x1 = v6
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r1[l] = x1
+		r2[l] = x2
+		if q1 {
+			p1 |= 1 << l
+		} else {
+			p1 &^= 1 << l
+		}
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+	}
+	w.P[1] = p1
+	w.P[2] = p2
+	w.P[3] = p3
+	w.Split(1, parked, &at)
+	return most
+}
+
+// classifyRegion2 runs blocks 3 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 2) to block 1,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
 	k0 := uint64(0x64)
 	k1 := uint64(0x2710)
 	k2 := uint64(0x3)
 	k3 := uint64(0x2)
 	k4 := uint64(0x1)
-	// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 29: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 30: selp.b32
-				v3 := uint64(k2)
-				if c2 {
-					v3 = uint64(k3)
-				}
-				// 31: selp.b32
-				v4 := uint64(v3)
-				if c1 {
-					v4 = uint64(k4)
-				}
-				r1[l] = v4
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q1 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 29: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 30: selp.b32
-				v3 := uint64(k2)
-				if c2 {
-					v3 = uint64(k3)
-				}
-				// 31: selp.b32
-				v4 := uint64(v3)
-				if c1 {
-					v4 = uint64(k4)
-				}
-				r1[l] = v4
-			}
+			goto b3
 		}
-		w.P[2] = p2
-		w.P[3] = p3
-	}
-}
-
-// findFirstB0 runs b0 of kernel find_first, PTX lines 51-56.
-func findFirstB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 51: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
-	// PTX line 52: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 53: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 55: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 56: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
+	b3:
+		{
+			// 28: setp.lt.u32
+			c1t := uint32(x0) < uint32(k0)
+			c1 := c1t
+			q2 = c1
+			// 29: setp.lt.u32
+			c2t := uint32(x0) < uint32(k1)
+			c2 := c2t
+			q3 = c2
+			// 30: selp.b32
+			v3 := uint64(k2)
+			if c2 {
+				v3 = uint64(k3)
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 55: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 56: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
+			x2 = v3
+			// 31: selp.b32
+			v4 := uint64(x2)
+			if c1 {
+				v4 = uint64(k4)
 			}
+			x1 = v4
+			goto done
 		}
-		w.P[0] = p0
-	}
-}
-
-// findFirstB1 runs b1 ($L__BB1_3) of kernel find_first, PTX lines 75-77.
-func findFirstB1(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	// PTX line 75: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/early_exit.ptx:75")
-	// PTX lines 76, 77: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: setp.eq.s32
-				c1t := uint32(r17[l]) == uint32(r10[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 77: mov.u32
-				v2 := uint64(r16[l])
-				r9[l] = v2
-			}
+	done:
+		most = max(most, n)
+		r1[l] = x1
+		r2[l] = x2
+		if q2 {
+			p2 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: setp.eq.s32
-				c1t := uint32(r17[l]) == uint32(r10[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 77: mov.u32
-				v2 := uint64(r16[l])
-				r9[l] = v2
-			}
+			p2 &^= 1 << l
 		}
-		w.P[2] = p2
-	}
-}
-
-// findFirstB2 runs b2 ($L__BB1_6) of kernel find_first, PTX lines 84-87.
-func findFirstB2(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: add.s32
-				v1 := uint64(uint32(r16[l]) + uint32(k0))
-				r16[l] = v1
-				// 85: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(k1))
-				r15[l] = v2
-				// 86: setp.ne.s32
-				c3t := uint32(r5[l]) != uint32(v1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 87: mov.u32
-				v4 := uint64(r8[l])
-				r9[l] = v4
-			}
+		if q3 {
+			p3 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: add.s32
-				v1 := uint64(uint32(r16[l]) + uint32(k0))
-				r16[l] = v1
-				// 85: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(k1))
-				r15[l] = v2
-				// 86: setp.ne.s32
-				c3t := uint32(r5[l]) != uint32(v1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 87: mov.u32
-				v4 := uint64(r8[l])
-				r9[l] = v4
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// findFirstB3 runs b3 ($L__BB1_5) of kernel find_first, PTX lines 91-91.
-func findFirstB3(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r16 := w.Reg(16)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0xfffffffe)
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: mad.lo.s32
-				v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: mad.lo.s32
-				v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
-				r9[l] = v1
-			}
+			p3 &^= 1 << l
 		}
 	}
-}
-
-// findFirstB4 runs b4 ($L__BB1_7) of kernel find_first, PTX lines 93-95.
-func findFirstB4(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r19 := w.Reg(19)
-	k0 := uint64(0x4)
-	// PTX lines 93, 94: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 94: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 94: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		}
-	}
-	// PTX line 95: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/early_exit.ptx:95")
-}
-
-// findFirstB6 runs b6 of kernel find_first, PTX lines 59-64.
-func findFirstB6(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	k0 := uint64(0x1)
-	k1 := uint64(0xffffffff)
-	// PTX line 59: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/early_exit.ptx:59")
-	runtime.Broadcast(r5, m, u1)
-	// PTX line 60: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
-	// PTX line 61: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
-	// PTX lines 62: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: setp.lt.s32
-				c4t := int32(u1) < int32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: setp.lt.s32
-				c4t := int32(u1) < int32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 63: mov.b32, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r8, m, u5)
-	// PTX line 64: mov.u32, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r9, m, u6)
-	_ = u3
-	_ = u6
-}
-
-// findFirstB7 runs b7 of kernel find_first, PTX lines 67-73.
-func findFirstB7(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 67: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/early_exit.ptx:67")
-	runtime.Broadcast(r10, m, u1)
-	// PTX line 68: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
-	// PTX line 69: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: mul.lo.s32
-				v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
-				// 71: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				// 72: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r15[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: mul.lo.s32
-				v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
-				// 71: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				// 72: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r15[l] = v6
-			}
-		}
-	}
-	// PTX line 73: mov.b32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r16, m, u7)
-	_ = u1
-	_ = u7
-}
-
-// findFirstB8 runs b8 of kernel find_first, PTX lines 80-80.
-func findFirstB8(w *runtime.Warp, m uint32) {
-	r17 := w.Reg(17)
-	k0 := uint64(0xffffffff)
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// classifySumB0 runs b0 of kernel classify_sum, PTX lines 112-117.
-func classifySumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	// PTX line 112: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 113: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 114: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 115, 116, 117: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 115: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 116: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 117: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 115: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 116: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 117: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// classifySumB1 runs b1 ($L__BB2_2) of kernel classify_sum, PTX lines 130-133.
-func classifySumB1(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	// PTX line 130: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/early_exit.ptx:130")
-	// PTX line 133: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r14, nil, 0, 0x0, 4, m, "testdata/ptx/early_exit.ptx:133")
-}
-
-// classifySumB3 runs b3 of kernel classify_sum, PTX lines 120-128.
-func classifySumB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX line 120: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
-	// PTX line 121: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
-	// PTX line 122: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 123: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 124, 125, 126, 127: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 124: add.s32
-				v5 := uint64(uint32(r4[l]) + uint32(k0))
-				r9[l] = v5
-				// 125: cvt.s64.s32
-				v6 := uint64(uint64(int32(r4[l])))
-				r10[l] = v6
-				// 126: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				// 127: add.s64
-				v8 := uint64(uint64(u3) + uint64(v7))
-				r12[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 124: add.s32
-				v5 := uint64(uint32(r4[l]) + uint32(k0))
-				r9[l] = v5
-				// 125: cvt.s64.s32
-				v6 := uint64(uint64(int32(r4[l])))
-				r10[l] = v6
-				// 126: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				// 127: add.s64
-				v8 := uint64(uint64(u3) + uint64(v7))
-				r12[l] = v8
-			}
-		}
-	}
-	// PTX line 128: mov.b32, warp-uniform
-	u9 := uint64(k2)
-	runtime.Broadcast(r13, m, u9)
-	_ = u4
-	_ = u9
-}
-
-// classifySumB4 runs b4 of kernel classify_sum, PTX lines 140-147.
-func classifySumB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	k2 := uint64(0x4)
-	// PTX line 140: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r15, nil, 0, 0x4, 4, 0, m, "testdata/ptx/early_exit.ptx:140")
-	// PTX lines 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r13[l]))
-				r13[l] = v1
-				// 143: setp.ne.s32
-				c2t := uint32(r15[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 144: setp.lt.s32
-				c3t := int32(r9[l]) < int32(r0[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 145: and.pred
-				c4 := (c2) && (c3)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p3 = p3&^(1<<l) | c4b0<<l
-				// 146: add.s32
-				v5 := uint64(uint32(r9[l]) + uint32(k1))
-				r9[l] = v5
-				// 147: add.s64
-				v6 := uint64(uint64(r12[l]) + uint64(k2))
-				r12[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r13[l]))
-				r13[l] = v1
-				// 143: setp.ne.s32
-				c2t := uint32(r15[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 144: setp.lt.s32
-				c3t := int32(r9[l]) < int32(r0[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 145: and.pred
-				c4 := (c2) && (c3)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p3 = p3&^(1<<l) | c4b0<<l
-				// 146: add.s32
-				v5 := uint64(uint32(r9[l]) + uint32(k1))
-				r9[l] = v5
-				// 147: add.s64
-				v6 := uint64(uint64(r12[l]) + uint64(k2))
-				r12[l] = v6
-			}
-		}
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-	}
-}
-
-// classifySumB5 runs b5 of kernel classify_sum, PTX lines 150-152.
-func classifySumB5(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	k0 := uint64(0x2)
-	// PTX lines 150, 151: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: shl.b64
-				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				// 151: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r17[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: shl.b64
-				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				// 151: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r17[l] = v2
-			}
-		}
-	}
-	// PTX line 152: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/early_exit.ptx:152")
+	w.P[2] = p2
+	w.P[3] = p3
+	w.Split(1, parked, &at)
+	return most
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fapprox.ptx",
+	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -70,9 +71,38 @@ func init() {
 	fapproxFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	fapproxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fapproxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fapproxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fapprox.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -86,6 +116,13 @@ func init() {
 	fapproxFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fapprox.ptx:60",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fapprox.ptx:60",
@@ -96,9 +133,96 @@ func init() {
 	}
 	// b2, PTX lines 32-58
 	fapproxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fapproxB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fapproxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fapprox.ptx:32",
 		PTXInstrs: 27,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fapprox.ptx:59",
@@ -112,6 +236,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fapproxFunc.Run = fapproxRun
 }
 
 // Fapprox launches PTX kernel fapprox (testdata/ptx/fapprox.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is fapprox_param_0, param1 is fapprox_param_1, param2 is fapprox_param_2, param3 is fapprox_param_3.
@@ -124,263 +249,551 @@ func Fapprox(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, fapproxFunc, cfg, p[:])
 }
 
-// fapproxB0 runs b0 of kernel fapprox, PTX lines 24-29.
-func fapproxB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 24: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fapprox.ptx:24")
-	// PTX line 25: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 26: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// fapproxRun runs blocks of kernel fapprox for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 24: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fapprox.ptx:24")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 25: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 26: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 59; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 32-58
+			{
+				r4 := w.Reg(4)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				k0 := uint64(0x4)
+				k1 := uint64(0x6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fapprox.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fapprox.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fapprox.ptx:35")
+				}
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(0)
+					v11aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							// 40: ld.global.f32
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fapprox.ptx:40")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 41: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							// 42: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fapprox.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 43: mul.lo.s32
+							v12 := uint64(uint32(r4[l]) * uint32(k1))
+							// 44: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							// 45: add.s64
+							v14 := uint64(uint64(u6) + uint64(v13))
+							r18[l] = v14
+							// 46: sin.approx.f32
+							v15 := uint64(isa.SinApproxF32(uint32(v9)))
+							r19[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							// 40: ld.global.f32
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fapprox.ptx:40")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 41: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							// 42: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fapprox.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 43: mul.lo.s32
+							v12 := uint64(uint32(r4[l]) * uint32(k1))
+							// 44: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							// 45: add.s64
+							v14 := uint64(uint64(u6) + uint64(v13))
+							r18[l] = v14
+							// 46: sin.approx.f32
+							v15 := uint64(isa.SinApproxF32(uint32(v9)))
+							r19[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 47, 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: st.global.f32
+							s16 := uint64(r18[l]) + 0x0
+							s16v := uint64(r19[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fapprox.ptx:47")
+							}
+							// 48: cos.approx.f32
+							v17 := uint64(isa.CosApproxF32(uint32(r13[l])))
+							r20[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: st.global.f32
+							s16 := uint64(r18[l]) + 0x0
+							s16v := uint64(r19[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fapprox.ptx:47")
+							}
+							// 48: cos.approx.f32
+							v17 := uint64(isa.CosApproxF32(uint32(r13[l])))
+							r20[l] = v17
+						}
+					}
+				}
+				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.global.f32
+							s18 := uint64(r18[l]) + 0x4
+							s18v := uint64(r20[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fapprox.ptx:49")
+							}
+							// 50: abs.f32
+							v19 := uint64(isa.AbsF32(uint32(r13[l])))
+							r21[l] = v19
+							// 51: lg2.approx.f32
+							v20 := uint64(isa.Lg2ApproxF32(uint32(v19)))
+							r22[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.global.f32
+							s18 := uint64(r18[l]) + 0x4
+							s18v := uint64(r20[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/fapprox.ptx:49")
+							}
+							// 50: abs.f32
+							v19 := uint64(isa.AbsF32(uint32(r13[l])))
+							r21[l] = v19
+							// 51: lg2.approx.f32
+							v20 := uint64(isa.Lg2ApproxF32(uint32(v19)))
+							r22[l] = v20
+						}
+					}
+				}
+				// PTX lines 52, 53: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s21w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.global.f32
+							s21 := uint64(r18[l]) + 0x8
+							s21v := uint64(r22[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+								runtime.Store32(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fapprox.ptx:52")
+							}
+							// 53: ex2.approx.f32
+							v22 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
+							r23[l] = v22
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.global.f32
+							s21 := uint64(r18[l]) + 0x8
+							s21v := uint64(r22[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+								runtime.Store32(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/fapprox.ptx:52")
+							}
+							// 53: ex2.approx.f32
+							v22 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
+							r23[l] = v22
+						}
+					}
+				}
+				// PTX lines 54, 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s23w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: st.global.f32
+							s23 := uint64(r18[l]) + 0xc
+							s23v := uint64(r23[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+								runtime.Store32(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fapprox.ptx:54")
+							}
+							// 55: rsqrt.approx.f32
+							v24 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
+							r24[l] = v24
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: st.global.f32
+							s23 := uint64(r18[l]) + 0xc
+							s23v := uint64(r23[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+								runtime.Store32(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/fapprox.ptx:54")
+							}
+							// 55: rsqrt.approx.f32
+							v24 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
+							r24[l] = v24
+						}
+					}
+				}
+				// PTX lines 56, 57: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s25w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: st.global.f32
+							s25 := uint64(r18[l]) + 0x10
+							s25v := uint64(r24[l])
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+								runtime.Store32(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fapprox.ptx:56")
+							}
+							// 57: div.approx.f32
+							v26 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
+							r25[l] = v26
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: st.global.f32
+							s25 := uint64(r18[l]) + 0x10
+							s25v := uint64(r24[l])
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+								runtime.Store32(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/fapprox.ptx:56")
+							}
+							// 57: div.approx.f32
+							v26 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
+							r25[l] = v26
+						}
+					}
+				}
+				// PTX lines 58: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s27w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: st.global.f32
+							s27 := uint64(r18[l]) + 0x14
+							s27v := uint64(r25[l])
+							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+								runtime.Store32(s27w.Mem, s27o, s27v)
+							} else {
+								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fapprox.ptx:58")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: st.global.f32
+							s27 := uint64(r18[l]) + 0x14
+							s27v := uint64(r25[l])
+							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+								runtime.Store32(s27w.Mem, s27o, s27v)
+							} else {
+								w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/fapprox.ptx:58")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// fapproxB2 runs b2 of kernel fapprox, PTX lines 32-58.
-func fapproxB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x4)
-	k1 := uint64(0x6)
-	// PTX line 32: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fapprox.ptx:32")
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fapprox.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 35: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fapprox.ptx:35")
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX lines 38, 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 39: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 39: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 40: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fapprox.ptx:40")
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		}
-	}
-	// PTX line 42: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fapprox.ptx:42")
-	// PTX lines 43, 44, 45, 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: mul.lo.s32
-				v10 := uint64(uint32(r4[l]) * uint32(k1))
-				// 44: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-				// 45: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
-				r18[l] = v12
-				// 46: sin.approx.f32
-				v13 := uint64(isa.SinApproxF32(uint32(r13[l])))
-				r19[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: mul.lo.s32
-				v10 := uint64(uint32(r4[l]) * uint32(k1))
-				// 44: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-				// 45: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
-				r18[l] = v12
-				// 46: sin.approx.f32
-				v13 := uint64(isa.SinApproxF32(uint32(r13[l])))
-				r19[l] = v13
-			}
-		}
-	}
-	// PTX line 47: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fapprox.ptx:47")
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: cos.approx.f32
-				v14 := uint64(isa.CosApproxF32(uint32(r13[l])))
-				r20[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: cos.approx.f32
-				v14 := uint64(isa.CosApproxF32(uint32(r13[l])))
-				r20[l] = v14
-			}
-		}
-	}
-	// PTX line 49: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r18, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/fapprox.ptx:49")
-	// PTX lines 50, 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: abs.f32
-				v15 := uint64(isa.AbsF32(uint32(r13[l])))
-				r21[l] = v15
-				// 51: lg2.approx.f32
-				v16 := uint64(isa.Lg2ApproxF32(uint32(v15)))
-				r22[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: abs.f32
-				v15 := uint64(isa.AbsF32(uint32(r13[l])))
-				r21[l] = v15
-				// 51: lg2.approx.f32
-				v16 := uint64(isa.Lg2ApproxF32(uint32(v15)))
-				r22[l] = v16
-			}
-		}
-	}
-	// PTX line 52: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r22, r18, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fapprox.ptx:52")
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: ex2.approx.f32
-				v17 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
-				r23[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: ex2.approx.f32
-				v17 := uint64(isa.Ex2ApproxF32(uint32(r13[l])))
-				r23[l] = v17
-			}
-		}
-	}
-	// PTX line 54: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r23, r18, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/fapprox.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: rsqrt.approx.f32
-				v18 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
-				r24[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: rsqrt.approx.f32
-				v18 := uint64(isa.RsqrtApproxF32(uint32(r21[l])))
-				r24[l] = v18
-			}
-		}
-	}
-	// PTX line 56: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r18, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fapprox.ptx:56")
-	// PTX lines 57: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: div.approx.f32
-				v19 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
-				r25[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: div.approx.f32
-				v19 := uint64(isa.DivApproxF32(uint32(r13[l]), uint32(r15[l])))
-				r25[l] = v19
-			}
-		}
-	}
-	// PTX line 58: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r18, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/fapprox.ptx:58")
 }

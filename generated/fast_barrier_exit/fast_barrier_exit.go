@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/barrier_exit.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 8208,
 }
@@ -124,9 +125,29 @@ func init() {
 	earlyReturnBarrierFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 27-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	earlyReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:27",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -140,6 +161,13 @@ func init() {
 	earlyReturnBarrierFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:61",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/barrier_exit.ptx:61",
@@ -150,9 +178,60 @@ func init() {
 	}
 	// b2, PTX lines 32-45; bar.sync at line 46
 	earlyReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:32",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -166,9 +245,54 @@ func init() {
 	}
 	// b2, PTX lines 47-59
 	earlyReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:47",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/barrier_exit.ptx:60",
@@ -182,12 +306,36 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	earlyReturnBarrierFunc.Run = earlyReturnBarrierRun
 	interleavedReturnBarrierFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 77-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	interleavedReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:77",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -201,6 +349,13 @@ func init() {
 	interleavedReturnBarrierFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:114",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/barrier_exit.ptx:114",
@@ -211,9 +366,60 @@ func init() {
 	}
 	// b2, PTX lines 83-96; bar.sync at line 97
 	interleavedReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:83",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -227,9 +433,36 @@ func init() {
 	}
 	// b2, PTX lines 98-103; bar.sync at line 104
 	interleavedReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:98",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -243,9 +476,24 @@ func init() {
 	}
 	// b2, PTX lines 105-106; bar.sync at line 107
 	interleavedReturnBarrierFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:105",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -259,9 +507,30 @@ func init() {
 	}
 	// b2, PTX lines 108-112
 	interleavedReturnBarrierFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:108",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/barrier_exit.ptx:113",
@@ -275,12 +544,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	interleavedReturnBarrierFunc.Run = interleavedReturnBarrierRun
 	warpHandoffFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 130-132; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	warpHandoffFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:130",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -292,9 +582,27 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 138-140; bar.sync at line 141
 	warpHandoffFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:138",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -308,9 +616,23 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 142-142; divergent, reconverges at block 5 (b4 ($L__BB2_7))
 	warpHandoffFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:142",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -322,9 +644,26 @@ func init() {
 	}
 	// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
 	warpHandoffFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:145",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -336,9 +675,29 @@ func init() {
 	}
 	// b3 ($L__BB2_5), PTX lines 153-155; divergent, reconverges at block 5 (b4 ($L__BB2_7))
 	warpHandoffFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:153",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -350,9 +709,30 @@ func init() {
 	}
 	// b4 ($L__BB2_7), PTX lines 166-169; ret
 	warpHandoffFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:166",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/barrier_exit.ptx:170",
@@ -363,9 +743,21 @@ func init() {
 	}
 	// b5, PTX lines 135-136
 	warpHandoffFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:135",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/barrier_exit.ptx:137",
@@ -375,18 +767,38 @@ func init() {
 		},
 	}
 	// b6, PTX line 143
-	warpHandoffFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/barrier_exit.ptx:144",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	warpHandoffFunc.Blocks[7] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/barrier_exit.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/barrier_exit.ptx:144",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b7, PTX lines 149-150
 	warpHandoffFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:149",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/barrier_exit.ptx:151",
@@ -397,9 +809,36 @@ func init() {
 	}
 	// b8, PTX lines 158-164
 	warpHandoffFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/barrier_exit.ptx:158",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/barrier_exit.ptx:165",
@@ -413,6 +852,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpHandoffFunc.Run = warpHandoffRun
 }
 
 // EarlyReturnBarrier launches PTX kernel early_return_barrier (testdata/ptx/fast/barrier_exit.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is early_return_barrier_param_0, param1 is early_return_barrier_param_1, param2 is early_return_barrier_param_2.
@@ -439,862 +879,1514 @@ func WarpHandoff(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, warpHandoffFunc, cfg, p[:])
 }
 
-// earlyReturnBarrierB0 runs b0 of kernel early_return_barrier, PTX lines 27-29.
-func earlyReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 27: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/barrier_exit.ptx:27")
-	runtime.Broadcast(r0, m, u1)
-	// PTX lines 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 29: setp.ge.s32
-				c3t := int32(v2) >= int32(u1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+// earlyReturnBarrierRun runs blocks of kernel early_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 27-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 29: setp.ge.s32
-				c3t := int32(v2) >= int32(u1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 27: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/barrier_exit.ptx:27")
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
+				runtime.Broadcast(r0, m, u1)
+				// PTX lines 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+							// 29: setp.ge.s32
+							c3t := int32(v2) >= int32(u1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+							// 29: setp.ge.s32
+							c3t := int32(v2) >= int32(u1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 60; ret
+			next = 4
+		case 2:
+			// b2, PTX lines 32-45; bar.sync at line 46
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/barrier_exit.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/barrier_exit.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r5, m, u4)
+				// PTX line 36: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX line 37: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX lines 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v10aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mad.lo.s32
+							v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
+							// 39: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+							r9[l] = v8
+							// 40: add.s64
+							v9 := uint64(uint64(u3) + uint64(v8))
+							// 41: ld.global.u32
+							v10a := uint64(v9) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
+									continue
+								}
+								v10 = v10x
+							}
+							r11[l] = v10
+							// 42: mul.wide.u32
+							v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r12[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mad.lo.s32
+							v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
+							// 39: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+							r9[l] = v8
+							// 40: add.s64
+							v9 := uint64(uint64(u3) + uint64(v8))
+							// 41: ld.global.u32
+							v10a := uint64(v9) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
+									continue
+								}
+								v10 = v10x
+							}
+							r11[l] = v10
+							// 42: mul.wide.u32
+							v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r12[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 43: mov.u64, warp-uniform
+				u12 := uint64(k1)
+				runtime.Broadcast(r13, m, u12)
+				// PTX lines 44, 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: add.s64
+							v13 := uint64(uint64(u12) + uint64(r12[l]))
+							// 45: st.shared.u32
+							s14 := uint64(v13) + 0x0
+							s14v := uint64(r11[l])
+							if s14 < shEnd4 && s14&3 == 0 {
+								runtime.Store32(sh, s14, s14v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: add.s64
+							v13 := uint64(uint64(u12) + uint64(r12[l]))
+							// 45: st.shared.u32
+							s14 := uint64(v13) + 0x0
+							s14v := uint64(r11[l])
+							if s14 < shEnd4 && s14&3 == 0 {
+								runtime.Store32(sh, s14, s14v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
+							}
+						}
+					}
+				}
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2, PTX lines 47-59
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				// PTX lines 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: add.s32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							// 48: rem.u32
+							v2 := isa.Rem(v1, r0[l], 32, false)
+							// 49: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+							// 50: add.s64
+							v4 := uint64(uint64(r13[l]) + uint64(v3))
+							// 51: ld.shared.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/barrier_exit.ptx:51")
+									continue
+								}
+								v5 = v5x
+							}
+							// 52: not.b32
+							v6 := uint64(^uint32(r1[l]))
+							// 53: add.s32
+							v7 := uint64(uint32(v6) + uint32(r0[l]))
+							// 54: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+							// 55: add.s64
+							v9 := uint64(uint64(r13[l]) + uint64(v8))
+							// 56: ld.shared.u32
+							v10a := uint64(v9) + 0x0
+							var v10 uint64
+							if v10a < shEnd4 && v10a&3 == 0 {
+								v10 = runtime.Load32(sh, v10a)
+							} else {
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:56")
+									continue
+								}
+								v10 = v10x
+							}
+							// 57: add.s32
+							v11 := uint64(uint32(v10) + uint32(v5))
+							r25[l] = v11
+							// 58: add.s64
+							v12 := uint64(uint64(r5[l]) + uint64(r9[l]))
+							r26[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: add.s32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							// 48: rem.u32
+							v2 := isa.Rem(v1, r0[l], 32, false)
+							// 49: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+							// 50: add.s64
+							v4 := uint64(uint64(r13[l]) + uint64(v3))
+							// 51: ld.shared.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/barrier_exit.ptx:51")
+									continue
+								}
+								v5 = v5x
+							}
+							// 52: not.b32
+							v6 := uint64(^uint32(r1[l]))
+							// 53: add.s32
+							v7 := uint64(uint32(v6) + uint32(r0[l]))
+							// 54: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+							// 55: add.s64
+							v9 := uint64(uint64(r13[l]) + uint64(v8))
+							// 56: ld.shared.u32
+							v10a := uint64(v9) + 0x0
+							var v10 uint64
+							if v10a < shEnd4 && v10a&3 == 0 {
+								v10 = runtime.Load32(sh, v10a)
+							} else {
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:56")
+									continue
+								}
+								v10 = v10x
+							}
+							// 57: add.s32
+							v11 := uint64(uint32(v10) + uint32(v5))
+							r25[l] = v11
+							// 58: add.s64
+							v12 := uint64(uint64(r5[l]) + uint64(r9[l]))
+							r26[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s13w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.global.u32
+							s13 := uint64(r26[l]) + 0x0
+							s13v := uint64(r25[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/barrier_exit.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.global.u32
+							s13 := uint64(r26[l]) + 0x0
+							s13v := uint64(r25[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/fast/barrier_exit.ptx:59")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// earlyReturnBarrierB2 runs b2 of kernel early_return_barrier, PTX lines 32-45.
-func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 32: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/barrier_exit.ptx:32")
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/barrier_exit.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r5, m, u4)
-	// PTX line 36: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX line 37: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 38, 39, 40: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
-				// 39: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r9[l] = v8
-				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
-				r10[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
-				// 39: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r9[l] = v8
-				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
-				r10[l] = v9
-			}
-		}
-	}
-	// PTX line 41: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/barrier_exit.ptx:41")
-	// PTX lines 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r12[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r12[l] = v10
-			}
-		}
-	}
-	// PTX line 43: mov.u64, warp-uniform
-	u11 := uint64(k1)
-	runtime.Broadcast(r13, m, u11)
-	// PTX lines 44: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: add.s64
-				v12 := uint64(uint64(u11) + uint64(r12[l]))
-				r14[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: add.s64
-				v12 := uint64(uint64(u11) + uint64(r12[l]))
-				r14[l] = v12
-			}
-		}
-	}
-	// PTX line 45: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r11, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/barrier_exit.ptx:45")
-	_ = u4
-}
-
-// earlyReturnBarrierB2_1 runs b2 of kernel early_return_barrier, PTX lines 47-59.
-func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	// PTX lines 47, 48, 49, 50: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.s32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				// 48: rem.u32
-				v2 := isa.Rem(v1, r0[l], 32, false)
-				// 49: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 50: add.s64
-				v4 := uint64(uint64(r13[l]) + uint64(v3))
-				r18[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.s32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				// 48: rem.u32
-				v2 := isa.Rem(v1, r0[l], 32, false)
-				// 49: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 50: add.s64
-				v4 := uint64(uint64(r13[l]) + uint64(v3))
-				r18[l] = v4
-			}
-		}
-	}
-	// PTX line 51: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/barrier_exit.ptx:51")
-	// PTX lines 52, 53, 54, 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: not.b32
-				v5 := uint64(^uint32(r1[l]))
-				// 53: add.s32
-				v6 := uint64(uint32(v5) + uint32(r0[l]))
-				// 54: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k1))))
-				// 55: add.s64
-				v8 := uint64(uint64(r13[l]) + uint64(v7))
-				r23[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: not.b32
-				v5 := uint64(^uint32(r1[l]))
-				// 53: add.s32
-				v6 := uint64(uint32(v5) + uint32(r0[l]))
-				// 54: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k1))))
-				// 55: add.s64
-				v8 := uint64(uint64(r13[l]) + uint64(v7))
-				r23[l] = v8
-			}
-		}
-	}
-	// PTX line 56: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r24, r23, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/barrier_exit.ptx:56")
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: add.s32
-				v9 := uint64(uint32(r24[l]) + uint32(r19[l]))
-				r25[l] = v9
-				// 58: add.s64
-				v10 := uint64(uint64(r5[l]) + uint64(r9[l]))
-				r26[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: add.s32
-				v9 := uint64(uint32(r24[l]) + uint32(r19[l]))
-				r25[l] = v9
-				// 58: add.s64
-				v10 := uint64(uint64(r5[l]) + uint64(r9[l]))
-				r26[l] = v10
-			}
-		}
-	}
-	// PTX line 59: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/barrier_exit.ptx:59")
-}
-
-// interleavedReturnBarrierB0 runs b0 of kernel interleaved_return_barrier, PTX lines 77-80.
-func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0xaaab)
-	k1 := uint64(0x5556)
-	// PTX lines 77, 78, 79, 80: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 78: cvt.u16.u32
-				v2 := uint64(uint16(uint32(v1)))
-				// 79: mul.lo.s16
-				v3 := uint64(uint16(v2) * uint16(k0))
-				// 80: setp.lt.u16
-				c4t := uint16(v3) < uint16(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+// interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 77-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xaaab)
+				k1 := uint64(0x5556)
+				// PTX lines 77, 78, 79, 80: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 78: cvt.u16.u32
+							v2 := uint64(uint16(uint32(v1)))
+							// 79: mul.lo.s16
+							v3 := uint64(uint16(v2) * uint16(k0))
+							// 80: setp.lt.u16
+							c4t := uint16(v3) < uint16(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 78: cvt.u16.u32
+							v2 := uint64(uint16(uint32(v1)))
+							// 79: mul.lo.s16
+							v3 := uint64(uint16(v2) * uint16(k0))
+							// 80: setp.lt.u16
+							c4t := uint16(v3) < uint16(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 78: cvt.u16.u32
-				v2 := uint64(uint16(uint32(v1)))
-				// 79: mul.lo.s16
-				v3 := uint64(uint16(v2) * uint16(k0))
-				// 80: setp.lt.u16
-				c4t := uint16(v3) < uint16(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 113; ret
+			next = 6
+		case 2:
+			// b2, PTX lines 83-96; bar.sync at line 97
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
+				// PTX line 83: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/barrier_exit.ptx:83")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 84: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/barrier_exit.ptx:84")
+				}
+				// PTX line 85: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 86: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r6, m, u4)
+				// PTX line 87: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r7, m, u5)
+				// PTX line 88: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX lines 89, 90, 91, 92, 93: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v10aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: mad.lo.s32
+							v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
+							// 90: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+							r10[l] = v8
+							// 91: add.s64
+							v9 := uint64(uint64(u3) + uint64(v8))
+							r11[l] = v9
+							// 92: ld.global.u32
+							v10a := uint64(v9) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
+									continue
+								}
+								v10 = v10x
+							}
+							r12[l] = v10
+							// 93: mul.wide.u32
+							v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							r13[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: mad.lo.s32
+							v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
+							// 90: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+							r10[l] = v8
+							// 91: add.s64
+							v9 := uint64(uint64(u3) + uint64(v8))
+							r11[l] = v9
+							// 92: ld.global.u32
+							v10a := uint64(v9) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
+									continue
+								}
+								v10 = v10x
+							}
+							r12[l] = v10
+							// 93: mul.wide.u32
+							v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							r13[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 94: mov.u64, warp-uniform
+				u12 := uint64(k1)
+				runtime.Broadcast(r14, m, u12)
+				// PTX lines 95, 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: add.s64
+							v13 := uint64(uint64(u12) + uint64(r13[l]))
+							r15[l] = v13
+							// 96: st.shared.u32
+							s14 := uint64(v13) + 0x0
+							s14v := uint64(r12[l])
+							if s14 < shEnd4 && s14&3 == 0 {
+								runtime.Store32(sh, s14, s14v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: add.s64
+							v13 := uint64(uint64(u12) + uint64(r13[l]))
+							r15[l] = v13
+							// 96: st.shared.u32
+							s14 := uint64(v13) + 0x0
+							s14v := uint64(r12[l])
+							if s14 < shEnd4 && s14&3 == 0 {
+								runtime.Store32(sh, s14, s14v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
+							}
+						}
+					}
+				}
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2, PTX lines 98-103; bar.sync at line 104
+			{
+				r0 := w.Reg(0)
+				r7 := w.Reg(7)
+				r14 := w.Reg(14)
+				r20 := w.Reg(20)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				k2 := uint64(0x4)
+				// PTX lines 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 99: setp.lt.u32
+							c2t := uint32(v1) < uint32(r7[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 100: selp.b32
+							v3 := uint64(k1)
+							if c2 {
+								v3 = uint64(v1)
+							}
+							// 101: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
+							// 102: add.s64
+							v5 := uint64(uint64(r14[l]) + uint64(v4))
+							// 103: ld.shared.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6a < shEnd4 && v6a&3 == 0 {
+								v6 = runtime.Load32(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/barrier_exit.ptx:103")
+									continue
+								}
+								v6 = v6x
+							}
+							r20[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 99: setp.lt.u32
+							c2t := uint32(v1) < uint32(r7[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 100: selp.b32
+							v3 := uint64(k1)
+							if c2 {
+								v3 = uint64(v1)
+							}
+							// 101: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
+							// 102: add.s64
+							v5 := uint64(uint64(r14[l]) + uint64(v4))
+							// 103: ld.shared.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6a < shEnd4 && v6a&3 == 0 {
+								v6 = runtime.Load32(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/barrier_exit.ptx:103")
+									continue
+								}
+								v6 = v6x
+							}
+							r20[l] = v6
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b2, PTX lines 105-106; bar.sync at line 107
+			{
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				k0 := uint64(0x3)
+				// PTX lines 105, 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: mul.lo.s32
+							v1 := uint64(uint32(r20[l]) * uint32(k0))
+							// 106: st.shared.u32
+							s2 := uint64(r15[l]) + 0x0
+							s2v := uint64(v1)
+							if s2 < shEnd4 && s2&3 == 0 {
+								runtime.Store32(sh, s2, s2v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/fast/barrier_exit.ptx:106")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: mul.lo.s32
+							v1 := uint64(uint32(r20[l]) * uint32(k0))
+							// 106: st.shared.u32
+							s2 := uint64(r15[l]) + 0x0
+							s2v := uint64(v1)
+							if s2 < shEnd4 && s2&3 == 0 {
+								runtime.Store32(sh, s2, s2v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/fast/barrier_exit.ptx:106")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b2, PTX lines 108-112
+			{
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r15 := w.Reg(15)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				// PTX lines 108, 109, 110, 111: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					v2aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: ld.shared.u32
+							v1a := uint64(r15[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/barrier_exit.ptx:108")
+									continue
+								}
+								v1 = v1x
+							}
+							// 109: ld.global.u32
+							v2a := uint64(r11[l]) + 0x0
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/barrier_exit.ptx:109")
+									continue
+								}
+								v2 = v2x
+							}
+							// 110: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r24[l] = v3
+							// 111: add.s64
+							v4 := uint64(uint64(r6[l]) + uint64(r10[l]))
+							r25[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: ld.shared.u32
+							v1a := uint64(r15[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/fast/barrier_exit.ptx:108")
+									continue
+								}
+								v1 = v1x
+							}
+							// 109: ld.global.u32
+							v2a := uint64(r11[l]) + 0x0
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/barrier_exit.ptx:109")
+									continue
+								}
+								v2 = v2x
+							}
+							// 110: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r24[l] = v3
+							// 111: add.s64
+							v4 := uint64(uint64(r6[l]) + uint64(r10[l]))
+							r25[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 112: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: st.global.u32
+							s5 := uint64(r25[l]) + 0x0
+							s5v := uint64(r24[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/barrier_exit.ptx:112")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: st.global.u32
+							s5 := uint64(r25[l]) + 0x0
+							s5v := uint64(r24[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/barrier_exit.ptx:112")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// interleavedReturnBarrierB2 runs b2 of kernel interleaved_return_barrier, PTX lines 83-96.
-func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1000)
-	// PTX line 83: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/barrier_exit.ptx:83")
-	// PTX line 84: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/barrier_exit.ptx:84")
-	// PTX line 85: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 86: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r6, m, u4)
-	// PTX line 87: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r7, m, u5)
-	// PTX line 88: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
-				// 90: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r10[l] = v8
-				// 91: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
-				r11[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
-				// 90: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r10[l] = v8
-				// 91: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
-				r11[l] = v9
-			}
-		}
-	}
-	// PTX line 92: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/barrier_exit.ptx:92")
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r13[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r13[l] = v10
-			}
-		}
-	}
-	// PTX line 94: mov.u64, warp-uniform
-	u11 := uint64(k1)
-	runtime.Broadcast(r14, m, u11)
-	// PTX lines 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: add.s64
-				v12 := uint64(uint64(u11) + uint64(r13[l]))
-				r15[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: add.s64
-				v12 := uint64(uint64(u11) + uint64(r13[l]))
-				r15[l] = v12
-			}
-		}
-	}
-	// PTX line 96: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r12, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/barrier_exit.ptx:96")
-	_ = u4
-}
-
-// interleavedReturnBarrierB2_1 runs b2 of kernel interleaved_return_barrier, PTX lines 98-103.
-func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r7 := w.Reg(7)
-	r14 := w.Reg(14)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	k2 := uint64(0x4)
-	// PTX lines 98, 99, 100, 101, 102: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 98: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 99: setp.lt.u32
-				c2t := uint32(v1) < uint32(r7[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 130-132; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 100: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(v1)
+				// PTX line 130: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/barrier_exit.ptx:130")
 				}
-				// 101: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-				// 102: add.s64
-				v5 := uint64(uint64(r14[l]) + uint64(v4))
-				r19[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 98: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 99: setp.lt.u32
-				c2t := uint32(v1) < uint32(r7[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				runtime.Broadcast(r0, m, u1)
+				// PTX lines 131, 132: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+							// 132: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+							// 132: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 100: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(v1)
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX lines 138-140; bar.sync at line 141
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				// PTX lines 138: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r3[l] = v1
+						}
+					}
 				}
-				// 101: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-				// 102: add.s64
-				v5 := uint64(uint64(r14[l]) + uint64(v4))
-				r19[l] = v5
+				// PTX line 139: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r4, m, u2)
+				// PTX line 140: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r5, m, u3)
+				_ = u2
+				_ = u3
 			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 103: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/barrier_exit.ptx:103")
-}
-
-// interleavedReturnBarrierB2_2 runs b2 of kernel interleaved_return_barrier, PTX lines 105-106.
-func interleavedReturnBarrierB2_2(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x3)
-	// PTX lines 105: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: mul.lo.s32
-				v1 := uint64(uint32(r20[l]) * uint32(k0))
-				r21[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: mul.lo.s32
-				v1 := uint64(uint32(r20[l]) * uint32(k0))
-				r21[l] = v1
-			}
-		}
-	}
-	// PTX line 106: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r21, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/barrier_exit.ptx:106")
-}
-
-// interleavedReturnBarrierB2_3 runs b2 of kernel interleaved_return_barrier, PTX lines 108-112.
-func interleavedReturnBarrierB2_3(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	// PTX line 108: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/barrier_exit.ptx:108")
-	// PTX line 109: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r23, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/barrier_exit.ptx:109")
-	// PTX lines 110, 111: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
-				r24[l] = v1
-				// 111: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(r10[l]))
-				r25[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
-				r24[l] = v1
-				// 111: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(r10[l]))
-				r25[l] = v2
-			}
-		}
-	}
-	// PTX line 112: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/barrier_exit.ptx:112")
-}
-
-// warpHandoffB0 runs b0 of kernel warp_handoff, PTX lines 130-132.
-func warpHandoffB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX line 130: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/barrier_exit.ptx:130")
-	runtime.Broadcast(r0, m, u1)
-	// PTX lines 131, 132: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 131: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 132: setp.ne.s32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			return pc, budget
+		case 2:
+			// b1 ($L__BB2_2), PTX lines 142-142; divergent, reconverges at block 5 (b4 ($L__BB2_7))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1f)
+				// PTX lines 142: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 131: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 132: setp.ne.s32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
+			{
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-}
-
-// warpHandoffB1 runs b1 ($L__BB2_2) of kernel warp_handoff, PTX lines 138-140.
-func warpHandoffB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	// PTX lines 138: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 138: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 138: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r3[l] = v1
-			}
-		}
-	}
-	// PTX line 139: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r4, m, u2)
-	// PTX line 140: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r5, m, u3)
-	_ = u2
-	_ = u3
-}
-
-// warpHandoffB1_1 runs b1 ($L__BB2_2) of kernel warp_handoff, PTX lines 142-142.
-func warpHandoffB1_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1f)
-	// PTX lines 142: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 145: ld.volatile.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/fast/barrier_exit.ptx:145")
+				// PTX lines 146: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: setp.eq.s32
+							c2t := uint32(u1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: setp.eq.s32
+							c2t := uint32(u1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[2] = p2
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b3 ($L__BB2_5), PTX lines 153-155; divergent, reconverges at block 5 (b4 ($L__BB2_7))
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				k0 := uint64(0xffffffe0)
+				// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: add.s32
+							v1 := uint64(uint32(r5[l]) + uint32(k0))
+							// 154: setp.ne.s32
+							c2t := uint32(r1[l]) != uint32(v1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 155: mov.u32
+							v3 := uint64(r1[l])
+							r8[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: add.s32
+							v1 := uint64(uint32(r5[l]) + uint32(k0))
+							// 154: setp.ne.s32
+							c2t := uint32(r1[l]) != uint32(v1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 155: mov.u32
+							v3 := uint64(r1[l])
+							r8[l] = v3
+						}
+					}
+					w.P[3] = p3
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// warpHandoffB2 runs b2 ($L__BB2_3) of kernel warp_handoff, PTX lines 145-146.
-func warpHandoffB2(w *runtime.Warp, m uint32) {
-	k0 := uint64(0x0)
-	// PTX line 145: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/fast/barrier_exit.ptx:145")
-	// PTX lines 146: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 146: setp.eq.s32
-				c2t := uint32(u1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b4 ($L__BB2_7), PTX lines 166-169; ret
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				k0 := uint64(0x4)
+				// PTX lines 166, 167, 168, 169: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: mad.lo.s32
+							v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
+							// 167: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+							// 168: add.s64
+							v3 := uint64(uint64(r3[l]) + uint64(v2))
+							// 169: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r8[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/barrier_exit.ptx:169")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: mad.lo.s32
+							v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
+							// 167: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+							// 168: add.s64
+							v3 := uint64(uint64(r3[l]) + uint64(v2))
+							// 169: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r8[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/barrier_exit.ptx:169")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 146: setp.eq.s32
-				c2t := uint32(u1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 6:
+			// b5, PTX lines 135-136
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				// PTX line 135: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r2, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				// PTX line 136: st.volatile.shared.u32
+				w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x2000, 4, m, "testdata/ptx/fast/barrier_exit.ptx:136")
+				_ = u1
 			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// warpHandoffB3 runs b3 ($L__BB2_5) of kernel warp_handoff, PTX lines 153-155.
-func warpHandoffB3(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	k0 := uint64(0xffffffe0)
-	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 153: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				// 154: setp.ne.s32
-				c2t := uint32(r1[l]) != uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 7:
+			// b6, PTX line 143
+			next = 3
+		case 8:
+			// b7, PTX lines 149-150
+			{
+				r1 := w.Reg(1)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 155: mov.u32
-				v3 := uint64(r1[l])
-				r8[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 153: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				// 154: setp.ne.s32
-				c2t := uint32(r1[l]) != uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 149: ld.volatile.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/fast/barrier_exit.ptx:149")
+				// PTX lines 150: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: add.s32
+							v2 := uint64(uint32(u1) + uint32(r1[l]))
+							r8[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: add.s32
+							v2 := uint64(uint32(u1) + uint32(r1[l]))
+							r8[l] = v2
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 155: mov.u32
-				v3 := uint64(r1[l])
-				r8[l] = v3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 9:
+			// b8, PTX lines 158-164
+			{
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x3e8)
+				k1 := uint64(0x1)
+				// PTX lines 158, 159: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: mad.lo.s32
+							v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
+							// 159: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r11[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: mad.lo.s32
+							v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
+							// 159: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r11[l] = v2
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 160: st.volatile.shared.u32
+				w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x2004, 4, m, "testdata/ptx/fast/barrier_exit.ptx:160")
+				// PTX line 162: mov.b32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r12, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 163: st.volatile.shared.u32
+				w.StoreLanes(runtime.SpaceShared, r12, nil, 0, 0x2000, 4, m, "testdata/ptx/fast/barrier_exit.ptx:163")
+				// PTX lines 164: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 164: mov.u32
+							v4 := uint64(r1[l])
+							r8[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 164: mov.u32
+							v4 := uint64(r1[l])
+							r8[l] = v4
+						}
+					}
+				}
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-		w.P[3] = p3
-	}
-}
-
-// warpHandoffB4 runs b4 ($L__BB2_7) of kernel warp_handoff, PTX lines 166-169.
-func warpHandoffB4(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r15 := w.Reg(15)
-	k0 := uint64(0x4)
-	// PTX lines 166, 167, 168: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 166: mad.lo.s32
-				v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
-				// 167: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 168: add.s64
-				v3 := uint64(uint64(r3[l]) + uint64(v2))
-				r15[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 166: mad.lo.s32
-				v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
-				// 167: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 168: add.s64
-				v3 := uint64(uint64(r3[l]) + uint64(v2))
-				r15[l] = v3
-			}
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 169: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/barrier_exit.ptx:169")
-}
-
-// warpHandoffB5 runs b5 of kernel warp_handoff, PTX lines 135-136.
-func warpHandoffB5(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	k0 := uint64(0x0)
-	// PTX line 135: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r2, m, u1)
-	// PTX line 136: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x2000, 4, m, "testdata/ptx/fast/barrier_exit.ptx:136")
-	_ = u1
-}
-
-// warpHandoffB7 runs b7 of kernel warp_handoff, PTX lines 149-150.
-func warpHandoffB7(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r8 := w.Reg(8)
-	// PTX line 149: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/fast/barrier_exit.ptx:149")
-	// PTX lines 150: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: add.s32
-				v2 := uint64(uint32(u1) + uint32(r1[l]))
-				r8[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: add.s32
-				v2 := uint64(uint32(u1) + uint32(r1[l]))
-				r8[l] = v2
-			}
-		}
-	}
-}
-
-// warpHandoffB8 runs b8 of kernel warp_handoff, PTX lines 158-164.
-func warpHandoffB8(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x3e8)
-	k1 := uint64(0x1)
-	// PTX lines 158, 159: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 158: mad.lo.s32
-				v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
-				// 159: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r11[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 158: mad.lo.s32
-				v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
-				// 159: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r11[l] = v2
-			}
-		}
-	}
-	// PTX line 160: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x2004, 4, m, "testdata/ptx/fast/barrier_exit.ptx:160")
-	// PTX line 162: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r12, m, u3)
-	// PTX line 163: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r12, nil, 0, 0x2000, 4, m, "testdata/ptx/fast/barrier_exit.ptx:163")
-	// PTX lines 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 164: mov.u32
-				v4 := uint64(r1[l])
-				r8[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 164: mov.u32
-				v4 := uint64(r1[l])
-				r8[l] = v4
-			}
-		}
-	}
-	_ = u3
 }

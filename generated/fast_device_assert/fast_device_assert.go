@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/device_assert.ptx",
+	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -23,13 +24,6 @@ var Module = &runtime.Module{
 var (
 	// checkPositiveFunc is PTX kernel check_positive (testdata/ptx/fast/device_assert.ptx:30).
 	checkPositiveFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   24,
-			Value: 0x9,
-		}, {
-			Reg:   25,
-			Value: 0x1,
-		}},
 		Exit:   9,
 		Index:  0,
 		Kernel: true,
@@ -52,7 +46,7 @@ var (
 		LocalSize:    16,
 		Name:         "check_positive",
 		NumPreds:     3,
-		NumRegs:      26,
+		NumRegs:      24,
 		ParamSize:    64,
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   16,
@@ -85,9 +79,44 @@ func init() {
 	checkPositiveFunc.Blocks = make([]runtime.Block, 10)
 	// b0, PTX lines 43-50; divergent, reconverges at block 1 (b1 ($L__BB0_4))
 	checkPositiveFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_assert.ptx:43",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -101,6 +130,13 @@ func init() {
 	checkPositiveFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_assert.ptx:112",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_assert.ptx:112",
@@ -111,9 +147,38 @@ func init() {
 	}
 	// b2, PTX lines 53-58; divergent, reconverges at block 1 (b1 ($L__BB0_4))
 	checkPositiveFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_assert.ptx:53",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -125,9 +190,36 @@ func init() {
 	}
 	// b3, PTX lines 61-70; code before the call
 	checkPositiveFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_assert.ptx:61",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  70,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -138,6 +230,13 @@ func init() {
 	checkPositiveFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_assert.ptx:72",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -166,9 +265,29 @@ func init() {
 	}
 	// b4, PTX lines 78-81; divergent, reconverges at block 1 (b1 ($L__BB0_4))
 	checkPositiveFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_assert.ptx:78",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -180,9 +299,48 @@ func init() {
 	}
 	// b5, PTX lines 84-100; code before the call
 	checkPositiveFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_assert.ptx:84",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -193,6 +351,13 @@ func init() {
 	checkPositiveFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_assert.ptx:101",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -228,18 +393,22 @@ func init() {
 		},
 	}
 	// b6, PTX line 101
-	checkPositiveFunc.Blocks[8] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/device_assert.ptx:111",
-		Reconv:  -1,
-		Succ:    1,
-		Uniform: true,
-	}}
+	checkPositiveFunc.Blocks[8] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/device_assert.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/device_assert.ptx:111",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	checkPositiveFunc.Blocks[9] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	checkPositiveFunc.Run = checkPositiveRun
 }
 
 // CheckPositive launches PTX kernel check_positive (testdata/ptx/fast/device_assert.ptx:30) on dev with the launch configuration cfg. Parameters: param0 is check_positive_param_0, param1 is check_positive_param_1.
@@ -250,255 +419,707 @@ func CheckPositive(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, checkPositiveFunc, cfg, p[:])
 }
 
-// checkPositiveB0 runs b0 of kernel check_positive, PTX lines 43-50.
-func checkPositiveB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 43: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 44: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 45: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/fast/device_assert.ptx:45")
-	// PTX line 46: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 47: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 49: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 50: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// checkPositiveRun runs blocks of kernel check_positive for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 43-50; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 43: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				runtime.Broadcast(r1, m, u1)
+				// PTX line 44: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 49: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 50: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 45: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/fast/device_assert.ptx:45")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				// PTX line 46: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX line 47: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 49: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 50: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 49: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 50: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_4), PTX line 111; ret
+			next = 9
+		case 2:
+			// b2, PTX lines 53-58; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+			{
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 53: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_assert.ptx:53")
+				}
+				// PTX line 54: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 55, 56, 57, 58: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 56: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r10[l] = v4
+							// 57: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/device_assert.ptx:57")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 58: setp.gt.s32
+							c6t := int32(v5) > int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 56: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r10[l] = v4
+							// 57: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/fast/device_assert.ptx:57")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 58: setp.gt.s32
+							c6t := int32(v5) > int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3, PTX lines 61-70; code before the call
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x0)
+				// PTX lines 61, 62: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: add.u64
+							v1 := uint64(uint64(r0[l]) + uint64(k0))
+							r12[l] = v1
+							// 62: add.u64
+							v2 := uint64(uint64(r1[l]) + uint64(k0))
+							r13[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: add.u64
+							v1 := uint64(uint64(r0[l]) + uint64(k0))
+							r12[l] = v1
+							// 62: add.u64
+							v2 := uint64(uint64(r1[l]) + uint64(k0))
+							r13[l] = v2
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 63: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r6, r11}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_assert.ptx:63")
+				// PTX line 64: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(0) + k0))
+				// PTX line 65: cvta.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(u4)
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_assert.ptx:68")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(u4)
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_assert.ptx:68")
+							}
+						}
+					}
+				}
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.param.b64
+							s6 := uint64(0x8)
+							s6v := uint64(r12[l])
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_assert.ptx:70")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.param.b64
+							s6 := uint64(0x8)
+							s6v := uint64(r12[l])
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_assert.ptx:70")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b3, PTX line 59
+			return pc, budget
+		case 5:
+			// b4, PTX lines 78-81; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				// PTX lines 78, 80, 81: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_assert.ptx:78")
+									continue
+								}
+								v1 = v1x
+							}
+							_ = v1
+							// 80: ld.global.u32
+							v2a := uint64(r10[l]) + 0x0
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/device_assert.ptx:80")
+									continue
+								}
+								v2 = v2x
+							}
+							// 81: setp.gt.s32
+							c3t := int32(v2) > int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_assert.ptx:78")
+									continue
+								}
+								v1 = v1x
+							}
+							_ = v1
+							// 80: ld.global.u32
+							v2a := uint64(r10[l]) + 0x0
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/fast/device_assert.ptx:80")
+									continue
+								}
+								v2 = v2x
+							}
+							// 81: setp.gt.s32
+							c3t := int32(v2) > int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX lines 84-100; code before the call
+			{
+				k0 := uint64(0x0)
+				k1 := uint64(0x9)
+				k2 := uint64(0x1)
+				// PTX line 84: mov.u64, warp-uniform
+				u1 := uint64((w.GlobalVar(1) + k0))
+				// PTX line 85: cvta.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX line 86: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(2) + k0))
+				// PTX line 87: cvta.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX line 88: mov.u64, warp-uniform
+				u5 := uint64((w.GlobalVar(3) + k0))
+				// PTX line 89: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX lines 92: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: st.param.b64
+							s7 := uint64(0x18)
+							s7v := uint64(u2)
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_assert.ptx:92")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: st.param.b64
+							s7 := uint64(0x18)
+							s7v := uint64(u2)
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_assert.ptx:92")
+							}
+						}
+					}
+				}
+				// PTX lines 94: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: st.param.b64
+							s8 := uint64(0x20)
+							s8v := uint64(u4)
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/fast/device_assert.ptx:94")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: st.param.b64
+							s8 := uint64(0x20)
+							s8v := uint64(u4)
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/fast/device_assert.ptx:94")
+							}
+						}
+					}
+				}
+				// PTX lines 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.param.b32
+							s9 := uint64(0x28)
+							s9v := uint64(k1)
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/fast/device_assert.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.param.b32
+							s9 := uint64(0x28)
+							s9v := uint64(k1)
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/fast/device_assert.ptx:96")
+							}
+						}
+					}
+				}
+				// PTX lines 98: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: st.param.b64
+							s10 := uint64(0x30)
+							s10v := uint64(u6)
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/fast/device_assert.ptx:98")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: st.param.b64
+							s10 := uint64(0x30)
+							s10v := uint64(u6)
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/fast/device_assert.ptx:98")
+							}
+						}
+					}
+				}
+				// PTX lines 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.param.b64
+							s11 := uint64(0x38)
+							s11v := uint64(k2)
+							if s11 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/fast/device_assert.ptx:100")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.param.b64
+							s11 := uint64(0x38)
+							s11v := uint64(k2)
+							if s11 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/fast/device_assert.ptx:100")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b5, PTX line 82
+			return pc, budget
+		case 8:
+			// b6, PTX line 101
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u2
-}
-
-// checkPositiveB2 runs b2 of kernel check_positive, PTX lines 53-58.
-func checkPositiveB2(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 53: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_assert.ptx:53")
-	// PTX line 54: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 55, 56: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 56: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r10[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 56: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r10[l] = v4
-			}
+		if next == stop || next >= 9 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 57: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/device_assert.ptx:57")
-	// PTX lines 58: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: setp.gt.s32
-				c5t := int32(r11[l]) > int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: setp.gt.s32
-				c5t := int32(r11[l]) > int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// checkPositiveB3 runs b3 of kernel check_positive, PTX lines 61-70.
-func checkPositiveB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX lines 61, 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: add.u64
-				v1 := uint64(uint64(r0[l]) + uint64(k0))
-				r12[l] = v1
-				// 62: add.u64
-				v2 := uint64(uint64(r1[l]) + uint64(k0))
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: add.u64
-				v1 := uint64(uint64(r0[l]) + uint64(k0))
-				r12[l] = v1
-				// 62: add.u64
-				v2 := uint64(uint64(r1[l]) + uint64(k0))
-				r13[l] = v2
-			}
-		}
-	}
-	// PTX line 63: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r6, r11}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_assert.ptx:63")
-	// PTX line 64: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(0) + k0))
-	// PTX line 65: cvta.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r15, m, u4)
-	// PTX line 68: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r15, nil, 0, 0x0, 8, m, "testdata/ptx/fast/device_assert.ptx:68")
-	// PTX line 70: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r12, nil, 0, 0x8, 8, m, "testdata/ptx/fast/device_assert.ptx:70")
-	_ = u4
-}
-
-// checkPositiveB4 runs b4 of kernel check_positive, PTX lines 78-81.
-func checkPositiveB4(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x0)
-	// PTX line 78: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r16, nil, 0, 0x10, 4, 0, m, "testdata/ptx/fast/device_assert.ptx:78")
-	// PTX line 80: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/device_assert.ptx:80")
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// checkPositiveB5 runs b5 of kernel check_positive, PTX lines 84-100.
-func checkPositiveB5(w *runtime.Warp, m uint32) {
-	r19 := w.Reg(19)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x0)
-	// PTX line 84: mov.u64, warp-uniform
-	u1 := uint64((w.GlobalVar(1) + k0))
-	// PTX line 85: cvta.global.u64, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r19, m, u2)
-	// PTX line 86: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(2) + k0))
-	// PTX line 87: cvta.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r21, m, u4)
-	// PTX line 88: mov.u64, warp-uniform
-	u5 := uint64((w.GlobalVar(3) + k0))
-	// PTX line 89: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r23, m, u6)
-	// PTX line 92: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x18, 8, m, "testdata/ptx/fast/device_assert.ptx:92")
-	// PTX line 94: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r21, nil, 0, 0x20, 8, m, "testdata/ptx/fast/device_assert.ptx:94")
-	// PTX line 96: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r24, nil, 0, 0x28, 4, m, "testdata/ptx/fast/device_assert.ptx:96")
-	// PTX line 98: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r23, nil, 0, 0x30, 8, m, "testdata/ptx/fast/device_assert.ptx:98")
-	// PTX line 100: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x38, 8, m, "testdata/ptx/fast/device_assert.ptx:100")
-	_ = u2
-	_ = u4
-	_ = u6
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/device_malloc.ptx",
+	NumWindows: 18,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -139,9 +140,41 @@ func init() {
 	mallocSumFunc.Blocks = make([]runtime.Block, 27)
 	// b0, PTX lines 33-39; divergent, reconverges at block 11 (b10 ($L__BB0_17))
 	mallocSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:33",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -153,9 +186,53 @@ func init() {
 	}
 	// b1 ($L__BB0_5), PTX lines 85-95; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 	mallocSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:85",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -167,9 +244,23 @@ func init() {
 	}
 	// b2 ($L__BB0_6), PTX lines 99-99
 	mallocSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:99",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     19,
 			Kind:    runtime.TermBranch,
@@ -182,9 +273,35 @@ func init() {
 	}
 	// b3 ($L__BB0_8), PTX lines 108-112; divergent, reconverges at block 20 (b18)
 	mallocSumFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:108",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -196,9 +313,26 @@ func init() {
 	}
 	// b4 ($L__BB0_9), PTX lines 115-116
 	mallocSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:115",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     21,
 			Kind:    runtime.TermBranch,
@@ -211,9 +345,53 @@ func init() {
 	}
 	// b5 ($L__BB0_11), PTX lines 124-134; divergent, reconverges at block 6 (b6 ($L__BB0_12))
 	mallocSumFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:124",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -227,6 +405,15 @@ func init() {
 	mallocSumFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:138",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     23,
 			Kind:    runtime.TermBranch,
@@ -239,9 +426,35 @@ func init() {
 	}
 	// b7 ($L__BB0_14), PTX lines 144-148; divergent, reconverges at block 24 (b22)
 	mallocSumFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:144",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -253,9 +466,27 @@ func init() {
 	}
 	// b8 ($L__BB0_15), PTX lines 151-156; code before the call
 	mallocSumFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:151",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -266,6 +497,13 @@ func init() {
 	mallocSumFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:157",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -286,9 +524,27 @@ func init() {
 	}
 	// b9 ($L__BB0_16), PTX lines 165-168
 	mallocSumFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:165",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:169",
@@ -301,6 +557,13 @@ func init() {
 	mallocSumFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:170",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  170,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:170",
@@ -311,9 +574,36 @@ func init() {
 	}
 	// b11, PTX lines 42-50; code before the call
 	mallocSumFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:42",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -324,6 +614,13 @@ func init() {
 	mallocSumFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:52",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -348,9 +645,38 @@ func init() {
 	}
 	// b12, PTX lines 57-63; divergent, reconverges at block 11 (b10 ($L__BB0_17))
 	mallocSumFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:57",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -362,9 +688,26 @@ func init() {
 	}
 	// b13, PTX lines 66-67
 	mallocSumFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:66",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     16,
 			Kind:    runtime.TermBranch,
@@ -377,9 +720,29 @@ func init() {
 	}
 	// b14, PTX lines 70-72
 	mallocSumFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:70",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     17,
 			Kind:    runtime.TermBranch,
@@ -392,9 +755,42 @@ func init() {
 	}
 	// b15, PTX lines 75-83
 	mallocSumFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:75",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:84",
@@ -407,6 +803,15 @@ func init() {
 	mallocSumFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:97",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:97",
@@ -417,9 +822,27 @@ func init() {
 	}
 	// b17, PTX lines 102-105
 	mallocSumFunc.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:102",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:106",
@@ -429,18 +852,39 @@ func init() {
 		},
 	}
 	// b18, PTX line 113
-	mallocSumFunc.Blocks[20] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/device_malloc.ptx:114",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	mallocSumFunc.Blocks[20] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/device_malloc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/device_malloc.ptx:114",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// b19, PTX lines 119-122
 	mallocSumFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:119",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:123",
@@ -453,6 +897,15 @@ func init() {
 	mallocSumFunc.Blocks[22] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:136",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:136",
@@ -463,9 +916,21 @@ func init() {
 	}
 	// b21, PTX lines 140-141
 	mallocSumFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:140",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:142",
@@ -475,17 +940,29 @@ func init() {
 		},
 	}
 	// b22, PTX line 149
-	mallocSumFunc.Blocks[24] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/device_malloc.ptx:150",
-		Reconv:  -1,
-		Succ:    8,
-		Uniform: true,
-	}}
+	mallocSumFunc.Blocks[24] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/device_malloc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/device_malloc.ptx:150",
+			Reconv:  -1,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
 	// b23, PTX line 157
 	mallocSumFunc.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:163",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:163",
@@ -499,12 +976,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mallocSumFunc.Run = mallocSumRun
 	mallocKeepFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 185-190; divergent, reconverges at block 2 (b2 ($L__BB1_4))
 	mallocKeepFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:185",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -516,9 +1023,24 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 212-214
 	mallocKeepFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:212",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:215",
@@ -531,6 +1053,13 @@ func init() {
 	mallocKeepFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:216",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  216,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:216",
@@ -541,9 +1070,27 @@ func init() {
 	}
 	// b3, PTX lines 193-198; code before the call
 	mallocKeepFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:193",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -554,6 +1101,13 @@ func init() {
 	mallocKeepFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:200",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -578,9 +1132,26 @@ func init() {
 	}
 	// b4, PTX lines 205-207; divergent, reconverges at block 1 (b1 ($L__BB1_3))
 	mallocKeepFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:205",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -592,9 +1163,18 @@ func init() {
 	}
 	// b5, PTX lines 210-210
 	mallocKeepFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:210",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:211",
@@ -608,12 +1188,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mallocKeepFunc.Run = mallocKeepRun
 	freeKeptFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 231-236; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 	freeKeptFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:231",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -625,9 +1235,27 @@ func init() {
 	}
 	// b1 ($L__BB2_3), PTX lines 253-258; code before the call
 	freeKeptFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:253",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  258,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -638,6 +1266,13 @@ func init() {
 	freeKeptFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:259",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  259,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -659,6 +1294,13 @@ func init() {
 	freeKeptFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:266",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  266,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:266",
@@ -669,9 +1311,50 @@ func init() {
 	}
 	// b3, PTX lines 239-248; divergent, reconverges at block 1 (b1 ($L__BB2_3))
 	freeKeptFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:239",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -683,9 +1366,18 @@ func init() {
 	}
 	// b4, PTX lines 251-251
 	freeKeptFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_malloc.ptx:251",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  251,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_malloc.ptx:252",
@@ -695,18 +1387,22 @@ func init() {
 		},
 	}
 	// b5, PTX line 259
-	freeKeptFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/device_malloc.ptx:265",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	freeKeptFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/device_malloc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/device_malloc.ptx:265",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	freeKeptFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	freeKeptFunc.Run = freeKeptRun
 }
 
 // MallocSum launches PTX kernel malloc_sum (testdata/ptx/fast/device_malloc.ptx:21) on dev with the launch configuration cfg. Parameters: param0 is malloc_sum_param_0, param1 is malloc_sum_param_1, param2 is malloc_sum_param_2, param3 is malloc_sum_param_3.
@@ -737,1260 +1433,2359 @@ func FreeKept(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, freeKeptFunc, cfg, p[:])
 }
 
-// mallocSumB0 runs b0 of kernel malloc_sum, PTX lines 33-39.
-func mallocSumB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	// PTX line 33: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/device_malloc.ptx:33")
-	// PTX line 34: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 35: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX line 36: mul.lo.s32, warp-uniform
-	u4 := uint64(uint32(u2) * uint32(u3))
-	runtime.Broadcast(r3, m, u4)
-	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 38: add.s32
-				v6 := uint64(uint32(u4) + uint32(v5))
-				r5[l] = v6
-				// 39: setp.ge.s32
-				c7t := int32(v6) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+// mallocSumRun runs blocks of kernel malloc_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 33-39; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 38: add.s32
-				v6 := uint64(uint32(u4) + uint32(v5))
-				r5[l] = v6
-				// 39: setp.ge.s32
-				c7t := int32(v6) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				// PTX line 33: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/device_malloc.ptx:33")
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				// PTX line 34: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 35: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX line 36: mul.lo.s32, warp-uniform
+				u4 := uint64(uint32(u2) * uint32(u3))
+				runtime.Broadcast(r3, m, u4)
+				// PTX lines 37, 38, 39: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+							// 38: add.s32
+							v6 := uint64(uint32(u4) + uint32(v5))
+							r5[l] = v6
+							// 39: setp.ge.s32
+							c7t := int32(v6) >= int32(u1)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+							// 38: add.s32
+							v6 := uint64(uint32(u4) + uint32(v5))
+							r5[l] = v6
+							// 39: setp.ge.s32
+							c7t := int32(v6) >= int32(u1)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_5), PTX lines 85-95; divergent, reconverges at block 2 (b2 ($L__BB0_6))
+			{
+				r5 := w.Reg(5)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				k0 := uint64(0x4)
+				k1 := uint64(0x10)
+				// PTX lines 85, 86: lane-local, one loop over the lanes
+				{
+					s1w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: st.u32
+							s1 := uint64(r25[l]) + 0xfffffffffffffff8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r26[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
+							}
+							// 86: add.s32
+							v2 := uint64(uint32(r5[l]) + uint32(r26[l]))
+							r27[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: st.u32
+							s1 := uint64(r25[l]) + 0xfffffffffffffff8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r26[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:85")
+							}
+							// 86: add.s32
+							v2 := uint64(uint32(r5[l]) + uint32(r26[l]))
+							r27[l] = v2
+						}
+					}
+				}
+				// PTX lines 87, 88: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: st.u32
+							s3 := uint64(r25[l]) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r27[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
+							}
+							// 88: add.s32
+							v4 := uint64(uint32(r23[l]) + uint32(r26[l]))
+							r28[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: st.u32
+							s3 := uint64(r25[l]) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r27[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:87")
+							}
+							// 88: add.s32
+							v4 := uint64(uint32(r23[l]) + uint32(r26[l]))
+							r28[l] = v4
+						}
+					}
+				}
+				// PTX lines 89, 90: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: st.u32
+							s5 := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r28[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
+							}
+							// 90: add.s32
+							v6 := uint64(uint32(r24[l]) + uint32(r26[l]))
+							r29[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: st.u32
+							s5 := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r28[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/fast/device_malloc.ptx:89")
+							}
+							// 90: add.s32
+							v6 := uint64(uint32(r24[l]) + uint32(r26[l]))
+							r29[l] = v6
+						}
+					}
+				}
+				// PTX lines 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					s7w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: st.u32
+							s7 := uint64(r25[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r29[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
+							}
+							// 92: add.s32
+							v8 := uint64(uint32(r18[l]) + uint32(k0))
+							r18[l] = v8
+							// 93: add.s32
+							v9 := uint64(uint32(r26[l]) + uint32(r20[l]))
+							r26[l] = v9
+							// 94: add.s64
+							v10 := uint64(uint64(r25[l]) + uint64(k1))
+							r25[l] = v10
+							// 95: setp.eq.s32
+							c11t := uint32(r19[l]) == uint32(v8)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p4 = p4&^(1<<l) | c11b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: st.u32
+							s7 := uint64(r25[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r29[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/fast/device_malloc.ptx:91")
+							}
+							// 92: add.s32
+							v8 := uint64(uint32(r18[l]) + uint32(k0))
+							r18[l] = v8
+							// 93: add.s32
+							v9 := uint64(uint32(r26[l]) + uint32(r20[l]))
+							r26[l] = v9
+							// 94: add.s64
+							v10 := uint64(uint64(r25[l]) + uint64(k1))
+							r25[l] = v10
+							// 95: setp.eq.s32
+							c11t := uint32(r19[l]) == uint32(v8)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p4 = p4&^(1<<l) | c11b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 18
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_6), PTX lines 99-99
+			{
+				r17 := w.Reg(17)
+				k0 := uint64(0x0)
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: setp.eq.s32
+							c1t := uint32(r17[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: setp.eq.s32
+							c1t := uint32(r17[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB0_8), PTX lines 108-112; divergent, reconverges at block 20 (b18)
+			{
+				r5 := w.Reg(5)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				k0 := uint64(0x4)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x0)
+				// PTX lines 108, 109, 110, 111, 112: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					s1w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: st.u32
+							s1 := uint64(r31[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r32[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
+							}
+							// 109: add.s64
+							v2 := uint64(uint64(r31[l]) + uint64(k0))
+							r31[l] = v2
+							// 110: add.s32
+							v3 := uint64(uint32(r32[l]) + uint32(r5[l]))
+							r32[l] = v3
+							// 111: add.s32
+							v4 := uint64(uint32(r33[l]) + uint32(k1))
+							r33[l] = v4
+							// 112: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p6 = p6&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: st.u32
+							s1 := uint64(r31[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r32[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:108")
+							}
+							// 109: add.s64
+							v2 := uint64(uint64(r31[l]) + uint64(k0))
+							r31[l] = v2
+							// 110: add.s32
+							v3 := uint64(uint32(r32[l]) + uint32(r5[l]))
+							r32[l] = v3
+							// 111: add.s32
+							v4 := uint64(uint32(r33[l]) + uint32(k1))
+							r33[l] = v4
+							// 112: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p6 = p6&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB0_9), PTX lines 115-116
+			{
+				r16 := w.Reg(16)
+				r34 := w.Reg(34)
+				k0 := uint64(0x0)
+				// PTX line 115: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r34, m, u1)
+				// PTX line 116: mov.u32, warp-uniform
+				u2 := uint64(u1)
+				runtime.Broadcast(r16, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB0_11), PTX lines 124-134; divergent, reconverges at block 6 (b6 ($L__BB0_12))
+			{
+				r16 := w.Reg(16)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r36 := w.Reg(36)
+				k0 := uint64(0x4)
+				k1 := uint64(0x10)
+				// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					v1aw := w.Window(5)
+					v3aw := w.Window(6)
+					v5aw := w.Window(7)
+					v7aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: ld.u32
+							v1a := uint64(r36[l]) + 0xfffffffffffffff8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
+									continue
+								}
+								v1 = v1x
+							}
+							// 125: add.s32
+							v2 := uint64(uint32(v1) + uint32(r16[l]))
+							// 126: ld.u32
+							v3a := uint64(r36[l]) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
+									continue
+								}
+								v3 = v3x
+							}
+							// 127: add.s32
+							v4 := uint64(uint32(v3) + uint32(v2))
+							// 128: ld.u32
+							v5a := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
+									continue
+								}
+								v5 = v5x
+							}
+							// 129: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 130: ld.u32
+							v7a := uint64(r36[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
+									continue
+								}
+								v7 = v7x
+							}
+							// 131: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r16[l] = v8
+							// 132: add.s32
+							v9 := uint64(uint32(r34[l]) + uint32(k0))
+							r34[l] = v9
+							// 133: add.s64
+							v10 := uint64(uint64(r36[l]) + uint64(k1))
+							r36[l] = v10
+							// 134: setp.eq.s32
+							c11t := uint32(r35[l]) == uint32(v9)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p7 = p7&^(1<<l) | c11b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: ld.u32
+							v1a := uint64(r36[l]) + 0xfffffffffffffff8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:124")
+									continue
+								}
+								v1 = v1x
+							}
+							// 125: add.s32
+							v2 := uint64(uint32(v1) + uint32(r16[l]))
+							// 126: ld.u32
+							v3a := uint64(r36[l]) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/fast/device_malloc.ptx:126")
+									continue
+								}
+								v3 = v3x
+							}
+							// 127: add.s32
+							v4 := uint64(uint32(v3) + uint32(v2))
+							// 128: ld.u32
+							v5a := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/fast/device_malloc.ptx:128")
+									continue
+								}
+								v5 = v5x
+							}
+							// 129: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 130: ld.u32
+							v7a := uint64(r36[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/fast/device_malloc.ptx:130")
+									continue
+								}
+								v7 = v7x
+							}
+							// 131: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r16[l] = v8
+							// 132: add.s32
+							v9 := uint64(uint32(r34[l]) + uint32(k0))
+							r34[l] = v9
+							// 133: add.s64
+							v10 := uint64(uint64(r36[l]) + uint64(k1))
+							r36[l] = v10
+							// 134: setp.eq.s32
+							c11t := uint32(r35[l]) == uint32(v9)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p7 = p7&^(1<<l) | c11b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB0_12), PTX line 137
+			t := m & w.P[5]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB0_14), PTX lines 144-148; divergent, reconverges at block 24 (b22)
+			{
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r45 := w.Reg(45)
+				k0 := uint64(0x4)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x0)
+				// PTX lines 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					v1aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: ld.u32
+							v1a := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
+									continue
+								}
+								v1 = v1x
+							}
+							// 145: add.s32
+							v2 := uint64(uint32(v1) + uint32(r16[l]))
+							r16[l] = v2
+							// 146: add.s64
+							v3 := uint64(uint64(r45[l]) + uint64(k0))
+							r45[l] = v3
+							// 147: add.s32
+							v4 := uint64(uint32(r17[l]) + uint32(k1))
+							r17[l] = v4
+							// 148: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p8 = p8&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: ld.u32
+							v1a := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:144")
+									continue
+								}
+								v1 = v1x
+							}
+							// 145: add.s32
+							v2 := uint64(uint32(v1) + uint32(r16[l]))
+							r16[l] = v2
+							// 146: add.s64
+							v3 := uint64(uint64(r45[l]) + uint64(k0))
+							r45[l] = v3
+							// 147: add.s32
+							v4 := uint64(uint32(r17[l]) + uint32(k1))
+							r17[l] = v4
+							// 148: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p8 = p8&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB0_15), PTX lines 151-156; code before the call
+			{
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				k0 := uint64(0x2)
+				// PTX lines 151, 152, 153: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 151: shl.b64
+							v1 := uint64(uint64(r13[l]) << uint32(k0))
+							// 152: add.s64
+							v2 := uint64(uint64(r9[l]) + uint64(v1))
+							// 153: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r16[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 151: shl.b64
+							v1 := uint64(uint64(r13[l]) << uint32(k0))
+							// 152: add.s64
+							v2 := uint64(uint64(r9[l]) + uint64(v1))
+							// 153: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r16[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:153")
+							}
+						}
+					}
+				}
+				// PTX lines 156: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 156: st.param.b64
+							s4 := uint64(0x10)
+							s4v := uint64(r12[l])
+							if s4 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 156: st.param.b64
+							s4 := uint64(0x10)
+							s4v := uint64(r12[l])
+							if s4 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:156")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b8 ($L__BB0_15), PTX line 150
+			return pc, budget
+		case 10:
+			// b9 ($L__BB0_16), PTX lines 165-168
+			{
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				r50 := w.Reg(50)
+				k0 := uint64(0x2)
+				k1 := uint64(0xffffffff)
+				// PTX lines 165, 166: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 165: shl.b64
+							v1 := uint64(uint64(r13[l]) << uint32(k0))
+							// 166: add.s64
+							v2 := uint64(uint64(r9[l]) + uint64(v1))
+							r50[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 165: shl.b64
+							v1 := uint64(uint64(r13[l]) << uint32(k0))
+							// 166: add.s64
+							v2 := uint64(uint64(r9[l]) + uint64(v1))
+							r50[l] = v2
+						}
+					}
+				}
+				// PTX line 167: mov.b32, warp-uniform
+				u3 := uint64(k1)
+				// PTX lines 168: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: st.global.u32
+							s4 := uint64(r50[l]) + 0x0
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: st.global.u32
+							s4 := uint64(r50[l]) + 0x0
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/device_malloc.ptx:168")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b10 ($L__BB0_17), PTX line 169; ret
+			next = 26
+		case 12:
+			// b11, PTX lines 42-50; code before the call
+			{
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 42: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/device_malloc.ptx:42")
+				}
+				runtime.Broadcast(r6, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 43: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:43")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 44: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_malloc.ptx:44")
+				}
+				// PTX line 45: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				runtime.Broadcast(r9, m, u4)
+				// PTX line 46: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u2)
+				runtime.Broadcast(r10, m, u5)
+				// PTX line 47: mul.wide.s32, warp-uniform
+				u6 := uint64(uint64(int64(int32(u1)) * int64(int32(k0))))
+				// PTX lines 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: st.param.b64
+							s7 := uint64(0x0)
+							s7v := uint64(u6)
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: st.param.b64
+							s7 := uint64(0x0)
+							s7v := uint64(u6)
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/fast/device_malloc.ptx:50")
+							}
+						}
+					}
+				}
+				_ = u4
+				_ = u5
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 13:
+			// b11, PTX line 40
+			return pc, budget
+		case 14:
+			// b12, PTX lines 57-63; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+			{
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				// PTX lines 57, 59, 60, 61: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							r12[l] = v1
+							// 59: cvt.s64.s32
+							v2 := uint64(uint64(int32(r5[l])))
+							r13[l] = v2
+							// 60: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k0))))
+							// 61: add.s64
+							v4 := uint64(uint64(r10[l]) + uint64(v3))
+							r15[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							r12[l] = v1
+							// 59: cvt.s64.s32
+							v2 := uint64(uint64(int32(r5[l])))
+							r13[l] = v2
+							// 60: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k0))))
+							// 61: add.s64
+							v4 := uint64(uint64(r10[l]) + uint64(v3))
+							r15[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 62, 63: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: st.global.u64
+							s5 := uint64(r15[l]) + 0x0
+							s5v := uint64(r12[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+								runtime.Store64(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
+							}
+							// 63: setp.eq.s64
+							c6t := uint64(r12[l]) == uint64(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: st.global.u64
+							s5 := uint64(r15[l]) + 0x0
+							s5v := uint64(r12[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+								runtime.Store64(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/fast/device_malloc.ptx:62")
+							}
+							// 63: setp.eq.s64
+							c6t := uint64(r12[l]) == uint64(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b13, PTX lines 66-67
+			{
+				r6 := w.Reg(6)
+				r16 := w.Reg(16)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: setp.lt.s32
+							c1t := int32(r6[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: setp.lt.s32
+							c1t := int32(r6[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+				// PTX line 67: mov.b32, warp-uniform
+				u2 := uint64(k1)
+				runtime.Broadcast(r16, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 16:
+			// b14, PTX lines 70-72
+			{
+				r6 := w.Reg(6)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				k0 := uint64(0x3)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				// PTX lines 70, 71: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: and.b32
+							v1 := uint64(uint32(r6[l]) & uint32(k0))
+							r17[l] = v1
+							// 71: setp.lt.u32
+							c2t := uint32(r6[l]) < uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: and.b32
+							v1 := uint64(uint32(r6[l]) & uint32(k0))
+							r17[l] = v1
+							// 71: setp.lt.u32
+							c2t := uint32(r6[l]) < uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+				// PTX line 72: mov.b32, warp-uniform
+				u3 := uint64(k2)
+				runtime.Broadcast(r18, m, u3)
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b15, PTX lines 75-83
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				k0 := uint64(0x7ffffffc)
+				k1 := uint64(0x2)
+				k2 := uint64(0x1)
+				k3 := uint64(0x3)
+				k4 := uint64(0x8)
+				k5 := uint64(0x0)
+				// PTX lines 75, 76, 77, 78, 79, 80, 81: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: and.b32
+							v1 := uint64(uint32(r6[l]) & uint32(k0))
+							r19[l] = v1
+							// 76: shl.b32
+							v2 := uint64(uint32(r5[l]) << uint32(k1))
+							r20[l] = v2
+							// 77: shl.b32
+							v3 := uint64(uint32(r3[l]) << uint32(k2))
+							// 78: shl.b32
+							v4 := uint64(uint32(r4[l]) << uint32(k2))
+							// 79: add.s32
+							v5 := uint64(uint32(v3) + uint32(v4))
+							r23[l] = v5
+							// 80: mul.lo.s32
+							v6 := uint64(uint32(r5[l]) * uint32(k3))
+							r24[l] = v6
+							// 81: add.s64
+							v7 := uint64(uint64(r12[l]) + uint64(k4))
+							r25[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: and.b32
+							v1 := uint64(uint32(r6[l]) & uint32(k0))
+							r19[l] = v1
+							// 76: shl.b32
+							v2 := uint64(uint32(r5[l]) << uint32(k1))
+							r20[l] = v2
+							// 77: shl.b32
+							v3 := uint64(uint32(r3[l]) << uint32(k2))
+							// 78: shl.b32
+							v4 := uint64(uint32(r4[l]) << uint32(k2))
+							// 79: add.s32
+							v5 := uint64(uint32(v3) + uint32(v4))
+							r23[l] = v5
+							// 80: mul.lo.s32
+							v6 := uint64(uint32(r5[l]) * uint32(k3))
+							r24[l] = v6
+							// 81: add.s64
+							v7 := uint64(uint64(r12[l]) + uint64(k4))
+							r25[l] = v7
+						}
+					}
+				}
+				// PTX line 82: mov.b32, warp-uniform
+				u8 := uint64(k5)
+				runtime.Broadcast(r18, m, u8)
+				// PTX line 83: mov.b32, warp-uniform
+				u9 := uint64(k2)
+				runtime.Broadcast(r26, m, u9)
+				_ = u8
+				_ = u9
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 18:
+			// b16, PTX line 96
+			next = 1
+		case 19:
+			// b17, PTX lines 102-105
+			{
+				r5 := w.Reg(5)
+				r12 := w.Reg(12)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k0))))
+							// 103: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(v1))
+							r31[l] = v2
+							// 104: mad.lo.s32
+							v3 := uint64(uint32(uint32(r18[l])*uint32(r5[l]) + uint32(k1)))
+							r32[l] = v3
+							// 105: mov.u32
+							v4 := uint64(r17[l])
+							r33[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k0))))
+							// 103: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(v1))
+							r31[l] = v2
+							// 104: mad.lo.s32
+							v3 := uint64(uint32(uint32(r18[l])*uint32(r5[l]) + uint32(k1)))
+							r32[l] = v3
+							// 105: mov.u32
+							v4 := uint64(r17[l])
+							r33[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 20:
+			// b18, PTX line 113
+			next = 4
+		case 21:
+			// b19, PTX lines 119-122
+			{
+				r6 := w.Reg(6)
+				r12 := w.Reg(12)
+				r16 := w.Reg(16)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r36 := w.Reg(36)
+				k0 := uint64(0x7ffffffc)
+				k1 := uint64(0x8)
+				k2 := uint64(0x0)
+				// PTX lines 119, 120: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: and.b32
+							v1 := uint64(uint32(r6[l]) & uint32(k0))
+							r35[l] = v1
+							// 120: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(k1))
+							r36[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: and.b32
+							v1 := uint64(uint32(r6[l]) & uint32(k0))
+							r35[l] = v1
+							// 120: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(k1))
+							r36[l] = v2
+						}
+					}
+				}
+				// PTX line 121: mov.b32, warp-uniform
+				u3 := uint64(k2)
+				runtime.Broadcast(r34, m, u3)
+				// PTX line 122: mov.u32, warp-uniform
+				u4 := uint64(u3)
+				runtime.Broadcast(r16, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 22:
+			// b20, PTX line 135
+			next = 5
+		case 23:
+			// b21, PTX lines 140-141
+			{
+				r12 := w.Reg(12)
+				r34 := w.Reg(34)
+				r45 := w.Reg(45)
+				k0 := uint64(0x4)
+				// PTX lines 140, 141: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r34[l])) * uint64(uint32(k0))))
+							// 141: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(v1))
+							r45[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r34[l])) * uint64(uint32(k0))))
+							// 141: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(v1))
+							r45[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 24:
+			// b22, PTX line 149
+			next = 8
+		case 25:
+			// b23, PTX line 157
+			next = 11
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// mallocSumB1 runs b1 ($L__BB0_5) of kernel malloc_sum, PTX lines 85-95.
-func mallocSumB1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	k0 := uint64(0x4)
-	k1 := uint64(0x10)
-	// PTX line 85: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r26, r25, 0xffffffffffffffff, 0xfffffffffffffff8, 4, m, "testdata/ptx/fast/device_malloc.ptx:85")
-	// PTX lines 86: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(r26[l]))
-				r27[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(r26[l]))
-				r27[l] = v1
-			}
-		}
-	}
-	// PTX line 87: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r27, r25, 0xffffffffffffffff, 0xfffffffffffffffc, 4, m, "testdata/ptx/fast/device_malloc.ptx:87")
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: add.s32
-				v2 := uint64(uint32(r23[l]) + uint32(r26[l]))
-				r28[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: add.s32
-				v2 := uint64(uint32(r23[l]) + uint32(r26[l]))
-				r28[l] = v2
-			}
-		}
-	}
-	// PTX line 89: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_malloc.ptx:89")
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: add.s32
-				v3 := uint64(uint32(r24[l]) + uint32(r26[l]))
-				r29[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: add.s32
-				v3 := uint64(uint32(r24[l]) + uint32(r26[l]))
-				r29[l] = v3
-			}
-		}
-	}
-	// PTX line 91: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r29, r25, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/fast/device_malloc.ptx:91")
-	// PTX lines 92, 93, 94, 95: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: add.s32
-				v4 := uint64(uint32(r18[l]) + uint32(k0))
-				r18[l] = v4
-				// 93: add.s32
-				v5 := uint64(uint32(r26[l]) + uint32(r20[l]))
-				r26[l] = v5
-				// 94: add.s64
-				v6 := uint64(uint64(r25[l]) + uint64(k1))
-				r25[l] = v6
-				// 95: setp.eq.s32
-				c7t := uint32(r19[l]) == uint32(v4)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+// mallocKeepRun runs blocks of kernel malloc_keep for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 185-190; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p4 = p4&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: add.s32
-				v4 := uint64(uint32(r18[l]) + uint32(k0))
-				r18[l] = v4
-				// 93: add.s32
-				v5 := uint64(uint32(r26[l]) + uint32(r20[l]))
-				r26[l] = v5
-				// 94: add.s64
-				v6 := uint64(uint64(r25[l]) + uint64(k1))
-				r25[l] = v6
-				// 95: setp.eq.s32
-				c7t := uint32(r19[l]) == uint32(v4)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				// PTX line 185: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/fast/device_malloc.ptx:185")
 				}
-				p4 = p4&^(1<<l) | c7b0<<l
+				// PTX line 186: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 187: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 188, 189, 190: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 189: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 190: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 189: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 190: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 212-214
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				k0 := uint64(0x8)
+				// PTX lines 212, 213, 214: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 212: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 213: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 214: st.global.u64
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+								runtime.Store64(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 212: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 213: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 214: st.global.u64
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+								runtime.Store64(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/device_malloc.ptx:214")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB1_4), PTX line 215; ret
+			next = 7
+		case 3:
+			// b3, PTX lines 193-198; code before the call
+			{
+				r7 := w.Reg(7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 193: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_malloc.ptx:193")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 194: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:194")
+				}
+				// PTX line 195: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r7, m, u3)
+				// PTX lines 198: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 198: st.param.b64
+							s4 := uint64(0x0)
+							s4v := uint64(u1)
+							if s4 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 198: st.param.b64
+							s4 := uint64(0x0)
+							s4v := uint64(u1)
+							if s4 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:198")
+							}
+						}
+					}
+				}
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b3, PTX line 191
+			return pc, budget
+		case 5:
+			// b4, PTX lines 205-207; divergent, reconverges at block 1 (b1 ($L__BB1_3))
+			{
+				r8 := w.Reg(8)
+				k0 := uint64(0x0)
+				// PTX lines 205, 207: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 205: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+							// 207: setp.eq.s64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 205: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/fast/device_malloc.ptx:205")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+							// 207: setp.eq.s64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX lines 210-210
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				// PTX lines 210: lane-local, one loop over the lanes
+				{
+					s1w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 210: st.u32
+							s1 := uint64(r8[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r4[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 210: st.u32
+							s1 := uint64(r8[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r4[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/fast/device_malloc.ptx:210")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[4] = p4
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// mallocSumB2 runs b2 ($L__BB0_6) of kernel malloc_sum, PTX lines 99-99.
-func mallocSumB2(w *runtime.Warp, m uint32) {
-	r17 := w.Reg(17)
-	k0 := uint64(0x0)
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: setp.eq.s32
-				c1t := uint32(r17[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// freeKeptRun runs blocks of kernel free_kept for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 231-236; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: setp.eq.s32
-				c1t := uint32(r17[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 231: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/device_malloc.ptx:231")
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// mallocSumB3 runs b3 ($L__BB0_8) of kernel malloc_sum, PTX lines 108-112.
-func mallocSumB3(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	k0 := uint64(0x4)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x0)
-	// PTX line 108: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r31, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_malloc.ptx:108")
-	// PTX lines 109, 110, 111, 112: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 109: add.s64
-				v1 := uint64(uint64(r31[l]) + uint64(k0))
-				r31[l] = v1
-				// 110: add.s32
-				v2 := uint64(uint32(r32[l]) + uint32(r5[l]))
-				r32[l] = v2
-				// 111: add.s32
-				v3 := uint64(uint32(r33[l]) + uint32(k1))
-				r33[l] = v3
-				// 112: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 232: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 233: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 234, 235, 236: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 235: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 236: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 235: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 236: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 109: add.s64
-				v1 := uint64(uint64(r31[l]) + uint64(k0))
-				r31[l] = v1
-				// 110: add.s32
-				v2 := uint64(uint32(r32[l]) + uint32(r5[l]))
-				r32[l] = v2
-				// 111: add.s32
-				v3 := uint64(uint32(r33[l]) + uint32(k1))
-				r33[l] = v3
-				// 112: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_3), PTX lines 253-258; code before the call
+			{
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 253, 254, 255: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 253: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 254: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 255: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 253: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 254: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 255: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/device_malloc.ptx:255")
+							}
+						}
+					}
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// mallocSumB4 runs b4 ($L__BB0_9) of kernel malloc_sum, PTX lines 115-116.
-func mallocSumB4(w *runtime.Warp, m uint32) {
-	r16 := w.Reg(16)
-	r34 := w.Reg(34)
-	k0 := uint64(0x0)
-	// PTX line 115: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r34, m, u1)
-	// PTX line 116: mov.u32, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r16, m, u2)
-	_ = u2
-}
-
-// mallocSumB5 runs b5 ($L__BB0_11) of kernel malloc_sum, PTX lines 124-134.
-func mallocSumB5(w *runtime.Warp, m uint32) {
-	r16 := w.Reg(16)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	k0 := uint64(0x4)
-	k1 := uint64(0x10)
-	// PTX line 124: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r36, 0xffffffffffffffff, 0xfffffffffffffff8, 4, 0, m, "testdata/ptx/fast/device_malloc.ptx:124")
-	// PTX lines 125: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 125: add.s32
-				v1 := uint64(uint32(r37[l]) + uint32(r16[l]))
-				r38[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 125: add.s32
-				v1 := uint64(uint32(r37[l]) + uint32(r16[l]))
-				r38[l] = v1
-			}
-		}
-	}
-	// PTX line 126: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r36, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/ptx/fast/device_malloc.ptx:126")
-	// PTX lines 127: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: add.s32
-				v2 := uint64(uint32(r39[l]) + uint32(r38[l]))
-				r40[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: add.s32
-				v2 := uint64(uint32(r39[l]) + uint32(r38[l]))
-				r40[l] = v2
-			}
-		}
-	}
-	// PTX line 128: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r36, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/device_malloc.ptx:128")
-	// PTX lines 129: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: add.s32
-				v3 := uint64(uint32(r41[l]) + uint32(r40[l]))
-				r42[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 129: add.s32
-				v3 := uint64(uint32(r41[l]) + uint32(r40[l]))
-				r42[l] = v3
-			}
-		}
-	}
-	// PTX line 130: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r36, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/fast/device_malloc.ptx:130")
-	// PTX lines 131, 132, 133, 134: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 131: add.s32
-				v4 := uint64(uint32(r43[l]) + uint32(r42[l]))
-				r16[l] = v4
-				// 132: add.s32
-				v5 := uint64(uint32(r34[l]) + uint32(k0))
-				r34[l] = v5
-				// 133: add.s64
-				v6 := uint64(uint64(r36[l]) + uint64(k1))
-				r36[l] = v6
-				// 134: setp.eq.s32
-				c7t := uint32(r35[l]) == uint32(v5)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				// PTX lines 258: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 258: st.param.b64
+							s4 := uint64(0x0)
+							s4v := uint64(r12[l])
+							if s4 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 258: st.param.b64
+							s4 := uint64(0x0)
+							s4v := uint64(r12[l])
+							if s4 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/fast/device_malloc.ptx:258")
+							}
+						}
+					}
 				}
-				p7 = p7&^(1<<l) | c7b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 131: add.s32
-				v4 := uint64(uint32(r43[l]) + uint32(r42[l]))
-				r16[l] = v4
-				// 132: add.s32
-				v5 := uint64(uint32(r34[l]) + uint32(k0))
-				r34[l] = v5
-				// 133: add.s64
-				v6 := uint64(uint64(r36[l]) + uint64(k1))
-				r36[l] = v6
-				// 134: setp.eq.s32
-				c7t := uint32(r35[l]) == uint32(v5)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b1 ($L__BB2_3), PTX line 252
+			return pc, budget
+		case 3:
+			// b2 ($L__BB2_4), PTX line 265; ret
+			next = 7
+		case 4:
+			// b3, PTX lines 239-248; divergent, reconverges at block 1 (b1 ($L__BB2_3))
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				k2 := uint64(0xffffffff)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p7 = p7&^(1<<l) | c7b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// mallocSumB7 runs b7 ($L__BB0_14) of kernel malloc_sum, PTX lines 144-148.
-func mallocSumB7(w *runtime.Warp, m uint32) {
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	k0 := uint64(0x4)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x0)
-	// PTX line 144: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r45, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/device_malloc.ptx:144")
-	// PTX lines 145, 146, 147, 148: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 145: add.s32
-				v1 := uint64(uint32(r46[l]) + uint32(r16[l]))
-				r16[l] = v1
-				// 146: add.s64
-				v2 := uint64(uint64(r45[l]) + uint64(k0))
-				r45[l] = v2
-				// 147: add.s32
-				v3 := uint64(uint32(r17[l]) + uint32(k1))
-				r17[l] = v3
-				// 148: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 239: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:239")
 				}
-				p8 = p8&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 145: add.s32
-				v1 := uint64(uint32(r46[l]) + uint32(r16[l]))
-				r16[l] = v1
-				// 146: add.s64
-				v2 := uint64(uint64(r45[l]) + uint64(k0))
-				r45[l] = v2
-				// 147: add.s32
-				v3 := uint64(uint32(r17[l]) + uint32(k1))
-				r17[l] = v3
-				// 148: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p8 = p8&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// mallocSumB8 runs b8 ($L__BB0_15) of kernel malloc_sum, PTX lines 151-156.
-func mallocSumB8(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	r48 := w.Reg(48)
-	k0 := uint64(0x2)
-	// PTX lines 151, 152: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 151: shl.b64
-				v1 := uint64(uint64(r13[l]) << uint32(k0))
-				// 152: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r48[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 151: shl.b64
-				v1 := uint64(uint64(r13[l]) << uint32(k0))
-				// 152: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r48[l] = v2
-			}
-		}
-	}
-	// PTX line 153: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r48, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_malloc.ptx:153")
-	// PTX line 156: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r12, nil, 0, 0x10, 8, m, "testdata/ptx/fast/device_malloc.ptx:156")
-}
-
-// mallocSumB9 runs b9 ($L__BB0_16) of kernel malloc_sum, PTX lines 165-168.
-func mallocSumB9(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	k0 := uint64(0x2)
-	k1 := uint64(0xffffffff)
-	// PTX lines 165, 166: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: shl.b64
-				v1 := uint64(uint64(r13[l]) << uint32(k0))
-				// 166: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r50[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: shl.b64
-				v1 := uint64(uint64(r13[l]) << uint32(k0))
-				// 166: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r50[l] = v2
-			}
-		}
-	}
-	// PTX line 167: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r51, m, u3)
-	// PTX line 168: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r51, r50, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_malloc.ptx:168")
-	_ = u3
-}
-
-// mallocSumB11 runs b11 of kernel malloc_sum, PTX lines 42-50.
-func mallocSumB11(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	// PTX line 42: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/device_malloc.ptx:42")
-	runtime.Broadcast(r6, m, u1)
-	// PTX line 43: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:43")
-	// PTX line 44: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_malloc.ptx:44")
-	// PTX line 45: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r9, m, u4)
-	// PTX line 46: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u2)
-	runtime.Broadcast(r10, m, u5)
-	// PTX line 47: mul.wide.s32, warp-uniform
-	u6 := uint64(uint64(int64(int32(u1)) * int64(int32(k0))))
-	runtime.Broadcast(r11, m, u6)
-	// PTX line 50: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r11, nil, 0, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:50")
-	_ = u4
-	_ = u5
-	_ = u6
-}
-
-// mallocSumB12 runs b12 of kernel malloc_sum, PTX lines 57-63.
-func mallocSumB12(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	// PTX line 57: ld.param.b64
-	w.LoadLanes(runtime.SpaceParam, r12, nil, 0, 0x8, 8, 0, m, "testdata/ptx/fast/device_malloc.ptx:57")
-	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: cvt.s64.s32
-				v1 := uint64(uint64(int32(r5[l])))
-				r13[l] = v1
-				// 60: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k0))))
-				// 61: add.s64
-				v3 := uint64(uint64(r10[l]) + uint64(v2))
-				r15[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: cvt.s64.s32
-				v1 := uint64(uint64(int32(r5[l])))
-				r13[l] = v1
-				// 60: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k0))))
-				// 61: add.s64
-				v3 := uint64(uint64(r10[l]) + uint64(v2))
-				r15[l] = v3
-			}
-		}
-	}
-	// PTX line 62: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r12, r15, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:62")
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: setp.eq.s64
-				c4t := uint64(r12[l]) == uint64(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 240: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_malloc.ptx:240")
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: setp.eq.s64
-				c4t := uint64(r12[l]) == uint64(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 241: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r7, m, u3)
+				// PTX line 242: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				// PTX lines 243, 244, 245, 246, 247: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 243: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 244: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 245: add.s64
+							v7 := uint64(uint64(u4) + uint64(v6))
+							// 246: ld.global.u64
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 247: setp.eq.s64
+							c9t := uint64(v8) == uint64(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 243: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 244: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 245: add.s64
+							v7 := uint64(uint64(u4) + uint64(v6))
+							// 246: ld.global.u64
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/fast/device_malloc.ptx:246")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 247: setp.eq.s64
+							c9t := uint64(v8) == uint64(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				// PTX line 248: mov.b32, warp-uniform
+				u10 := uint64(k2)
+				runtime.Broadcast(r13, m, u10)
+				_ = u3
+				_ = u10
 			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// mallocSumB13 runs b13 of kernel malloc_sum, PTX lines 66-67.
-func mallocSumB13(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r16 := w.Reg(16)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: setp.lt.s32
-				c1t := int32(r6[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b4, PTX lines 251-251
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				// PTX lines 251: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 251: ld.u32
+							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
+									continue
+								}
+								v1 = v1x
+							}
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 251: ld.u32
+							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/fast/device_malloc.ptx:251")
+									continue
+								}
+								v1 = v1x
+							}
+							r13[l] = v1
+						}
+					}
+					flt.Raise(w)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: setp.lt.s32
-				c1t := int32(r6[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 6:
+			// b5, PTX line 259
+			next = 3
+		default:
+			return pc, budget
 		}
-		w.P[2] = p2
-	}
-	// PTX line 67: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r16, m, u2)
-	_ = u2
-}
-
-// mallocSumB14 runs b14 of kernel malloc_sum, PTX lines 70-72.
-func mallocSumB14(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x3)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX lines 70, 71: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: and.b32
-				v1 := uint64(uint32(r6[l]) & uint32(k0))
-				r17[l] = v1
-				// 71: setp.lt.u32
-				c2t := uint32(r6[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: and.b32
-				v1 := uint64(uint32(r6[l]) & uint32(k0))
-				r17[l] = v1
-				// 71: setp.lt.u32
-				c2t := uint32(r6[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[3] = p3
+		pc, budget = next, budget-1
 	}
-	// PTX line 72: mov.b32, warp-uniform
-	u3 := uint64(k2)
-	runtime.Broadcast(r18, m, u3)
-	_ = u3
-}
-
-// mallocSumB15 runs b15 of kernel malloc_sum, PTX lines 75-83.
-func mallocSumB15(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r12 := w.Reg(12)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	k0 := uint64(0x7ffffffc)
-	k1 := uint64(0x2)
-	k2 := uint64(0x1)
-	k3 := uint64(0x3)
-	k4 := uint64(0x8)
-	k5 := uint64(0x0)
-	// PTX lines 75, 76, 77, 78, 79, 80, 81: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: and.b32
-				v1 := uint64(uint32(r6[l]) & uint32(k0))
-				r19[l] = v1
-				// 76: shl.b32
-				v2 := uint64(uint32(r5[l]) << uint32(k1))
-				r20[l] = v2
-				// 77: shl.b32
-				v3 := uint64(uint32(r3[l]) << uint32(k2))
-				// 78: shl.b32
-				v4 := uint64(uint32(r4[l]) << uint32(k2))
-				// 79: add.s32
-				v5 := uint64(uint32(v3) + uint32(v4))
-				r23[l] = v5
-				// 80: mul.lo.s32
-				v6 := uint64(uint32(r5[l]) * uint32(k3))
-				r24[l] = v6
-				// 81: add.s64
-				v7 := uint64(uint64(r12[l]) + uint64(k4))
-				r25[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: and.b32
-				v1 := uint64(uint32(r6[l]) & uint32(k0))
-				r19[l] = v1
-				// 76: shl.b32
-				v2 := uint64(uint32(r5[l]) << uint32(k1))
-				r20[l] = v2
-				// 77: shl.b32
-				v3 := uint64(uint32(r3[l]) << uint32(k2))
-				// 78: shl.b32
-				v4 := uint64(uint32(r4[l]) << uint32(k2))
-				// 79: add.s32
-				v5 := uint64(uint32(v3) + uint32(v4))
-				r23[l] = v5
-				// 80: mul.lo.s32
-				v6 := uint64(uint32(r5[l]) * uint32(k3))
-				r24[l] = v6
-				// 81: add.s64
-				v7 := uint64(uint64(r12[l]) + uint64(k4))
-				r25[l] = v7
-			}
-		}
-	}
-	// PTX line 82: mov.b32, warp-uniform
-	u8 := uint64(k5)
-	runtime.Broadcast(r18, m, u8)
-	// PTX line 83: mov.b32, warp-uniform
-	u9 := uint64(k2)
-	runtime.Broadcast(r26, m, u9)
-	_ = u8
-	_ = u9
-}
-
-// mallocSumB17 runs b17 of kernel malloc_sum, PTX lines 102-105.
-func mallocSumB17(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r12 := w.Reg(12)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k0))))
-				// 103: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(v1))
-				r31[l] = v2
-				// 104: mad.lo.s32
-				v3 := uint64(uint32(uint32(r18[l])*uint32(r5[l]) + uint32(k1)))
-				r32[l] = v3
-				// 105: mov.u32
-				v4 := uint64(r17[l])
-				r33[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k0))))
-				// 103: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(v1))
-				r31[l] = v2
-				// 104: mad.lo.s32
-				v3 := uint64(uint32(uint32(r18[l])*uint32(r5[l]) + uint32(k1)))
-				r32[l] = v3
-				// 105: mov.u32
-				v4 := uint64(r17[l])
-				r33[l] = v4
-			}
-		}
-	}
-}
-
-// mallocSumB19 runs b19 of kernel malloc_sum, PTX lines 119-122.
-func mallocSumB19(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	k0 := uint64(0x7ffffffc)
-	k1 := uint64(0x8)
-	k2 := uint64(0x0)
-	// PTX lines 119, 120: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: and.b32
-				v1 := uint64(uint32(r6[l]) & uint32(k0))
-				r35[l] = v1
-				// 120: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(k1))
-				r36[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: and.b32
-				v1 := uint64(uint32(r6[l]) & uint32(k0))
-				r35[l] = v1
-				// 120: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(k1))
-				r36[l] = v2
-			}
-		}
-	}
-	// PTX line 121: mov.b32, warp-uniform
-	u3 := uint64(k2)
-	runtime.Broadcast(r34, m, u3)
-	// PTX line 122: mov.u32, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r16, m, u4)
-	_ = u4
-}
-
-// mallocSumB21 runs b21 of kernel malloc_sum, PTX lines 140-141.
-func mallocSumB21(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r34 := w.Reg(34)
-	r45 := w.Reg(45)
-	k0 := uint64(0x4)
-	// PTX lines 140, 141: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r34[l])) * uint64(uint32(k0))))
-				// 141: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(v1))
-				r45[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r34[l])) * uint64(uint32(k0))))
-				// 141: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(v1))
-				r45[l] = v2
-			}
-		}
-	}
-}
-
-// mallocKeepB0 runs b0 of kernel malloc_keep, PTX lines 185-190.
-func mallocKeepB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 185: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/fast/device_malloc.ptx:185")
-	// PTX line 186: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 187: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 188, 189, 190: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 189: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 190: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 188: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 189: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 190: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// mallocKeepB1 runs b1 ($L__BB1_3) of kernel malloc_keep, PTX lines 212-214.
-func mallocKeepB1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	k0 := uint64(0x8)
-	// PTX lines 212, 213: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 212: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 213: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r10[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 212: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 213: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r10[l] = v2
-			}
-		}
-	}
-	// PTX line 214: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r8, r10, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:214")
-}
-
-// mallocKeepB3 runs b3 of kernel malloc_keep, PTX lines 193-198.
-func mallocKeepB3(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	// PTX line 193: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_malloc.ptx:193")
-	runtime.Broadcast(r5, m, u1)
-	// PTX line 194: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:194")
-	// PTX line 195: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
-	// PTX line 198: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:198")
-	_ = u1
-	_ = u3
-}
-
-// mallocKeepB4 runs b4 of kernel malloc_keep, PTX lines 205-207.
-func mallocKeepB4(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	k0 := uint64(0x0)
-	// PTX line 205: ld.param.b64
-	w.LoadLanes(runtime.SpaceParam, r8, nil, 0, 0x8, 8, 0, m, "testdata/ptx/fast/device_malloc.ptx:205")
-	// PTX lines 207: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: setp.eq.s64
-				c1t := uint64(r8[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: setp.eq.s64
-				c1t := uint64(r8[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// mallocKeepB5 runs b5 of kernel malloc_keep, PTX lines 210-210.
-func mallocKeepB5(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	// PTX line 210: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r4, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_malloc.ptx:210")
-}
-
-// freeKeptB0 runs b0 of kernel free_kept, PTX lines 231-236.
-func freeKeptB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 231: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/device_malloc.ptx:231")
-	// PTX line 232: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 233: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 234, 235, 236: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 234: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 235: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 236: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 234: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 235: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 236: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// freeKeptB1 runs b1 ($L__BB2_3) of kernel free_kept, PTX lines 253-258.
-func freeKeptB1(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x2)
-	// PTX lines 253, 254: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 253: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 254: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r15[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 253: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 254: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r15[l] = v2
-			}
-		}
-	}
-	// PTX line 255: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_malloc.ptx:255")
-	// PTX line 258: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r12, nil, 0, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:258")
-}
-
-// freeKeptB3 runs b3 of kernel free_kept, PTX lines 239-248.
-func freeKeptB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	k2 := uint64(0xffffffff)
-	// PTX line 239: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_malloc.ptx:239")
-	// PTX line 240: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_malloc.ptx:240")
-	// PTX line 241: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
-	// PTX line 242: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX lines 243, 244, 245: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 243: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 244: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 245: add.s64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 243: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 244: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 245: add.s64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r11[l] = v7
-			}
-		}
-	}
-	// PTX line 246: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fast/device_malloc.ptx:246")
-	// PTX lines 247: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 247: setp.eq.s64
-				c8t := uint64(r12[l]) == uint64(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 247: setp.eq.s64
-				c8t := uint64(r12[l]) == uint64(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 248: mov.b32, warp-uniform
-	u9 := uint64(k2)
-	runtime.Broadcast(r13, m, u9)
-	_ = u3
-	_ = u9
-}
-
-// freeKeptB4 runs b4 of kernel free_kept, PTX lines 251-251.
-func freeKeptB4(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	// PTX line 251: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/device_malloc.ptx:251")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/device_printf.ptx",
+	NumWindows: 12,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -117,10 +118,6 @@ var (
 	}
 	// printfNoneFunc is PTX kernel printf_none (testdata/ptx/fast/device_printf.ptx:291).
 	printfNoneFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   8,
-			Value: 0x0,
-		}},
 		Exit:   3,
 		Index:  2,
 		Kernel: true,
@@ -136,7 +133,7 @@ var (
 		Loc:          "testdata/ptx/fast/device_printf.ptx:291",
 		Name:         "printf_none",
 		NumPreds:     0,
-		NumRegs:      9,
+		NumRegs:      8,
 		ParamSize:    24,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
@@ -194,9 +191,44 @@ func init() {
 	printfIntsFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 42-49; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	printfIntsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:42",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -210,6 +242,13 @@ func init() {
 	printfIntsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:183",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  183,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_printf.ptx:183",
@@ -220,9 +259,114 @@ func init() {
 	}
 	// b2, PTX lines 52-87; code before the call
 	printfIntsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:52",
 		PTXInstrs: 33,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -233,6 +377,13 @@ func init() {
 	printfIntsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:89",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -261,9 +412,75 @@ func init() {
 	}
 	// b3, PTX lines 95-118; code before the call
 	printfIntsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:95",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  118,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -274,6 +491,13 @@ func init() {
 	printfIntsFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:120",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  120,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -303,9 +527,54 @@ func init() {
 	}
 	// b4, PTX lines 126-142; code before the call
 	printfIntsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:126",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -316,6 +585,13 @@ func init() {
 	printfIntsFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:144",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -345,9 +621,69 @@ func init() {
 	}
 	// b5, PTX lines 150-171; code before the call
 	printfIntsFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:150",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -358,6 +694,13 @@ func init() {
 	printfIntsFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:173",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -387,9 +730,21 @@ func init() {
 	}
 	// b6, PTX lines 179-181
 	printfIntsFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:179",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  181,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_printf.ptx:182",
@@ -403,12 +758,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	printfIntsFunc.Run = printfIntsRun
 	printfFloatsFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 204-211; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	printfFloatsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{printfFloatsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfFloatsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:204",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -422,6 +813,13 @@ func init() {
 	printfFloatsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:287",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  287,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_printf.ptx:287",
@@ -432,9 +830,111 @@ func init() {
 	}
 	// b2, PTX lines 214-248; code before the call
 	printfFloatsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{printfFloatsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfFloatsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:214",
 		PTXInstrs: 32,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  248,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -445,6 +945,13 @@ func init() {
 	printfFloatsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:250",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -473,9 +980,63 @@ func init() {
 	}
 	// b3, PTX lines 256-275; code before the call
 	printfFloatsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{printfFloatsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfFloatsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:256",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  275,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -486,6 +1047,13 @@ func init() {
 	printfFloatsFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:277",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  277,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -515,9 +1083,21 @@ func init() {
 	}
 	// b4, PTX lines 283-285
 	printfFloatsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{printfFloatsB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfFloatsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:283",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  285,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_printf.ptx:286",
@@ -531,12 +1111,37 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	printfFloatsFunc.Run = printfFloatsRun
 	printfNoneFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 299-307; code before the call
 	printfNoneFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{printfNoneB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfNoneRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:299",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}, {
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  307,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -547,6 +1152,13 @@ func init() {
 	printfNoneFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/device_printf.ptx:309",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  309,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -575,9 +1187,33 @@ func init() {
 	}
 	// b1, PTX lines 315-320; ret
 	printfNoneFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{printfNoneB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfNoneRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/device_printf.ptx:315",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  315,
+			}, {
+				Count: 1,
+				Line:  317,
+			}, {
+				Count: 1,
+				Line:  318,
+			}, {
+				Count: 1,
+				Line:  319,
+			}, {
+				Count: 1,
+				Line:  320,
+			}, {
+				Count: 1,
+				Line:  321,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/device_printf.ptx:321",
@@ -591,6 +1227,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	printfNoneFunc.Run = printfNoneRun
 }
 
 // PrintfInts launches PTX kernel printf_ints (testdata/ptx/fast/device_printf.ptx:26) on dev with the launch configuration cfg. Parameters: param0 is printf_ints_param_0, param1 is printf_ints_param_1, param2 is printf_ints_param_2, param3 is printf_ints_param_3, param4 is printf_ints_param_4.
@@ -621,886 +1258,3493 @@ func PrintfNone(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, printfNoneFunc, cfg, p[:])
 }
 
-// printfIntsB0 runs b0 of kernel printf_ints, PTX lines 42-49.
-func printfIntsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 42: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 43: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 44: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:44")
-	// PTX line 45: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 46: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 48: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 49: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// printfIntsRun runs blocks of kernel printf_ints for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 42-49; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 42: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				runtime.Broadcast(r1, m, u1)
+				// PTX line 43: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 48: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 49: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 44: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:44")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-}
-
-// printfIntsB2 runs b2 of kernel printf_ints, PTX lines 52-87.
-func printfIntsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r32 := w.Reg(32)
-	k0 := uint64(0x0)
-	k1 := uint64(0x28)
-	k2 := uint64(0x48)
-	k3 := uint64(0x78)
-	k4 := uint64(0x4)
-	k5 := uint64(0x8)
-	// PTX line 52: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:52")
-	// PTX line 53: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:53")
-	// PTX line 54: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r9, m, u3)
-	// PTX line 55: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:55")
-	// PTX line 56: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:56")
-	// PTX line 57: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 58: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 59: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	// PTX lines 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k0))
-				r15[l] = v9
-				// 61: add.u64
-				v10 := uint64(uint64(r1[l]) + uint64(k0))
-				r16[l] = v10
-				// 62: add.u64
-				v11 := uint64(uint64(r0[l]) + uint64(k1))
-				r17[l] = v11
-				// 63: add.u64
-				v12 := uint64(uint64(r1[l]) + uint64(k1))
-				r18[l] = v12
-				// 64: add.u64
-				v13 := uint64(uint64(r0[l]) + uint64(k2))
-				r19[l] = v13
-				// 65: add.u64
-				v14 := uint64(uint64(r1[l]) + uint64(k2))
-				r20[l] = v14
-				// 66: add.u64
-				v15 := uint64(uint64(r0[l]) + uint64(k3))
-				r21[l] = v15
-				// 67: add.u64
-				v16 := uint64(uint64(r1[l]) + uint64(k3))
-				r22[l] = v16
-				// 68: mul.wide.s32
-				v17 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k4))))
-				r23[l] = v17
-				// 69: add.s64
-				v18 := uint64(uint64(u8) + uint64(v17))
-				r24[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k0))
-				r15[l] = v9
-				// 61: add.u64
-				v10 := uint64(uint64(r1[l]) + uint64(k0))
-				r16[l] = v10
-				// 62: add.u64
-				v11 := uint64(uint64(r0[l]) + uint64(k1))
-				r17[l] = v11
-				// 63: add.u64
-				v12 := uint64(uint64(r1[l]) + uint64(k1))
-				r18[l] = v12
-				// 64: add.u64
-				v13 := uint64(uint64(r0[l]) + uint64(k2))
-				r19[l] = v13
-				// 65: add.u64
-				v14 := uint64(uint64(r1[l]) + uint64(k2))
-				r20[l] = v14
-				// 66: add.u64
-				v15 := uint64(uint64(r0[l]) + uint64(k3))
-				r21[l] = v15
-				// 67: add.u64
-				v16 := uint64(uint64(r1[l]) + uint64(k3))
-				r22[l] = v16
-				// 68: mul.wide.s32
-				v17 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k4))))
-				r23[l] = v17
-				// 69: add.s64
-				v18 := uint64(uint64(u8) + uint64(v17))
-				r24[l] = v18
-			}
-		}
-	}
-	// PTX line 70: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r25, r24, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:70")
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: add.s64
-				v19 := uint64(uint64(u7) + uint64(r23[l]))
-				r26[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: add.s64
-				v19 := uint64(uint64(u7) + uint64(r23[l]))
-				r26[l] = v19
-			}
-		}
-	}
-	// PTX line 72: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r27, r26, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:72")
-	// PTX lines 73, 74: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: mul.wide.s32
-				v20 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k5))))
-				// 74: add.s64
-				v21 := uint64(uint64(u6) + uint64(v20))
-				r29[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: mul.wide.s32
-				v20 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k5))))
-				// 74: add.s64
-				v21 := uint64(uint64(u6) + uint64(v20))
-				r29[l] = v21
-			}
-		}
-	}
-	// PTX line 75: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r30, r29, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fast/device_printf.ptx:75")
-	// PTX line 76: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r3, r5}, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:76")
-	// PTX line 77: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:77")
-	// PTX line 78: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/device_printf.ptx:78")
-	// PTX line 79: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:79")
-	// PTX line 80: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:80")
-	// PTX line 81: mov.u64, warp-uniform
-	u22 := uint64((w.GlobalVar(0) + k0))
-	// PTX line 82: cvta.global.u64, warp-uniform
-	u23 := uint64(u22)
-	runtime.Broadcast(r32, m, u23)
-	// PTX line 85: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r32, nil, 0, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:85")
-	// PTX line 87: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r15, nil, 0, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:87")
-	_ = u3
-	_ = u23
-}
-
-// printfIntsB3 runs b3 of kernel printf_ints, PTX lines 95-118.
-func printfIntsB3(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	r33 := w.Reg(33)
-	r36 := w.Reg(36)
-	r43 := w.Reg(43)
-	r45 := w.Reg(45)
-	k0 := uint64(0x2)
-	k1 := uint64(0x4)
-	k2 := uint64(0x4ec4ec4f)
-	k3 := uint64(0x1f)
-	k4 := uint64(0x3)
-	k5 := uint64(0x1a)
-	k6 := uint64(0x41)
-	k7 := uint64(0x0)
-	// PTX line 95: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r33, nil, 0, 0x10, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:95")
-	// PTX lines 97, 98, 99: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: shl.b32
-				v1 := uint64(uint32(r6[l]) << uint32(k0))
-				// 98: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-				// 99: add.s64
-				v3 := uint64(uint64(r9[l]) + uint64(v2))
-				r36[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: shl.b32
-				v1 := uint64(uint32(r6[l]) << uint32(k0))
-				// 98: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-				// 99: add.s64
-				v3 := uint64(uint64(r9[l]) + uint64(v2))
-				r36[l] = v3
-			}
-		}
-	}
-	// PTX line 100: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r33, r36, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:100")
-	// PTX lines 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: mul.hi.s32
-				v4 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
-				// 102: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k3))
-				// 103: shr.s32
-				v6 := uint64(uint32(int32(v4) >> uint32(k4)))
-				// 104: add.s32
-				v7 := uint64(uint32(v6) + uint32(v5))
-				// 105: mul.lo.s32
-				v8 := uint64(uint32(v7) * uint32(k5))
-				// 106: sub.s32
-				v9 := uint64(uint32(r6[l]) - uint32(v8))
-				// 107: add.s32
-				v10 := uint64(uint32(v9) + uint32(k6))
-				r43[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: mul.hi.s32
-				v4 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
-				// 102: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k3))
-				// 103: shr.s32
-				v6 := uint64(uint32(int32(v4) >> uint32(k4)))
-				// 104: add.s32
-				v7 := uint64(uint32(v6) + uint32(v5))
-				// 105: mul.lo.s32
-				v8 := uint64(uint32(v7) * uint32(k5))
-				// 106: sub.s32
-				v9 := uint64(uint32(r6[l]) - uint32(v8))
-				// 107: add.s32
-				v10 := uint64(uint32(v9) + uint32(k6))
-				r43[l] = v10
-			}
-		}
-	}
-	// PTX line 108: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r27, r27}, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:108")
-	// PTX line 109: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r27, r27}, r18, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:109")
-	// PTX line 110: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r25}, r18, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/device_printf.ptx:110")
-	// PTX line 111: st.local.u32
-	w.StoreLanes(runtime.SpaceLocal, r27, r18, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:111")
-	// PTX line 112: mov.u64, warp-uniform
-	u11 := uint64((w.GlobalVar(1) + k7))
-	// PTX line 113: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r45, m, u12)
-	// PTX line 116: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r45, nil, 0, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:116")
-	// PTX line 118: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x20, 8, m, "testdata/ptx/fast/device_printf.ptx:118")
-	_ = u12
-}
-
-// printfIntsB4 runs b4 of kernel printf_ints, PTX lines 126-142.
-func printfIntsB4(w *runtime.Warp, m uint32) {
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r27 := w.Reg(27)
-	r30 := w.Reg(30)
-	r36 := w.Reg(36)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r49 := w.Reg(49)
-	k0 := uint64(0x0)
-	// PTX line 126: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r46, nil, 0, 0x28, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:126")
-	// PTX line 128: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r46, r36, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/fast/device_printf.ptx:128")
-	// PTX lines 129: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r27[l])))
-				r47[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 129: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r27[l])))
-				r47[l] = v1
-			}
-		}
-	}
-	// PTX line 130: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r30, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:130")
-	// PTX line 131: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r30, r20, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:131")
-	// PTX line 132: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r30, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:132")
-	// PTX line 133: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r30, r20, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:133")
-	// PTX line 134: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r47, r20, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/fast/device_printf.ptx:134")
-	// PTX line 135: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r30, r20, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/fast/device_printf.ptx:135")
-	// PTX line 136: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(2) + k0))
-	// PTX line 137: cvta.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r49, m, u3)
-	// PTX line 140: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r49, nil, 0, 0x30, 8, m, "testdata/ptx/fast/device_printf.ptx:140")
-	// PTX line 142: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x38, 8, m, "testdata/ptx/fast/device_printf.ptx:142")
-	_ = u3
-}
-
-// printfIntsB5 runs b5 of kernel printf_ints, PTX lines 150-171.
-func printfIntsB5(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r36 := w.Reg(36)
-	r50 := w.Reg(50)
-	r52 := w.Reg(52)
-	r54 := w.Reg(54)
-	r56 := w.Reg(56)
-	r58 := w.Reg(58)
-	k0 := uint64(0x1)
-	k1 := uint64(0x6e)
-	k2 := uint64(0x79)
-	k3 := uint64(0x0)
-	// PTX line 150: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r50, nil, 0, 0x40, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:150")
-	// PTX line 152: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r50, r36, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:152")
-	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 153: and.b32
-				v1 := uint64(uint32(r6[l]) & uint32(k0))
-				// 154: setp.eq.b32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 45: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 46: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 48: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 49: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 48: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 49: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 155: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(k2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 182; ret
+			next = 11
+		case 2:
+			// b2, PTX lines 52-87; code before the call
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r25 := w.Reg(25)
+				r27 := w.Reg(27)
+				r30 := w.Reg(30)
+				k0 := uint64(0x0)
+				k1 := uint64(0x28)
+				k2 := uint64(0x48)
+				k3 := uint64(0x78)
+				k4 := uint64(0x4)
+				k5 := uint64(0x8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				r52[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 153: and.b32
-				v1 := uint64(uint32(r6[l]) & uint32(k0))
-				// 154: setp.eq.b32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 52: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:52")
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 155: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(k2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				r52[l] = v3
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 156: mov.u64, warp-uniform
-	u4 := uint64((w.GlobalVar(4) + k3))
-	// PTX line 157: cvta.global.u64, warp-uniform
-	u5 := uint64(u4)
-	runtime.Broadcast(r54, m, u5)
-	// PTX line 158: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r54, r22, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:158")
-	// PTX line 159: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r54, r22, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:159")
-	// PTX line 160: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(5) + k3))
-	// PTX line 161: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r56, m, u7)
-	// PTX line 162: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r56, r22, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:162")
-	// PTX line 163: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r56, r22, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:163")
-	// PTX line 164: st.local.u32
-	w.StoreLanes(runtime.SpaceLocal, r52, r22, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:164")
-	// PTX line 165: mov.u64, warp-uniform
-	u8 := uint64((w.GlobalVar(3) + k3))
-	// PTX line 166: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r58, m, u9)
-	// PTX line 169: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r58, nil, 0, 0x48, 8, m, "testdata/ptx/fast/device_printf.ptx:169")
-	// PTX line 171: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r21, nil, 0, 0x50, 8, m, "testdata/ptx/fast/device_printf.ptx:171")
-	_ = u5
-	_ = u7
-	_ = u9
-}
-
-// printfIntsB6 runs b6 of kernel printf_ints, PTX lines 179-181.
-func printfIntsB6(w *runtime.Warp, m uint32) {
-	r36 := w.Reg(36)
-	r59 := w.Reg(59)
-	// PTX line 179: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r59, nil, 0, 0x58, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:179")
-	// PTX line 181: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r59, r36, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/fast/device_printf.ptx:181")
-}
-
-// printfFloatsB0 runs b0 of kernel printf_floats, PTX lines 204-211.
-func printfFloatsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 204: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 205: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 206: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:206")
-	// PTX line 207: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 208: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 209, 210, 211: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 209: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 210: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 211: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 53: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:53")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 209: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 210: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 211: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 54: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r9, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				// PTX line 55: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:55")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 56: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:56")
+				}
+				// PTX line 57: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 58: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 59: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				// PTX lines 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v19aw := w.Window(0)
+					v21aw := w.Window(1)
+					v24aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: add.u64
+							v9 := uint64(uint64(r0[l]) + uint64(k0))
+							r15[l] = v9
+							// 61: add.u64
+							v10 := uint64(uint64(r1[l]) + uint64(k0))
+							r16[l] = v10
+							// 62: add.u64
+							v11 := uint64(uint64(r0[l]) + uint64(k1))
+							r17[l] = v11
+							// 63: add.u64
+							v12 := uint64(uint64(r1[l]) + uint64(k1))
+							r18[l] = v12
+							// 64: add.u64
+							v13 := uint64(uint64(r0[l]) + uint64(k2))
+							r19[l] = v13
+							// 65: add.u64
+							v14 := uint64(uint64(r1[l]) + uint64(k2))
+							r20[l] = v14
+							// 66: add.u64
+							v15 := uint64(uint64(r0[l]) + uint64(k3))
+							r21[l] = v15
+							// 67: add.u64
+							v16 := uint64(uint64(r1[l]) + uint64(k3))
+							r22[l] = v16
+							// 68: mul.wide.s32
+							v17 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k4))))
+							// 69: add.s64
+							v18 := uint64(uint64(u8) + uint64(v17))
+							// 70: ld.global.u32
+							v19a := uint64(v18) + 0x0
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/device_printf.ptx:70")
+									continue
+								}
+								v19 = v19x
+							}
+							r25[l] = v19
+							// 71: add.s64
+							v20 := uint64(uint64(u7) + uint64(v17))
+							// 72: ld.global.u32
+							v21a := uint64(v20) + 0x0
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
+								if !v21ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/fast/device_printf.ptx:72")
+									continue
+								}
+								v21 = v21x
+							}
+							r27[l] = v21
+							// 73: mul.wide.s32
+							v22 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k5))))
+							// 74: add.s64
+							v23 := uint64(uint64(u6) + uint64(v22))
+							// 75: ld.global.u64
+							v24a := uint64(v23) + 0x0
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+								v24 = runtime.Load64(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
+								if !v24ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/fast/device_printf.ptx:75")
+									continue
+								}
+								v24 = v24x
+							}
+							r30[l] = v24
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: add.u64
+							v9 := uint64(uint64(r0[l]) + uint64(k0))
+							r15[l] = v9
+							// 61: add.u64
+							v10 := uint64(uint64(r1[l]) + uint64(k0))
+							r16[l] = v10
+							// 62: add.u64
+							v11 := uint64(uint64(r0[l]) + uint64(k1))
+							r17[l] = v11
+							// 63: add.u64
+							v12 := uint64(uint64(r1[l]) + uint64(k1))
+							r18[l] = v12
+							// 64: add.u64
+							v13 := uint64(uint64(r0[l]) + uint64(k2))
+							r19[l] = v13
+							// 65: add.u64
+							v14 := uint64(uint64(r1[l]) + uint64(k2))
+							r20[l] = v14
+							// 66: add.u64
+							v15 := uint64(uint64(r0[l]) + uint64(k3))
+							r21[l] = v15
+							// 67: add.u64
+							v16 := uint64(uint64(r1[l]) + uint64(k3))
+							r22[l] = v16
+							// 68: mul.wide.s32
+							v17 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k4))))
+							// 69: add.s64
+							v18 := uint64(uint64(u8) + uint64(v17))
+							// 70: ld.global.u32
+							v19a := uint64(v18) + 0x0
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/device_printf.ptx:70")
+									continue
+								}
+								v19 = v19x
+							}
+							r25[l] = v19
+							// 71: add.s64
+							v20 := uint64(uint64(u7) + uint64(v17))
+							// 72: ld.global.u32
+							v21a := uint64(v20) + 0x0
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
+								if !v21ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/fast/device_printf.ptx:72")
+									continue
+								}
+								v21 = v21x
+							}
+							r27[l] = v21
+							// 73: mul.wide.s32
+							v22 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k5))))
+							// 74: add.s64
+							v23 := uint64(uint64(u6) + uint64(v22))
+							// 75: ld.global.u64
+							v24a := uint64(v23) + 0x0
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+								v24 = runtime.Load64(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 8, l)
+								if !v24ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v24a, 8, "testdata/ptx/fast/device_printf.ptx:75")
+									continue
+								}
+								v24 = v24x
+							}
+							r30[l] = v24
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 76: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r3, r5}, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:76")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 77: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:77")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 78: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/device_printf.ptx:78")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 79: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:79")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 80: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r25, r25}, r16, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/fast/device_printf.ptx:80")
+				// PTX line 81: mov.u64, warp-uniform
+				u25 := uint64((w.GlobalVar(0) + k0))
+				// PTX line 82: cvta.global.u64, warp-uniform
+				u26 := uint64(u25)
+				// PTX lines 85: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: st.param.b64
+							s27 := uint64(0x0)
+							s27v := uint64(u26)
+							if s27 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:85")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: st.param.b64
+							s27 := uint64(0x0)
+							s27v := uint64(u26)
+							if s27 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:85")
+							}
+						}
+					}
+				}
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: st.param.b64
+							s28 := uint64(0x8)
+							s28v := uint64(r15[l])
+							if s28 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:87")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: st.param.b64
+							s28 := uint64(0x8)
+							s28v := uint64(r15[l])
+							if s28 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:87")
+							}
+						}
+					}
+				}
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 50
+			return pc, budget
+		case 4:
+			// b3, PTX lines 95-118; code before the call
+			{
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r25 := w.Reg(25)
+				r27 := w.Reg(27)
+				r33 := w.Reg(33)
+				r36 := w.Reg(36)
+				r43 := w.Reg(43)
+				k0 := uint64(0x2)
+				k1 := uint64(0x4)
+				k2 := uint64(0x4ec4ec4f)
+				k3 := uint64(0x1f)
+				k4 := uint64(0x3)
+				k5 := uint64(0x1a)
+				k6 := uint64(0x41)
+				k7 := uint64(0x0)
+				// PTX lines 95, 97, 98, 99: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:95")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 97: shl.b32
+							v2 := uint64(uint32(r6[l]) << uint32(k0))
+							// 98: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+							// 99: add.s64
+							v4 := uint64(uint64(r9[l]) + uint64(v3))
+							r36[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:95")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 97: shl.b32
+							v2 := uint64(uint32(r6[l]) << uint32(k0))
+							// 98: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+							// 99: add.s64
+							v4 := uint64(uint64(r9[l]) + uint64(v3))
+							r36[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 100, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.global.u32
+							s5 := uint64(r36[l]) + 0x0
+							s5v := uint64(r33[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:100")
+							}
+							// 101: mul.hi.s32
+							v6 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
+							// 102: shr.u32
+							v7 := uint64(uint32(v6) >> uint32(k3))
+							// 103: shr.s32
+							v8 := uint64(uint32(int32(v6) >> uint32(k4)))
+							// 104: add.s32
+							v9 := uint64(uint32(v8) + uint32(v7))
+							// 105: mul.lo.s32
+							v10 := uint64(uint32(v9) * uint32(k5))
+							// 106: sub.s32
+							v11 := uint64(uint32(r6[l]) - uint32(v10))
+							// 107: add.s32
+							v12 := uint64(uint32(v11) + uint32(k6))
+							r43[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.global.u32
+							s5 := uint64(r36[l]) + 0x0
+							s5v := uint64(r33[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:100")
+							}
+							// 101: mul.hi.s32
+							v6 := uint64(uint32(isa.MulHi(r6[l], k2, 32, true)))
+							// 102: shr.u32
+							v7 := uint64(uint32(v6) >> uint32(k3))
+							// 103: shr.s32
+							v8 := uint64(uint32(int32(v6) >> uint32(k4)))
+							// 104: add.s32
+							v9 := uint64(uint32(v8) + uint32(v7))
+							// 105: mul.lo.s32
+							v10 := uint64(uint32(v9) * uint32(k5))
+							// 106: sub.s32
+							v11 := uint64(uint32(r6[l]) - uint32(v10))
+							// 107: add.s32
+							v12 := uint64(uint32(v11) + uint32(k6))
+							r43[l] = v12
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 108: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r27, r27}, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:108")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 109: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r27, r27}, r18, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/device_printf.ptx:109")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 110: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r25}, r18, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/device_printf.ptx:110")
+				// PTX lines 111: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: st.local.u32
+							s13 := uint64(r18[l]) + 0x18
+							s13v := uint64(r27[l])
+							if s13 < lmEnd4 && s13&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/fast/device_printf.ptx:111")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: st.local.u32
+							s13 := uint64(r18[l]) + 0x18
+							s13v := uint64(r27[l])
+							if s13 < lmEnd4 && s13&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s13:], uint32(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s13, 4, s13v, l, "testdata/ptx/fast/device_printf.ptx:111")
+							}
+						}
+					}
+				}
+				// PTX line 112: mov.u64, warp-uniform
+				u14 := uint64((w.GlobalVar(1) + k7))
+				// PTX line 113: cvta.global.u64, warp-uniform
+				u15 := uint64(u14)
+				// PTX lines 116: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 116: st.param.b64
+							s16 := uint64(0x18)
+							s16v := uint64(u15)
+							if s16 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:116")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 116: st.param.b64
+							s16 := uint64(0x18)
+							s16v := uint64(u15)
+							if s16 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:116")
+							}
+						}
+					}
+				}
+				// PTX lines 118: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: st.param.b64
+							s17 := uint64(0x20)
+							s17v := uint64(r17[l])
+							if s17 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:118")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: st.param.b64
+							s17 := uint64(0x20)
+							s17v := uint64(r17[l])
+							if s17 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:118")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3, PTX line 89
+			return pc, budget
+		case 6:
+			// b4, PTX lines 126-142; code before the call
+			{
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r27 := w.Reg(27)
+				r30 := w.Reg(30)
+				r36 := w.Reg(36)
+				r46 := w.Reg(46)
+				r47 := w.Reg(47)
+				k0 := uint64(0x0)
+				// PTX lines 126: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: ld.param.b32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:126")
+									continue
+								}
+								v1 = v1x
+							}
+							r46[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: ld.param.b32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:126")
+									continue
+								}
+								v1 = v1x
+							}
+							r46[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 128, 129: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: st.global.u32
+							s2 := uint64(r36[l]) + 0x4
+							s2v := uint64(r46[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:128")
+							}
+							// 129: cvt.u64.u32
+							v3 := uint64(uint64(uint32(r27[l])))
+							r47[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: st.global.u32
+							s2 := uint64(r36[l]) + 0x4
+							s2v := uint64(r46[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:128")
+							}
+							// 129: cvt.u64.u32
+							v3 := uint64(uint64(uint32(r27[l])))
+							r47[l] = v3
+						}
+					}
+				}
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: st.local.u64
+							s4 := uint64(r20[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < lmEnd8 && s4&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s4:], uint64(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/fast/device_printf.ptx:130")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: st.local.u64
+							s4 := uint64(r20[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < lmEnd8 && s4&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s4:], uint64(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s4, 8, s4v, l, "testdata/ptx/fast/device_printf.ptx:130")
+							}
+						}
+					}
+				}
+				// PTX lines 131: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: st.local.u64
+							s5 := uint64(r20[l]) + 0x8
+							s5v := uint64(r30[l])
+							if s5 < lmEnd8 && s5&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:131")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: st.local.u64
+							s5 := uint64(r20[l]) + 0x8
+							s5v := uint64(r30[l])
+							if s5 < lmEnd8 && s5&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:131")
+							}
+						}
+					}
+				}
+				// PTX lines 132: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: st.local.u64
+							s6 := uint64(r20[l]) + 0x10
+							s6v := uint64(r30[l])
+							if s6 < lmEnd8 && s6&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:132")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: st.local.u64
+							s6 := uint64(r20[l]) + 0x10
+							s6v := uint64(r30[l])
+							if s6 < lmEnd8 && s6&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:132")
+							}
+						}
+					}
+				}
+				// PTX lines 133: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: st.local.u64
+							s7 := uint64(r20[l]) + 0x18
+							s7v := uint64(r30[l])
+							if s7 < lmEnd8 && s7&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:133")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: st.local.u64
+							s7 := uint64(r20[l]) + 0x18
+							s7v := uint64(r30[l])
+							if s7 < lmEnd8 && s7&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:133")
+							}
+						}
+					}
+				}
+				// PTX lines 134: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: st.local.u64
+							s8 := uint64(r20[l]) + 0x20
+							s8v := uint64(r47[l])
+							if s8 < lmEnd8 && s8&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:134")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: st.local.u64
+							s8 := uint64(r20[l]) + 0x20
+							s8v := uint64(r47[l])
+							if s8 < lmEnd8 && s8&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:134")
+							}
+						}
+					}
+				}
+				// PTX lines 135: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: st.local.u64
+							s9 := uint64(r20[l]) + 0x28
+							s9v := uint64(r30[l])
+							if s9 < lmEnd8 && s9&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:135")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: st.local.u64
+							s9 := uint64(r20[l]) + 0x28
+							s9v := uint64(r30[l])
+							if s9 < lmEnd8 && s9&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:135")
+							}
+						}
+					}
+				}
+				// PTX line 136: mov.u64, warp-uniform
+				u10 := uint64((w.GlobalVar(2) + k0))
+				// PTX line 137: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX lines 140: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: st.param.b64
+							s12 := uint64(0x30)
+							s12v := uint64(u11)
+							if s12 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:140")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: st.param.b64
+							s12 := uint64(0x30)
+							s12v := uint64(u11)
+							if s12 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:140")
+							}
+						}
+					}
+				}
+				// PTX lines 142: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: st.param.b64
+							s13 := uint64(0x38)
+							s13v := uint64(r19[l])
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:142")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: st.param.b64
+							s13 := uint64(0x38)
+							s13v := uint64(r19[l])
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:142")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b4, PTX line 120
+			return pc, budget
+		case 8:
+			// b5, PTX lines 150-171; code before the call
+			{
+				r6 := w.Reg(6)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r36 := w.Reg(36)
+				r50 := w.Reg(50)
+				r52 := w.Reg(52)
+				k0 := uint64(0x1)
+				k1 := uint64(0x6e)
+				k2 := uint64(0x79)
+				k3 := uint64(0x0)
+				// PTX lines 150: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: ld.param.b32
+							v1a := uint64(0x40)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:150")
+									continue
+								}
+								v1 = v1x
+							}
+							r50[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: ld.param.b32
+							v1a := uint64(0x40)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:150")
+									continue
+								}
+								v1 = v1x
+							}
+							r50[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 152, 153, 154, 155: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: st.global.u32
+							s2 := uint64(r36[l]) + 0x8
+							s2v := uint64(r50[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:152")
+							}
+							// 153: and.b32
+							v3 := uint64(uint32(r6[l]) & uint32(k0))
+							// 154: setp.eq.b32
+							c4t := uint32(v3) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+							// 155: selp.b32
+							v5 := uint64(k1)
+							if c4 {
+								v5 = uint64(k2)
+							}
+							r52[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: st.global.u32
+							s2 := uint64(r36[l]) + 0x8
+							s2v := uint64(r50[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:152")
+							}
+							// 153: and.b32
+							v3 := uint64(uint32(r6[l]) & uint32(k0))
+							// 154: setp.eq.b32
+							c4t := uint32(v3) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+							// 155: selp.b32
+							v5 := uint64(k1)
+							if c4 {
+								v5 = uint64(k2)
+							}
+							r52[l] = v5
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX line 156: mov.u64, warp-uniform
+				u6 := uint64((w.GlobalVar(4) + k3))
+				// PTX line 157: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX lines 158: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: st.local.u64
+							s8 := uint64(r22[l]) + 0x0
+							s8v := uint64(u7)
+							if s8 < lmEnd8 && s8&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:158")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: st.local.u64
+							s8 := uint64(r22[l]) + 0x0
+							s8v := uint64(u7)
+							if s8 < lmEnd8 && s8&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:158")
+							}
+						}
+					}
+				}
+				// PTX lines 159: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 159: st.local.u64
+							s9 := uint64(r22[l]) + 0x8
+							s9v := uint64(u7)
+							if s9 < lmEnd8 && s9&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:159")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 159: st.local.u64
+							s9 := uint64(r22[l]) + 0x8
+							s9v := uint64(u7)
+							if s9 < lmEnd8 && s9&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:159")
+							}
+						}
+					}
+				}
+				// PTX line 160: mov.u64, warp-uniform
+				u10 := uint64((w.GlobalVar(5) + k3))
+				// PTX line 161: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX lines 162: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: st.local.u64
+							s12 := uint64(r22[l]) + 0x10
+							s12v := uint64(u11)
+							if s12 < lmEnd8 && s12&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:162")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: st.local.u64
+							s12 := uint64(r22[l]) + 0x10
+							s12v := uint64(u11)
+							if s12 < lmEnd8 && s12&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:162")
+							}
+						}
+					}
+				}
+				// PTX lines 163: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: st.local.u64
+							s13 := uint64(r22[l]) + 0x18
+							s13v := uint64(u11)
+							if s13 < lmEnd8 && s13&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:163")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: st.local.u64
+							s13 := uint64(r22[l]) + 0x18
+							s13v := uint64(u11)
+							if s13 < lmEnd8 && s13&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:163")
+							}
+						}
+					}
+				}
+				// PTX lines 164: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 164: st.local.u32
+							s14 := uint64(r22[l]) + 0x20
+							s14v := uint64(r52[l])
+							if s14 < lmEnd4 && s14&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/fast/device_printf.ptx:164")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 164: st.local.u32
+							s14 := uint64(r22[l]) + 0x20
+							s14v := uint64(r52[l])
+							if s14 < lmEnd4 && s14&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/fast/device_printf.ptx:164")
+							}
+						}
+					}
+				}
+				// PTX line 165: mov.u64, warp-uniform
+				u15 := uint64((w.GlobalVar(3) + k3))
+				// PTX line 166: cvta.global.u64, warp-uniform
+				u16 := uint64(u15)
+				// PTX lines 169: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 169: st.param.b64
+							s17 := uint64(0x48)
+							s17v := uint64(u16)
+							if s17 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:169")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 169: st.param.b64
+							s17 := uint64(0x48)
+							s17v := uint64(u16)
+							if s17 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:169")
+							}
+						}
+					}
+				}
+				// PTX lines 171: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 171: st.param.b64
+							s18 := uint64(0x50)
+							s18v := uint64(r21[l])
+							if s18 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:171")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 171: st.param.b64
+							s18 := uint64(0x50)
+							s18v := uint64(r21[l])
+							if s18 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:171")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b5, PTX line 144
+			return pc, budget
+		case 10:
+			// b6, PTX lines 179-181
+			{
+				r36 := w.Reg(36)
+				r59 := w.Reg(59)
+				// PTX lines 179: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 179: ld.param.b32
+							v1a := uint64(0x58)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:179")
+									continue
+								}
+								v1 = v1x
+							}
+							r59[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 179: ld.param.b32
+							v1a := uint64(0x58)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:179")
+									continue
+								}
+								v1 = v1x
+							}
+							r59[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: st.global.u32
+							s2 := uint64(r36[l]) + 0xc
+							s2v := uint64(r59[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:181")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: st.global.u32
+							s2 := uint64(r36[l]) + 0xc
+							s2v := uint64(r59[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:181")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
 }
 
-// printfFloatsB2 runs b2 of kernel printf_floats, PTX lines 214-248.
-func printfFloatsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	k0 := uint64(0x0)
-	k1 := uint64(0x60)
-	k2 := uint64(0x8)
-	k3 := uint64(0x4)
-	// PTX line 214: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:214")
-	// PTX line 215: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:215")
-	// PTX line 216: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r9, m, u3)
-	// PTX line 217: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:217")
-	// PTX line 218: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 219: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX lines 220, 221, 222, 223, 224, 225: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 220: add.u64
-				v7 := uint64(uint64(r0[l]) + uint64(k0))
-				r13[l] = v7
-				// 221: add.u64
-				v8 := uint64(uint64(r1[l]) + uint64(k0))
-				r14[l] = v8
-				// 222: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k1))
-				r15[l] = v9
-				// 223: add.u64
-				v10 := uint64(uint64(r1[l]) + uint64(k1))
-				r16[l] = v10
-				// 224: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k2))))
-				// 225: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
-				r18[l] = v12
+// printfFloatsRun runs blocks of kernel printf_floats for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 204-211; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 204: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				runtime.Broadcast(r1, m, u1)
+				// PTX line 205: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 206: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/device_printf.ptx:206")
+				}
+				// PTX line 207: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX line 208: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX lines 209, 210, 211: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 210: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 211: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 210: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 211: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 220: add.u64
-				v7 := uint64(uint64(r0[l]) + uint64(k0))
-				r13[l] = v7
-				// 221: add.u64
-				v8 := uint64(uint64(r1[l]) + uint64(k0))
-				r14[l] = v8
-				// 222: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k1))
-				r15[l] = v9
-				// 223: add.u64
-				v10 := uint64(uint64(r1[l]) + uint64(k1))
-				r16[l] = v10
-				// 224: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k2))))
-				// 225: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
-				r18[l] = v12
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 286; ret
+			next = 7
+		case 2:
+			// b2, PTX lines 214-248; code before the call
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r19 := w.Reg(19)
+				r22 := w.Reg(22)
+				k0 := uint64(0x0)
+				k1 := uint64(0x60)
+				k2 := uint64(0x8)
+				k3 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 214: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:214")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 215: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:215")
+				}
+				// PTX line 216: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r9, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 217: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:217")
+				}
+				// PTX line 218: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 219: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX lines 220, 221, 222, 223, 224, 225, 226, 227, 228, 229: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v13aw := w.Window(7)
+					v16aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 220: add.u64
+							v7 := uint64(uint64(r0[l]) + uint64(k0))
+							r13[l] = v7
+							// 221: add.u64
+							v8 := uint64(uint64(r1[l]) + uint64(k0))
+							r14[l] = v8
+							// 222: add.u64
+							v9 := uint64(uint64(r0[l]) + uint64(k1))
+							r15[l] = v9
+							// 223: add.u64
+							v10 := uint64(uint64(r1[l]) + uint64(k1))
+							r16[l] = v10
+							// 224: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k2))))
+							// 225: add.s64
+							v12 := uint64(uint64(u6) + uint64(v11))
+							// 226: ld.global.f64
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/device_printf.ptx:226")
+									continue
+								}
+								v13 = v13x
+							}
+							r19[l] = v13
+							// 227: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k3))))
+							// 228: add.s64
+							v15 := uint64(uint64(u5) + uint64(v14))
+							// 229: ld.global.f32
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/device_printf.ptx:229")
+									continue
+								}
+								v16 = v16x
+							}
+							r22[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 220: add.u64
+							v7 := uint64(uint64(r0[l]) + uint64(k0))
+							r13[l] = v7
+							// 221: add.u64
+							v8 := uint64(uint64(r1[l]) + uint64(k0))
+							r14[l] = v8
+							// 222: add.u64
+							v9 := uint64(uint64(r0[l]) + uint64(k1))
+							r15[l] = v9
+							// 223: add.u64
+							v10 := uint64(uint64(r1[l]) + uint64(k1))
+							r16[l] = v10
+							// 224: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k2))))
+							// 225: add.s64
+							v12 := uint64(uint64(u6) + uint64(v11))
+							// 226: ld.global.f64
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/fast/device_printf.ptx:226")
+									continue
+								}
+								v13 = v13x
+							}
+							r19[l] = v13
+							// 227: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k3))))
+							// 228: add.s64
+							v15 := uint64(uint64(u5) + uint64(v14))
+							// 229: ld.global.f32
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/device_printf.ptx:229")
+									continue
+								}
+								v16 = v16x
+							}
+							r22[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 230: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: st.local.f64
+							s17 := uint64(r14[l]) + 0x0
+							s17v := uint64(r19[l])
+							if s17 < lmEnd8 && s17&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:230")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: st.local.f64
+							s17 := uint64(r14[l]) + 0x0
+							s17v := uint64(r19[l])
+							if s17 < lmEnd8 && s17&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:230")
+							}
+						}
+					}
+				}
+				// PTX lines 231: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: st.local.f64
+							s18 := uint64(r14[l]) + 0x8
+							s18v := uint64(r19[l])
+							if s18 < lmEnd8 && s18&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s18:], uint64(s18v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:231")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: st.local.f64
+							s18 := uint64(r14[l]) + 0x8
+							s18v := uint64(r19[l])
+							if s18 < lmEnd8 && s18&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s18:], uint64(s18v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:231")
+							}
+						}
+					}
+				}
+				// PTX lines 232: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: st.local.f64
+							s19 := uint64(r14[l]) + 0x10
+							s19v := uint64(r19[l])
+							if s19 < lmEnd8 && s19&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s19:], uint64(s19v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/fast/device_printf.ptx:232")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: st.local.f64
+							s19 := uint64(r14[l]) + 0x10
+							s19v := uint64(r19[l])
+							if s19 < lmEnd8 && s19&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s19:], uint64(s19v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s19, 8, s19v, l, "testdata/ptx/fast/device_printf.ptx:232")
+							}
+						}
+					}
+				}
+				// PTX lines 233: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 233: st.local.f64
+							s20 := uint64(r14[l]) + 0x18
+							s20v := uint64(r19[l])
+							if s20 < lmEnd8 && s20&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s20:], uint64(s20v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/fast/device_printf.ptx:233")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 233: st.local.f64
+							s20 := uint64(r14[l]) + 0x18
+							s20v := uint64(r19[l])
+							if s20 < lmEnd8 && s20&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s20:], uint64(s20v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s20, 8, s20v, l, "testdata/ptx/fast/device_printf.ptx:233")
+							}
+						}
+					}
+				}
+				// PTX lines 234: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: st.local.f64
+							s21 := uint64(r14[l]) + 0x20
+							s21v := uint64(r19[l])
+							if s21 < lmEnd8 && s21&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s21:], uint64(s21v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/fast/device_printf.ptx:234")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: st.local.f64
+							s21 := uint64(r14[l]) + 0x20
+							s21v := uint64(r19[l])
+							if s21 < lmEnd8 && s21&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s21:], uint64(s21v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s21, 8, s21v, l, "testdata/ptx/fast/device_printf.ptx:234")
+							}
+						}
+					}
+				}
+				// PTX lines 235: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 235: st.local.f64
+							s22 := uint64(r14[l]) + 0x28
+							s22v := uint64(r19[l])
+							if s22 < lmEnd8 && s22&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s22:], uint64(s22v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/fast/device_printf.ptx:235")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 235: st.local.f64
+							s22 := uint64(r14[l]) + 0x28
+							s22v := uint64(r19[l])
+							if s22 < lmEnd8 && s22&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s22:], uint64(s22v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s22, 8, s22v, l, "testdata/ptx/fast/device_printf.ptx:235")
+							}
+						}
+					}
+				}
+				// PTX lines 236: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 236: st.local.f64
+							s23 := uint64(r14[l]) + 0x30
+							s23v := uint64(r19[l])
+							if s23 < lmEnd8 && s23&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s23:], uint64(s23v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/fast/device_printf.ptx:236")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 236: st.local.f64
+							s23 := uint64(r14[l]) + 0x30
+							s23v := uint64(r19[l])
+							if s23 < lmEnd8 && s23&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s23:], uint64(s23v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s23, 8, s23v, l, "testdata/ptx/fast/device_printf.ptx:236")
+							}
+						}
+					}
+				}
+				// PTX lines 237: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 237: st.local.f64
+							s24 := uint64(r14[l]) + 0x38
+							s24v := uint64(r19[l])
+							if s24 < lmEnd8 && s24&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s24:], uint64(s24v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/fast/device_printf.ptx:237")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 237: st.local.f64
+							s24 := uint64(r14[l]) + 0x38
+							s24v := uint64(r19[l])
+							if s24 < lmEnd8 && s24&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s24:], uint64(s24v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s24, 8, s24v, l, "testdata/ptx/fast/device_printf.ptx:237")
+							}
+						}
+					}
+				}
+				// PTX lines 238: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 238: st.local.f64
+							s25 := uint64(r14[l]) + 0x40
+							s25v := uint64(r19[l])
+							if s25 < lmEnd8 && s25&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s25:], uint64(s25v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/fast/device_printf.ptx:238")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 238: st.local.f64
+							s25 := uint64(r14[l]) + 0x40
+							s25v := uint64(r19[l])
+							if s25 < lmEnd8 && s25&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s25:], uint64(s25v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s25, 8, s25v, l, "testdata/ptx/fast/device_printf.ptx:238")
+							}
+						}
+					}
+				}
+				// PTX lines 239: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 239: st.local.f64
+							s26 := uint64(r14[l]) + 0x48
+							s26v := uint64(r19[l])
+							if s26 < lmEnd8 && s26&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s26:], uint64(s26v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/fast/device_printf.ptx:239")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 239: st.local.f64
+							s26 := uint64(r14[l]) + 0x48
+							s26v := uint64(r19[l])
+							if s26 < lmEnd8 && s26&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s26:], uint64(s26v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s26, 8, s26v, l, "testdata/ptx/fast/device_printf.ptx:239")
+							}
+						}
+					}
+				}
+				// PTX lines 240: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 240: st.local.f64
+							s27 := uint64(r14[l]) + 0x50
+							s27v := uint64(r19[l])
+							if s27 < lmEnd8 && s27&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s27:], uint64(s27v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:240")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 240: st.local.f64
+							s27 := uint64(r14[l]) + 0x50
+							s27v := uint64(r19[l])
+							if s27 < lmEnd8 && s27&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s27:], uint64(s27v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:240")
+							}
+						}
+					}
+				}
+				// PTX lines 241: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 241: st.local.f64
+							s28 := uint64(r14[l]) + 0x58
+							s28v := uint64(r19[l])
+							if s28 < lmEnd8 && s28&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s28:], uint64(s28v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:241")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 241: st.local.f64
+							s28 := uint64(r14[l]) + 0x58
+							s28v := uint64(r19[l])
+							if s28 < lmEnd8 && s28&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s28:], uint64(s28v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:241")
+							}
+						}
+					}
+				}
+				// PTX line 242: mov.u64, warp-uniform
+				u29 := uint64((w.GlobalVar(6) + k0))
+				// PTX line 243: cvta.global.u64, warp-uniform
+				u30 := uint64(u29)
+				// PTX lines 246: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 246: st.param.b64
+							s31 := uint64(0x0)
+							s31v := uint64(u30)
+							if s31 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/fast/device_printf.ptx:246")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 246: st.param.b64
+							s31 := uint64(0x0)
+							s31v := uint64(u30)
+							if s31 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/fast/device_printf.ptx:246")
+							}
+						}
+					}
+				}
+				// PTX lines 248: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 248: st.param.b64
+							s32 := uint64(0x8)
+							s32v := uint64(r13[l])
+							if s32 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/fast/device_printf.ptx:248")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 248: st.param.b64
+							s32 := uint64(0x8)
+							s32v := uint64(r13[l])
+							if s32 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/fast/device_printf.ptx:248")
+							}
+						}
+					}
+				}
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 212
+			return pc, budget
+		case 4:
+			// b3, PTX lines 256-275; code before the call
+			{
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r19 := w.Reg(19)
+				r22 := w.Reg(22)
+				r25 := w.Reg(25)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				// PTX lines 256, 258, 259, 260: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 256: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:256")
+									continue
+								}
+								v1 = v1x
+							}
+							r25[l] = v1
+							// 258: shl.b32
+							v2 := uint64(uint32(r6[l]) << uint32(k0))
+							// 259: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+							// 260: add.s64
+							v4 := uint64(uint64(r9[l]) + uint64(v3))
+							r28[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 256: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:256")
+									continue
+								}
+								v1 = v1x
+							}
+							r25[l] = v1
+							// 258: shl.b32
+							v2 := uint64(uint32(r6[l]) << uint32(k0))
+							// 259: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+							// 260: add.s64
+							v4 := uint64(uint64(r9[l]) + uint64(v3))
+							r28[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 261, 262: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 261: st.global.u32
+							s5 := uint64(r28[l]) + 0x0
+							s5v := uint64(r25[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:261")
+							}
+							// 262: cvt.f64.f32
+							v6 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
+							r29[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 261: st.global.u32
+							s5 := uint64(r28[l]) + 0x0
+							s5v := uint64(r25[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:261")
+							}
+							// 262: cvt.f64.f32
+							v6 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
+							r29[l] = v6
+						}
+					}
+				}
+				// PTX lines 263: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 263: st.local.f64
+							s7 := uint64(r16[l]) + 0x0
+							s7v := uint64(r29[l])
+							if s7 < lmEnd8 && s7&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:263")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 263: st.local.f64
+							s7 := uint64(r16[l]) + 0x0
+							s7v := uint64(r29[l])
+							if s7 < lmEnd8 && s7&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s7, 8, s7v, l, "testdata/ptx/fast/device_printf.ptx:263")
+							}
+						}
+					}
+				}
+				// PTX lines 264: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 264: st.local.f64
+							s8 := uint64(r16[l]) + 0x8
+							s8v := uint64(r29[l])
+							if s8 < lmEnd8 && s8&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:264")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 264: st.local.f64
+							s8 := uint64(r16[l]) + 0x8
+							s8v := uint64(r29[l])
+							if s8 < lmEnd8 && s8&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s8, 8, s8v, l, "testdata/ptx/fast/device_printf.ptx:264")
+							}
+						}
+					}
+				}
+				// PTX lines 265: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 265: st.local.f64
+							s9 := uint64(r16[l]) + 0x10
+							s9v := uint64(r29[l])
+							if s9 < lmEnd8 && s9&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:265")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 265: st.local.f64
+							s9 := uint64(r16[l]) + 0x10
+							s9v := uint64(r29[l])
+							if s9 < lmEnd8 && s9&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s9, 8, s9v, l, "testdata/ptx/fast/device_printf.ptx:265")
+							}
+						}
+					}
+				}
+				// PTX lines 266: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 266: st.local.f64
+							s10 := uint64(r16[l]) + 0x18
+							s10v := uint64(r19[l])
+							if s10 < lmEnd8 && s10&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/fast/device_printf.ptx:266")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 266: st.local.f64
+							s10 := uint64(r16[l]) + 0x18
+							s10v := uint64(r19[l])
+							if s10 < lmEnd8 && s10&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s10, 8, s10v, l, "testdata/ptx/fast/device_printf.ptx:266")
+							}
+						}
+					}
+				}
+				// PTX lines 267: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 267: st.local.f64
+							s11 := uint64(r16[l]) + 0x20
+							s11v := uint64(r19[l])
+							if s11 < lmEnd8 && s11&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s11:], uint64(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/fast/device_printf.ptx:267")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 267: st.local.f64
+							s11 := uint64(r16[l]) + 0x20
+							s11v := uint64(r19[l])
+							if s11 < lmEnd8 && s11&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s11:], uint64(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s11, 8, s11v, l, "testdata/ptx/fast/device_printf.ptx:267")
+							}
+						}
+					}
+				}
+				// PTX lines 268: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 268: st.local.f64
+							s12 := uint64(r16[l]) + 0x28
+							s12v := uint64(r29[l])
+							if s12 < lmEnd8 && s12&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:268")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 268: st.local.f64
+							s12 := uint64(r16[l]) + 0x28
+							s12v := uint64(r29[l])
+							if s12 < lmEnd8 && s12&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s12:], uint64(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:268")
+							}
+						}
+					}
+				}
+				// PTX line 269: mov.u64, warp-uniform
+				u13 := uint64((w.GlobalVar(7) + k2))
+				// PTX line 270: cvta.global.u64, warp-uniform
+				u14 := uint64(u13)
+				// PTX lines 273: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 273: st.param.b64
+							s15 := uint64(0x18)
+							s15v := uint64(u14)
+							if s15 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/fast/device_printf.ptx:273")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 273: st.param.b64
+							s15 := uint64(0x18)
+							s15v := uint64(u14)
+							if s15 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/fast/device_printf.ptx:273")
+							}
+						}
+					}
+				}
+				// PTX lines 275: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 275: st.param.b64
+							s16 := uint64(0x20)
+							s16v := uint64(r15[l])
+							if s16 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:275")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 275: st.param.b64
+							s16 := uint64(0x20)
+							s16v := uint64(r15[l])
+							if s16 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:275")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3, PTX line 250
+			return pc, budget
+		case 6:
+			// b4, PTX lines 283-285
+			{
+				r28 := w.Reg(28)
+				r32 := w.Reg(32)
+				// PTX lines 283: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 283: ld.param.b32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:283")
+									continue
+								}
+								v1 = v1x
+							}
+							r32[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 283: ld.param.b32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:283")
+									continue
+								}
+								v1 = v1x
+							}
+							r32[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 285: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 285: st.global.u32
+							s2 := uint64(r28[l]) + 0x4
+							s2v := uint64(r32[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:285")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 285: st.global.u32
+							s2 := uint64(r28[l]) + 0x4
+							s2v := uint64(r32[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/device_printf.ptx:285")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 226: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fast/device_printf.ptx:226")
-	// PTX lines 227, 228: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 227: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k3))))
-				// 228: add.s64
-				v14 := uint64(uint64(u5) + uint64(v13))
-				r21[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 227: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k3))))
-				// 228: add.s64
-				v14 := uint64(uint64(u5) + uint64(v13))
-				r21[l] = v14
-			}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 229: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r22, r21, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:229")
-	// PTX line 230: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:230")
-	// PTX line 231: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:231")
-	// PTX line 232: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:232")
-	// PTX line 233: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:233")
-	// PTX line 234: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/fast/device_printf.ptx:234")
-	// PTX line 235: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/fast/device_printf.ptx:235")
-	// PTX line 236: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/fast/device_printf.ptx:236")
-	// PTX line 237: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/fast/device_printf.ptx:237")
-	// PTX line 238: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/fast/device_printf.ptx:238")
-	// PTX line 239: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x48, 8, m, "testdata/ptx/fast/device_printf.ptx:239")
-	// PTX line 240: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/fast/device_printf.ptx:240")
-	// PTX line 241: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r14, 0xffffffffffffffff, 0x58, 8, m, "testdata/ptx/fast/device_printf.ptx:241")
-	// PTX line 242: mov.u64, warp-uniform
-	u15 := uint64((w.GlobalVar(6) + k0))
-	// PTX line 243: cvta.global.u64, warp-uniform
-	u16 := uint64(u15)
-	runtime.Broadcast(r24, m, u16)
-	// PTX line 246: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r24, nil, 0, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:246")
-	// PTX line 248: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r13, nil, 0, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:248")
-	_ = u3
-	_ = u16
 }
 
-// printfFloatsB3 runs b3 of kernel printf_floats, PTX lines 256-275.
-func printfFloatsB3(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r19 := w.Reg(19)
-	r22 := w.Reg(22)
-	r25 := w.Reg(25)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r31 := w.Reg(31)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX line 256: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r25, nil, 0, 0x10, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:256")
-	// PTX lines 258, 259, 260: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 258: shl.b32
-				v1 := uint64(uint32(r6[l]) << uint32(k0))
-				// 259: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-				// 260: add.s64
-				v3 := uint64(uint64(r9[l]) + uint64(v2))
-				r28[l] = v3
+// printfNoneRun runs blocks of kernel printf_none for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 299-307; code before the call
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 299: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:299")
+				}
+				// PTX line 300: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				runtime.Broadcast(r1, m, u2)
+				// PTX line 301: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(8) + k0))
+				// PTX line 302: cvta.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX lines 305: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(u4)
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:305")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(u4)
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:305")
+							}
+						}
+					}
+				}
+				// PTX lines 307: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 307: st.param.b64
+							s6 := uint64(0x8)
+							s6v := uint64(k0)
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:307")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 307: st.param.b64
+							s6 := uint64(0x8)
+							s6v := uint64(k0)
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:307")
+							}
+						}
+					}
+				}
+				_ = u2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 258: shl.b32
-				v1 := uint64(uint32(r6[l]) << uint32(k0))
-				// 259: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-				// 260: add.s64
-				v3 := uint64(uint64(r9[l]) + uint64(v2))
-				r28[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 294
+			return pc, budget
+		case 2:
+			// b1, PTX lines 315-320; ret
+			{
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				k0 := uint64(0x4)
+				// PTX lines 315, 317, 318, 319: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 315: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:315")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+							// 317: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 318: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							// 319: add.s64
+							v4 := uint64(uint64(r1[l]) + uint64(v3))
+							r7[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 315: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:315")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+							// 317: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 318: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							// 319: add.s64
+							v4 := uint64(uint64(r1[l]) + uint64(v3))
+							r7[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 320: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 320: st.global.u32
+							s5 := uint64(r7[l]) + 0x0
+							s5v := uint64(r4[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:320")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 320: st.global.u32
+							s5 := uint64(r7[l]) + 0x0
+							s5v := uint64(r4[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/device_printf.ptx:320")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 261: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:261")
-	// PTX lines 262: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 262: cvt.f64.f32
-				v4 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
-				r29[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 262: cvt.f64.f32
-				v4 := isa.CvtFloat(r22[l], 64, 32, isa.RN, false, false, false)
-				r29[l] = v4
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 263: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r29, r16, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:263")
-	// PTX line 264: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r29, r16, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:264")
-	// PTX line 265: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r29, r16, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/fast/device_printf.ptx:265")
-	// PTX line 266: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r16, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:266")
-	// PTX line 267: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r19, r16, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/fast/device_printf.ptx:267")
-	// PTX line 268: st.local.f64
-	w.StoreLanes(runtime.SpaceLocal, r29, r16, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/fast/device_printf.ptx:268")
-	// PTX line 269: mov.u64, warp-uniform
-	u5 := uint64((w.GlobalVar(7) + k2))
-	// PTX line 270: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r31, m, u6)
-	// PTX line 273: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r31, nil, 0, 0x18, 8, m, "testdata/ptx/fast/device_printf.ptx:273")
-	// PTX line 275: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r15, nil, 0, 0x20, 8, m, "testdata/ptx/fast/device_printf.ptx:275")
-	_ = u6
-}
-
-// printfFloatsB4 runs b4 of kernel printf_floats, PTX lines 283-285.
-func printfFloatsB4(w *runtime.Warp, m uint32) {
-	r28 := w.Reg(28)
-	r32 := w.Reg(32)
-	// PTX line 283: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r32, nil, 0, 0x28, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:283")
-	// PTX line 285: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r32, r28, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/fast/device_printf.ptx:285")
-}
-
-// printfNoneB0 runs b0 of kernel printf_none, PTX lines 299-307.
-func printfNoneB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	k0 := uint64(0x0)
-	// PTX line 299: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:299")
-	// PTX line 300: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 301: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(8) + k0))
-	// PTX line 302: cvta.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 305: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 8, m, "testdata/ptx/fast/device_printf.ptx:305")
-	// PTX line 307: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r8, nil, 0, 0x8, 8, m, "testdata/ptx/fast/device_printf.ptx:307")
-	_ = u2
-	_ = u4
-}
-
-// printfNoneB1 runs b1 of kernel printf_none, PTX lines 315-320.
-func printfNoneB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	k0 := uint64(0x4)
-	// PTX line 315: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x10, 4, 0, m, "testdata/ptx/fast/device_printf.ptx:315")
-	// PTX lines 317, 318, 319: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 317: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 318: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				// 319: add.s64
-				v3 := uint64(uint64(r1[l]) + uint64(v2))
-				r7[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 317: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 318: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				// 319: add.s64
-				v3 := uint64(uint64(r1[l]) + uint64(v2))
-				r7[l] = v3
-			}
-		}
-	}
-	// PTX line 320: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r4, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/device_printf.ptx:320")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/dynamic_shared.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -99,9 +100,63 @@ func init() {
 	blockReverseFunc.Blocks = make([]runtime.Block, 3)
 	// b0, PTX lines 22-36; bar.sync at line 37
 	blockReverseFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{blockReverseB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			blockReverseRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:22",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -115,9 +170,39 @@ func init() {
 	}
 	// b0, PTX lines 38-44; ret
 	blockReverseFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{blockReverseB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			blockReverseRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:38",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/dynamic_shared.ptx:45",
@@ -131,12 +216,60 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	blockReverseFunc.Run = blockReverseRun
 	stencil3Func.Blocks = make([]runtime.Block, 15)
 	// b0, PTX lines 61-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	stencil3Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:61",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -148,9 +281,38 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
 	stencil3Func.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:77",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -162,9 +324,18 @@ func init() {
 	}
 	// b2 ($L__BB1_5), PTX lines 95-95
 	stencil3Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:95",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/dynamic_shared.ptx:96",
@@ -175,9 +346,26 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX lines 97-98; divergent, reconverges at block 5 (b5 ($L__BB1_10))
 	stencil3Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:97",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -189,9 +377,18 @@ func init() {
 	}
 	// b4 ($L__BB1_9), PTX lines 108-108
 	stencil3Func.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:108",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/dynamic_shared.ptx:109",
@@ -202,9 +399,21 @@ func init() {
 	}
 	// b5 ($L__BB1_10), PTX lines 110-110; bar.sync at line 111
 	stencil3Func.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:110",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -220,6 +429,15 @@ func init() {
 	stencil3Func.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:112",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -233,6 +451,13 @@ func init() {
 	stencil3Func.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:126",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/dynamic_shared.ptx:126",
@@ -243,9 +468,18 @@ func init() {
 	}
 	// b7, PTX lines 75-75
 	stencil3Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:75",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/dynamic_shared.ptx:76",
@@ -256,9 +490,32 @@ func init() {
 	}
 	// b8, PTX lines 85-88; divergent, reconverges at block 2 (b2 ($L__BB1_5))
 	stencil3Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:85",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -270,9 +527,24 @@ func init() {
 	}
 	// b9, PTX lines 91-93
 	stencil3Func.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:91",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/dynamic_shared.ptx:94",
@@ -283,9 +555,29 @@ func init() {
 	}
 	// b10, PTX lines 101-103; divergent, reconverges at block 4 (b4 ($L__BB1_9))
 	stencil3Func.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:101",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -297,9 +589,18 @@ func init() {
 	}
 	// b11, PTX lines 106-106
 	stencil3Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:106",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/dynamic_shared.ptx:107",
@@ -310,9 +611,48 @@ func init() {
 	}
 	// b12, PTX lines 114-124
 	stencil3Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/dynamic_shared.ptx:114",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/dynamic_shared.ptx:125",
@@ -326,6 +666,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	stencil3Func.Run = stencil3Run
 }
 
 // BlockReverse launches PTX kernel block_reverse (testdata/ptx/fast/dynamic_shared.ptx:12) on dev with the launch configuration cfg. Parameters: param0 is block_reverse_param_0, param1 is block_reverse_param_1.
@@ -345,697 +686,1322 @@ func Stencil3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, stencil3Func, cfg, p[:])
 }
 
-// blockReverseB0 runs b0 of kernel block_reverse, PTX lines 22-36.
-func blockReverseB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 22: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/dynamic_shared.ptx:22")
-	// PTX line 23: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/dynamic_shared.ptx:23")
-	// PTX line 24: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 25: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r3, m, u4)
-	// PTX lines 26: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		}
-	}
-	// PTX line 27: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 28: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: mad.lo.s32
-				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-				// 30: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				r8[l] = v9
-				// 31: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: mad.lo.s32
-				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-				// 30: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				r8[l] = v9
-				// 31: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 32: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/dynamic_shared.ptx:32")
-	// PTX lines 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-				r11[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-				r11[l] = v11
-			}
-		}
-	}
-	// PTX line 34: mov.u64, warp-uniform
-	u12 := uint64(k1)
-	runtime.Broadcast(r12, m, u12)
-	// PTX lines 35: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: add.s64
-				v13 := uint64(uint64(u12) + uint64(r11[l]))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: add.s64
-				v13 := uint64(uint64(u12) + uint64(r11[l]))
-				r13[l] = v13
-			}
-		}
-	}
-	// PTX line 36: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:36")
-	_ = u4
-}
-
-// blockReverseB0_1 runs b0 of kernel block_reverse, PTX lines 38-44.
-func blockReverseB0_1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	k0 := uint64(0x4)
-	// PTX lines 38, 39, 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: not.b32
-				v1 := uint64(^uint32(r4[l]))
-				// 39: add.s32
-				v2 := uint64(uint32(r5[l]) + uint32(v1))
-				// 40: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 41: add.s64
-				v4 := uint64(uint64(r12[l]) + uint64(v3))
-				r17[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: not.b32
-				v1 := uint64(^uint32(r4[l]))
-				// 39: add.s32
-				v2 := uint64(uint32(r5[l]) + uint32(v1))
-				// 40: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 41: add.s64
-				v4 := uint64(uint64(r12[l]) + uint64(v3))
-				r17[l] = v4
-			}
-		}
-	}
-	// PTX line 42: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/dynamic_shared.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: add.s64
-				v5 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r19[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: add.s64
-				v5 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r19[l] = v5
-			}
-		}
-	}
-	// PTX line 44: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:44")
-}
-
-// stencil3B0 runs b0 of kernel stencil3, PTX lines 61-72.
-func stencil3B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 61: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:61")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 62: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/dynamic_shared.ptx:62")
-	// PTX line 63: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r2, m, u3)
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-			}
-		}
-	}
-	// PTX line 65: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 66: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r5, m, u6)
-	// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
-				// 68: setp.ge.s32
-				c8t := int32(v7) >= int32(u1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// blockReverseRun runs blocks of kernel block_reverse for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 22-36; bar.sync at line 37
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-				// 69: cvt.s64.s32
-				v9 := uint64(uint64(int32(v7)))
-				r7[l] = v9
-				// 70: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 71: add.s64
-				v11 := uint64(uint64(u3) + uint64(v10))
-				r9[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
-				// 68: setp.ge.s32
-				c8t := int32(v7) >= int32(u1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 22: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/dynamic_shared.ptx:22")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-				// 69: cvt.s64.s32
-				v9 := uint64(uint64(int32(v7)))
-				r7[l] = v9
-				// 70: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 71: add.s64
-				v11 := uint64(uint64(u3) + uint64(v10))
-				r9[l] = v11
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 72: mov.f32, warp-uniform
-	u12 := uint64(k1)
-	runtime.Broadcast(r10, m, u12)
-	_ = u12
-}
-
-// stencil3B1 runs b1 ($L__BB1_2) of kernel stencil3, PTX lines 77-82.
-func stencil3B1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r11[l] = v1
-			}
-		}
-	}
-	// PTX line 78: mov.u64, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: add.s64
-				v3 := uint64(uint64(u2) + uint64(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: add.s64
-				v3 := uint64(uint64(u2) + uint64(r11[l]))
-				r13[l] = v3
-			}
-		}
-	}
-	// PTX line 80: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:80")
-	// PTX lines 81, 82: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: setp.ne.s32
-				c4t := uint32(r3[l]) != uint32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
-				// 82: cvt.u32.u64
-				v5 := uint64(uint32(uint64(r7[l])))
-				r14[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: setp.ne.s32
-				c4t := uint32(r3[l]) != uint32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 23: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/dynamic_shared.ptx:23")
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
-				// 82: cvt.u32.u64
-				v5 := uint64(uint32(uint64(r7[l])))
-				r14[l] = v5
+				// PTX line 24: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 25: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r3, m, u4)
+				// PTX lines 26: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+						}
+					}
+				}
+				// PTX line 27: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r5, m, u6)
+				// PTX line 28: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX lines 29, 30, 31, 32, 33: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: mad.lo.s32
+							v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+							// 30: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+							r8[l] = v9
+							// 31: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							// 32: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/dynamic_shared.ptx:32")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 33: mul.wide.u32
+							v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+							r11[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: mad.lo.s32
+							v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+							// 30: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+							r8[l] = v9
+							// 31: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							// 32: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/dynamic_shared.ptx:32")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 33: mul.wide.u32
+							v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+							r11[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 34: mov.u64, warp-uniform
+				u13 := uint64(k1)
+				runtime.Broadcast(r12, m, u13)
+				// PTX lines 35, 36: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: add.s64
+							v14 := uint64(uint64(u13) + uint64(r11[l]))
+							// 36: st.shared.f32
+							s15 := uint64(v14) + 0x0
+							s15v := uint64(r10[l])
+							if s15 < shEnd4 && s15&3 == 0 {
+								runtime.Store32(sh, s15, s15v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/dynamic_shared.ptx:36")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: add.s64
+							v14 := uint64(uint64(u13) + uint64(r11[l]))
+							// 36: st.shared.f32
+							s15 := uint64(v14) + 0x0
+							s15v := uint64(r10[l])
+							if s15 < shEnd4 && s15&3 == 0 {
+								runtime.Store32(sh, s15, s15v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/dynamic_shared.ptx:36")
+							}
+						}
+					}
+				}
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 38-44; ret
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				k0 := uint64(0x4)
+				// PTX lines 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: not.b32
+							v1 := uint64(^uint32(r4[l]))
+							// 39: add.s32
+							v2 := uint64(uint32(r5[l]) + uint32(v1))
+							// 40: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							// 41: add.s64
+							v4 := uint64(uint64(r12[l]) + uint64(v3))
+							// 42: ld.shared.f32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/dynamic_shared.ptx:42")
+									continue
+								}
+								v5 = v5x
+							}
+							r18[l] = v5
+							// 43: add.s64
+							v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
+							r19[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: not.b32
+							v1 := uint64(^uint32(r4[l]))
+							// 39: add.s32
+							v2 := uint64(uint32(r5[l]) + uint32(v1))
+							// 40: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							// 41: add.s64
+							v4 := uint64(uint64(r12[l]) + uint64(v3))
+							// 42: ld.shared.f32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/fast/dynamic_shared.ptx:42")
+									continue
+								}
+								v5 = v5x
+							}
+							r18[l] = v5
+							// 43: add.s64
+							v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
+							r19[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.global.f32
+							s7 := uint64(r19[l]) + 0x0
+							s7v := uint64(r18[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/dynamic_shared.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.global.f32
+							s7 := uint64(r19[l]) + 0x0
+							s7v := uint64(r18[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/fast/dynamic_shared.ptx:44")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// stencil3B2 runs b2 ($L__BB1_5) of kernel stencil3, PTX lines 95-95.
-func stencil3B2(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	// PTX line 95: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:95")
-}
-
-// stencil3B3 runs b3 ($L__BB1_6) of kernel stencil3, PTX lines 97-98.
-func stencil3B3(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	k0 := uint64(0xffffffff)
-	// PTX lines 97, 98: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				// 98: setp.ne.s32
-				c2t := uint32(r3[l]) != uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 61-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				// 98: setp.ne.s32
-				c2t := uint32(r3[l]) != uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 61: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:61")
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 62: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/dynamic_shared.ptx:62")
+				}
+				// PTX line 63: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r2, m, u3)
+				// PTX lines 64: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+						}
+					}
+				}
+				// PTX line 65: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 66: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r5, m, u6)
+				// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+							// 68: setp.ge.s32
+							c8t := int32(v7) >= int32(u1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+							// 69: cvt.s64.s32
+							v9 := uint64(uint64(int32(v7)))
+							r7[l] = v9
+							// 70: mul.wide.s32
+							v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+							// 71: add.s64
+							v11 := uint64(uint64(u3) + uint64(v10))
+							r9[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+							// 68: setp.ge.s32
+							c8t := int32(v7) >= int32(u1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+							// 69: cvt.s64.s32
+							v9 := uint64(uint64(int32(v7)))
+							r7[l] = v9
+							// 70: mul.wide.s32
+							v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+							// 71: add.s64
+							v11 := uint64(uint64(u3) + uint64(v10))
+							r9[l] = v11
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 72: mov.f32, warp-uniform
+				u12 := uint64(k1)
+				runtime.Broadcast(r10, m, u12)
+				_ = u12
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
+			{
+				r3 := w.Reg(3)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							r11[l] = v1
+						}
+					}
+				}
+				// PTX line 78: mov.u64, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: add.s64
+							v3 := uint64(uint64(u2) + uint64(r11[l]))
+							r13[l] = v3
+							// 80: st.shared.f32
+							s4 := uint64(v3) + 0x4
+							s4v := uint64(r10[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/dynamic_shared.ptx:80")
+							}
+							// 81: setp.ne.s32
+							c5t := uint32(r3[l]) != uint32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+							// 82: cvt.u32.u64
+							v6 := uint64(uint32(uint64(r7[l])))
+							r14[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: add.s64
+							v3 := uint64(uint64(u2) + uint64(r11[l]))
+							r13[l] = v3
+							// 80: st.shared.f32
+							s4 := uint64(v3) + 0x4
+							s4v := uint64(r10[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/dynamic_shared.ptx:80")
+							}
+							// 81: setp.ne.s32
+							c5t := uint32(r3[l]) != uint32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+							// 82: cvt.u32.u64
+							v6 := uint64(uint32(uint64(r7[l])))
+							r14[l] = v6
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_5), PTX lines 95-95
+			{
+				r15 := w.Reg(15)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 95: st.shared.f32
+				w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:95")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_6), PTX lines 97-98; divergent, reconverges at block 5 (b5 ($L__BB1_10))
+			{
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				k0 := uint64(0xffffffff)
+				// PTX lines 97, 98: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: add.s32
+							v1 := uint64(uint32(r5[l]) + uint32(k0))
+							// 98: setp.ne.s32
+							c2t := uint32(r3[l]) != uint32(v1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p5 = p5&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: add.s32
+							v1 := uint64(uint32(r5[l]) + uint32(k0))
+							// 98: setp.ne.s32
+							c2t := uint32(r3[l]) != uint32(v1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p5 = p5&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_9), PTX lines 108-108
+			{
+				r13 := w.Reg(13)
+				r20 := w.Reg(20)
+				// PTX lines 108: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: st.shared.f32
+							s1 := uint64(r13[l]) + 0x8
+							s1v := uint64(r20[l])
+							if s1 < shEnd4 && s1&3 == 0 {
+								runtime.Store32(sh, s1, s1v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/fast/dynamic_shared.ptx:108")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: st.shared.f32
+							s1 := uint64(r13[l]) + 0x8
+							s1v := uint64(r20[l])
+							if s1 < shEnd4 && s1&3 == 0 {
+								runtime.Store32(sh, s1, s1v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/fast/dynamic_shared.ptx:108")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_10), PTX lines 110-110; bar.sync at line 111
+			{
+				r0 := w.Reg(0)
+				r14 := w.Reg(14)
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: setp.ge.s32
+							c1t := int32(r14[l]) >= int32(r0[l])
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: setp.ge.s32
+							c1t := int32(r14[l]) >= int32(r0[l])
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 6:
+			// b5 ($L__BB1_10), PTX line 109; divergent, reconverges at block 7 (b6 ($L__BB1_12))
+			t := m & w.P[7]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b6 ($L__BB1_12), PTX line 125; ret
+			next = 14
+		case 8:
+			// b7, PTX lines 75-75
+			{
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				// PTX lines 75: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: ld.global.f32
+							v1a := uint64(r9[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: ld.global.f32
+							v1a := uint64(r9[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 9:
+			// b8, PTX lines 85-88; divergent, reconverges at block 2 (b2 ($L__BB1_5))
+			{
+				r0 := w.Reg(0)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: setp.lt.s32
+							c1t := int32(r14[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 86: setp.gt.s32
+							c2t := int32(r14[l]) > int32(r0[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 87: or.pred
+							c3 := (c1) || (c2)
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: setp.lt.s32
+							c1t := int32(r14[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 86: setp.gt.s32
+							c2t := int32(r14[l]) > int32(r0[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 87: or.pred
+							c3 := (c1) || (c2)
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[2] = p2
+					w.P[3] = p3
+					w.P[4] = p4
+				}
+				// PTX line 88: mov.f32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r15, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b9, PTX lines 91-93
+			{
+				r2 := w.Reg(2)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x4)
+				// PTX lines 91, 92, 93: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
+							// 92: add.s64
+							v2 := uint64(uint64(r2[l]) + uint64(v1))
+							// 93: ld.global.f32
+							v3a := uint64(v2) + 0xfffffffffffffffc
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:93")
+									continue
+								}
+								v3 = v3x
+							}
+							r15[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
+							// 92: add.s64
+							v2 := uint64(uint64(r2[l]) + uint64(v1))
+							// 93: ld.global.f32
+							v3a := uint64(v2) + 0xfffffffffffffffc
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:93")
+									continue
+								}
+								v3 = v3x
+							}
+							r15[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 11:
+			// b10, PTX lines 101-103; divergent, reconverges at block 4 (b4 ($L__BB1_9))
+			{
+				r0 := w.Reg(0)
+				r14 := w.Reg(14)
+				r20 := w.Reg(20)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 101, 102: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: add.s32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							// 102: setp.ge.s32
+							c2t := int32(v1) >= int32(r0[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: add.s32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							// 102: setp.ge.s32
+							c2t := int32(v1) >= int32(r0[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+				// PTX line 103: mov.f32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r20, m, u3)
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b11, PTX lines 106-106
+			{
+				r9 := w.Reg(9)
+				r20 := w.Reg(20)
+				// PTX lines 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: ld.global.f32
+							v1a := uint64(r9[l]) + 0x4
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:106")
+									continue
+								}
+								v1 = v1x
+							}
+							r20[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: ld.global.f32
+							v1a := uint64(r9[l]) + 0x4
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/fast/dynamic_shared.ptx:106")
+									continue
+								}
+								v1 = v1x
+							}
+							r20[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 13:
+			// b12, PTX lines 114-124
+			{
+				r7 := w.Reg(7)
+				r13 := w.Reg(13)
+				r28 := w.Reg(28)
+				r30 := w.Reg(30)
+				k0 := uint64(0x40400000)
+				k1 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 114: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/dynamic_shared.ptx:114")
+				}
+				// PTX line 115: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 116, 117, 118, 119, 120, 121, 122, 123: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 116: ld.shared.f32
+							v3a := uint64(r13[l]) + 0x0
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:116")
+									continue
+								}
+								v3 = v3x
+							}
+							// 117: ld.shared.f32
+							v4a := uint64(r13[l]) + 0x4
+							var v4 uint64
+							if v4a < shEnd4 && v4a&3 == 0 {
+								v4 = runtime.Load32(sh, v4a)
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/fast/dynamic_shared.ptx:117")
+									continue
+								}
+								v4 = v4x
+							}
+							// 118: add.f32
+							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+							// 119: ld.shared.f32
+							v6a := uint64(r13[l]) + 0x8
+							var v6 uint64
+							if v6a < shEnd4 && v6a&3 == 0 {
+								v6 = runtime.Load32(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/dynamic_shared.ptx:119")
+									continue
+								}
+								v6 = v6x
+							}
+							// 120: add.f32
+							v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+							// 121: div.rn.f32
+							v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
+							r28[l] = v8
+							// 122: shl.b64
+							v9 := uint64(uint64(r7[l]) << uint32(k1))
+							// 123: add.s64
+							v10 := uint64(uint64(u2) + uint64(v9))
+							r30[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 116: ld.shared.f32
+							v3a := uint64(r13[l]) + 0x0
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/fast/dynamic_shared.ptx:116")
+									continue
+								}
+								v3 = v3x
+							}
+							// 117: ld.shared.f32
+							v4a := uint64(r13[l]) + 0x4
+							var v4 uint64
+							if v4a < shEnd4 && v4a&3 == 0 {
+								v4 = runtime.Load32(sh, v4a)
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/fast/dynamic_shared.ptx:117")
+									continue
+								}
+								v4 = v4x
+							}
+							// 118: add.f32
+							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+							// 119: ld.shared.f32
+							v6a := uint64(r13[l]) + 0x8
+							var v6 uint64
+							if v6a < shEnd4 && v6a&3 == 0 {
+								v6 = runtime.Load32(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/fast/dynamic_shared.ptx:119")
+									continue
+								}
+								v6 = v6x
+							}
+							// 120: add.f32
+							v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+							// 121: div.rn.f32
+							v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
+							r28[l] = v8
+							// 122: shl.b64
+							v9 := uint64(uint64(r7[l]) << uint32(k1))
+							// 123: add.s64
+							v10 := uint64(uint64(u2) + uint64(v9))
+							r30[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 124: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s11w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: st.global.f32
+							s11 := uint64(r30[l]) + 0x0
+							s11v := uint64(r28[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/fast/dynamic_shared.ptx:124")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: st.global.f32
+							s11 := uint64(r30[l]) + 0x0
+							s11v := uint64(r28[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/fast/dynamic_shared.ptx:124")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		default:
+			return pc, budget
 		}
-		w.P[5] = p5
-	}
-}
-
-// stencil3B4 runs b4 ($L__BB1_9) of kernel stencil3, PTX lines 108-108.
-func stencil3B4(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r20 := w.Reg(20)
-	// PTX line 108: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r20, r13, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:108")
-}
-
-// stencil3B5 runs b5 ($L__BB1_10) of kernel stencil3, PTX lines 110-110.
-func stencil3B5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r14 := w.Reg(14)
-	// PTX lines 110: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: setp.ge.s32
-				c1t := int32(r14[l]) >= int32(r0[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: setp.ge.s32
-				c1t := int32(r14[l]) >= int32(r0[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
+		if next == stop || next >= 14 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[7] = p7
+		pc, budget = next, budget-1
 	}
-}
-
-// stencil3B7 runs b7 of kernel stencil3, PTX lines 75-75.
-func stencil3B7(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	// PTX line 75: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/dynamic_shared.ptx:75")
-}
-
-// stencil3B8 runs b8 of kernel stencil3, PTX lines 85-88.
-func stencil3B8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: setp.lt.s32
-				c1t := int32(r14[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 86: setp.gt.s32
-				c2t := int32(r14[l]) > int32(r0[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 87: or.pred
-				c3 := (c1) || (c2)
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: setp.lt.s32
-				c1t := int32(r14[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 86: setp.gt.s32
-				c2t := int32(r14[l]) > int32(r0[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 87: or.pred
-				c3 := (c1) || (c2)
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-	}
-	// PTX line 88: mov.f32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r15, m, u4)
-	_ = u4
-}
-
-// stencil3B9 runs b9 of kernel stencil3, PTX lines 91-93.
-func stencil3B9(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	// PTX lines 91, 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-				// 92: add.s64
-				v2 := uint64(uint64(r2[l]) + uint64(v1))
-				r17[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-				// 92: add.s64
-				v2 := uint64(uint64(r2[l]) + uint64(v1))
-				r17[l] = v2
-			}
-		}
-	}
-	// PTX line 93: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r17, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/ptx/fast/dynamic_shared.ptx:93")
-}
-
-// stencil3B10 runs b10 of kernel stencil3, PTX lines 101-103.
-func stencil3B10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r14 := w.Reg(14)
-	r20 := w.Reg(20)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX lines 101, 102: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				// 102: setp.ge.s32
-				c2t := int32(v1) >= int32(r0[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				// 102: setp.ge.s32
-				c2t := int32(v1) >= int32(r0[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-	// PTX line 103: mov.f32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r20, m, u3)
-	_ = u3
-}
-
-// stencil3B11 runs b11 of kernel stencil3, PTX lines 106-106.
-func stencil3B11(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r20 := w.Reg(20)
-	// PTX line 106: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/fast/dynamic_shared.ptx:106")
-}
-
-// stencil3B12 runs b12 of kernel stencil3, PTX lines 114-124.
-func stencil3B12(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r13 := w.Reg(13)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	k0 := uint64(0x40400000)
-	k1 := uint64(0x2)
-	// PTX line 114: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/dynamic_shared.ptx:114")
-	// PTX line 115: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX line 116: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r23, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/dynamic_shared.ptx:116")
-	// PTX line 117: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r24, r13, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/fast/dynamic_shared.ptx:117")
-	// PTX lines 118: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 118: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
-				r25[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 118: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
-				r25[l] = v3
-			}
-		}
-	}
-	// PTX line 119: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r26, r13, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/fast/dynamic_shared.ptx:119")
-	// PTX lines 120, 121, 122, 123: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 120: add.f32
-				v4 := uint64(isa.AddF32RN(uint32(r25[l]), uint32(r26[l])))
-				// 121: div.rn.f32
-				v5 := uint64(isa.DivF32(uint32(v4), uint32(k0), isa.RN))
-				r28[l] = v5
-				// 122: shl.b64
-				v6 := uint64(uint64(r7[l]) << uint32(k1))
-				// 123: add.s64
-				v7 := uint64(uint64(u2) + uint64(v6))
-				r30[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 120: add.f32
-				v4 := uint64(isa.AddF32RN(uint32(r25[l]), uint32(r26[l])))
-				// 121: div.rn.f32
-				v5 := uint64(isa.DivF32(uint32(v4), uint32(k0), isa.RN))
-				r28[l] = v5
-				// 122: shl.b64
-				v6 := uint64(uint64(r7[l]) << uint32(k1))
-				// 123: add.s64
-				v7 := uint64(uint64(u2) + uint64(v6))
-				r30[l] = v7
-			}
-		}
-	}
-	// PTX line 124: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/dynamic_shared.ptx:124")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/fp64_math.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -110,9 +111,38 @@ func init() {
 	dnormFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	dnormFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{dnormB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dnormRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -126,6 +156,13 @@ func init() {
 	dnormFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:56",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/fp64_math.ptx:56",
@@ -136,9 +173,84 @@ func init() {
 	}
 	// b2, PTX lines 32-54
 	dnormFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{dnormB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dnormRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:32",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/fp64_math.ptx:55",
@@ -152,12 +264,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	dnormFunc.Run = dnormRun
 	newtonSqrtFunc.Blocks = make([]runtime.Block, 13)
 	// b0, PTX lines 73-78; divergent, reconverges at block 5 (b5 ($L__BB1_8))
 	newtonSqrtFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:73",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -169,9 +311,62 @@ func init() {
 	}
 	// b1 ($L__BB1_4), PTX lines 102-115; divergent, reconverges at block 2 (b2 ($L__BB1_5))
 	newtonSqrtFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:102",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -183,9 +378,23 @@ func init() {
 	}
 	// b2 ($L__BB1_5), PTX lines 119-119
 	newtonSqrtFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:119",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     10,
 			Kind:    runtime.TermBranch,
@@ -198,9 +407,35 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX lines 123-127; divergent, reconverges at block 11 (b11)
 	newtonSqrtFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:123",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -212,9 +447,24 @@ func init() {
 	}
 	// b4 ($L__BB1_7), PTX lines 130-132
 	newtonSqrtFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:130",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/fp64_math.ptx:133",
@@ -227,6 +477,13 @@ func init() {
 	newtonSqrtFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:134",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  134,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/fp64_math.ptx:134",
@@ -237,9 +494,53 @@ func init() {
 	}
 	// b6, PTX lines 81-91
 	newtonSqrtFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:81",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     7,
 			Kind:    runtime.TermBranch,
@@ -252,9 +553,29 @@ func init() {
 	}
 	// b7, PTX lines 94-96
 	newtonSqrtFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:94",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     8,
 			Kind:    runtime.TermBranch,
@@ -267,9 +588,21 @@ func init() {
 	}
 	// b8, PTX lines 99-100
 	newtonSqrtFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:99",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/fp64_math.ptx:101",
@@ -282,6 +615,15 @@ func init() {
 	newtonSqrtFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/fast/fp64_math.ptx:117",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/fp64_math.ptx:117",
@@ -291,26 +633,33 @@ func init() {
 		},
 	}
 	// b10, PTX line 120
-	newtonSqrtFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/fp64_math.ptx:121",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	newtonSqrtFunc.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/fp64_math.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/fp64_math.ptx:121",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b11, PTX line 128
-	newtonSqrtFunc.Blocks[11] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/fp64_math.ptx:129",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	newtonSqrtFunc.Blocks[11] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/fp64_math.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/fp64_math.ptx:129",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	newtonSqrtFunc.Blocks[12] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	newtonSqrtFunc.Run = newtonSqrtRun
 }
 
 // Dnorm launches PTX kernel dnorm (testdata/ptx/fast/fp64_math.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is dnorm_param_0, param1 is dnorm_param_1, param2 is dnorm_param_2, param3 is dnorm_param_3.
@@ -333,642 +682,1259 @@ func NewtonSqrt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, newtonSqrtFunc, cfg, p[:])
 }
 
-// dnormB0 runs b0 of kernel dnorm, PTX lines 24-29.
-func dnormB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 24: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fp64_math.ptx:24")
-	// PTX line 25: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 26: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// dnormRun runs blocks of kernel dnorm for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 24: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fp64_math.ptx:24")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 25: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 26: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 55; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 32-54
+			{
+				r4 := w.Reg(4)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				r21 := w.Reg(21)
+				r25 := w.Reg(25)
+				k0 := uint64(0x8)
+				k1 := uint64(0x1)
+				k2 := uint64(0x3ff0000000000000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fp64_math.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:35")
+				}
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(0)
+					v11aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							// 40: ld.global.f64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:40")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 41: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							// 42: ld.global.f64
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fp64_math.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 43: mul.f64
+							v12 := isa.MulF64RN(v11, v11)
+							// 44: fma.rn.f64
+							v13 := isa.FmaF64RN(v9, v9, v12)
+							// 45: sqrt.rn.f64
+							v14 := isa.SqrtF64(v13, isa.RN)
+							r18[l] = v14
+							// 46: shl.b32
+							v15 := uint64(uint32(r4[l]) << uint32(k1))
+							// 47: mul.wide.s32
+							v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+							// 48: add.s64
+							v17 := uint64(uint64(u6) + uint64(v16))
+							r21[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							// 40: ld.global.f64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:40")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 41: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							// 42: ld.global.f64
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fast/fp64_math.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 43: mul.f64
+							v12 := isa.MulF64RN(v11, v11)
+							// 44: fma.rn.f64
+							v13 := isa.FmaF64RN(v9, v9, v12)
+							// 45: sqrt.rn.f64
+							v14 := isa.SqrtF64(v13, isa.RN)
+							r18[l] = v14
+							// 46: shl.b32
+							v15 := uint64(uint32(r4[l]) << uint32(k1))
+							// 47: mul.wide.s32
+							v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+							// 48: add.s64
+							v17 := uint64(uint64(u6) + uint64(v16))
+							r21[l] = v17
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 49, 50, 51, 52, 53: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.global.f64
+							s18 := uint64(r21[l]) + 0x0
+							s18v := uint64(r18[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/fp64_math.ptx:49")
+							}
+							// 50: min.f64
+							v19 := isa.MinF64(r13[l], r15[l], false)
+							// 51: abs.f64
+							v20 := isa.AbsF64(r13[l])
+							// 52: max.f64
+							v21 := isa.MaxF64(v20, k2, false)
+							// 53: div.rn.f64
+							v22 := isa.DivF64(v19, v21, isa.RN)
+							r25[l] = v22
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.global.f64
+							s18 := uint64(r21[l]) + 0x0
+							s18v := uint64(r18[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fast/fp64_math.ptx:49")
+							}
+							// 50: min.f64
+							v19 := isa.MinF64(r13[l], r15[l], false)
+							// 51: abs.f64
+							v20 := isa.AbsF64(r13[l])
+							// 52: max.f64
+							v21 := isa.MaxF64(v20, k2, false)
+							// 53: div.rn.f64
+							v22 := isa.DivF64(v19, v21, isa.RN)
+							r25[l] = v22
+						}
+					}
+				}
+				// PTX lines 54: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s23w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: st.global.f64
+							s23 := uint64(r21[l]) + 0x8
+							s23v := uint64(r25[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+								runtime.Store64(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/fp64_math.ptx:54")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: st.global.f64
+							s23 := uint64(r21[l]) + 0x8
+							s23v := uint64(r25[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+								runtime.Store64(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fast/fp64_math.ptx:54")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// dnormB2 runs b2 of kernel dnorm, PTX lines 32-54.
-func dnormB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r21 := w.Reg(21)
-	r25 := w.Reg(25)
-	k0 := uint64(0x8)
-	k1 := uint64(0x1)
-	k2 := uint64(0x3ff0000000000000)
-	// PTX line 32: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:32")
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fp64_math.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 35: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:35")
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX lines 38, 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 39: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
+// newtonSqrtRun runs blocks of kernel newton_sqrt for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 73-78; divergent, reconverges at block 5 (b5 ($L__BB1_8))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 73: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/fp64_math.ptx:73")
+				}
+				// PTX line 74: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 75: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 77: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 78: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 77: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 78: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 39: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_4), PTX lines 102-115; divergent, reconverges at block 2 (b2 ($L__BB1_5))
+			{
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				k0 := uint64(0x3fe0000000000000)
+				k1 := uint64(0xfffffffc)
+				k2 := uint64(0x0)
+				// PTX lines 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: div.rn.f64
+							v1 := isa.DivF64(r13[l], r14[l], isa.RN)
+							// 103: add.f64
+							v2 := isa.AddF64RN(r14[l], v1)
+							// 104: mul.f64
+							v3 := isa.MulF64RN(v2, k0)
+							// 105: div.rn.f64
+							v4 := isa.DivF64(r13[l], v3, isa.RN)
+							// 106: fma.rn.f64
+							v5 := isa.FmaF64RN(v2, k0, v4)
+							// 107: mul.f64
+							v6 := isa.MulF64RN(v5, k0)
+							// 108: div.rn.f64
+							v7 := isa.DivF64(r13[l], v6, isa.RN)
+							// 109: fma.rn.f64
+							v8 := isa.FmaF64RN(v5, k0, v7)
+							// 110: mul.f64
+							v9 := isa.MulF64RN(v8, k0)
+							// 111: div.rn.f64
+							v10 := isa.DivF64(r13[l], v9, isa.RN)
+							// 112: fma.rn.f64
+							v11 := isa.FmaF64RN(v8, k0, v10)
+							// 113: mul.f64
+							v12 := isa.MulF64RN(v11, k0)
+							r14[l] = v12
+							// 114: add.s32
+							v13 := uint64(uint32(r16[l]) + uint32(k1))
+							r16[l] = v13
+							// 115: setp.eq.s32
+							c14t := uint32(v13) == uint32(k2)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p3 = p3&^(1<<l) | c14b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: div.rn.f64
+							v1 := isa.DivF64(r13[l], r14[l], isa.RN)
+							// 103: add.f64
+							v2 := isa.AddF64RN(r14[l], v1)
+							// 104: mul.f64
+							v3 := isa.MulF64RN(v2, k0)
+							// 105: div.rn.f64
+							v4 := isa.DivF64(r13[l], v3, isa.RN)
+							// 106: fma.rn.f64
+							v5 := isa.FmaF64RN(v2, k0, v4)
+							// 107: mul.f64
+							v6 := isa.MulF64RN(v5, k0)
+							// 108: div.rn.f64
+							v7 := isa.DivF64(r13[l], v6, isa.RN)
+							// 109: fma.rn.f64
+							v8 := isa.FmaF64RN(v5, k0, v7)
+							// 110: mul.f64
+							v9 := isa.MulF64RN(v8, k0)
+							// 111: div.rn.f64
+							v10 := isa.DivF64(r13[l], v9, isa.RN)
+							// 112: fma.rn.f64
+							v11 := isa.FmaF64RN(v8, k0, v10)
+							// 113: mul.f64
+							v12 := isa.MulF64RN(v11, k0)
+							r14[l] = v12
+							// 114: add.s32
+							v13 := uint64(uint32(r16[l]) + uint32(k1))
+							r16[l] = v13
+							// 115: setp.eq.s32
+							c14t := uint32(v13) == uint32(k2)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p3 = p3&^(1<<l) | c14b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 9
+			} else {
+				switch stop {
+				case 1, 9:
+				default:
+					return runtime.RunDone, budget - newtonSqrtRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_5), PTX lines 119-119
+			{
+				r15 := w.Reg(15)
+				k0 := uint64(0x0)
+				// PTX lines 119: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: setp.eq.s32
+							c1t := uint32(r15[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: setp.eq.s32
+							c1t := uint32(r15[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_6), PTX lines 123-127; divergent, reconverges at block 11 (b11)
+			{
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x3fe0000000000000)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x0)
+				// PTX lines 123, 124, 125, 126, 127: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: div.rn.f64
+							v1 := isa.DivF64(r13[l], r14[l], isa.RN)
+							// 124: add.f64
+							v2 := isa.AddF64RN(r14[l], v1)
+							// 125: mul.f64
+							v3 := isa.MulF64RN(v2, k0)
+							r14[l] = v3
+							// 126: add.s32
+							v4 := uint64(uint32(r15[l]) + uint32(k1))
+							r15[l] = v4
+							// 127: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p5 = p5&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: div.rn.f64
+							v1 := isa.DivF64(r13[l], r14[l], isa.RN)
+							// 124: add.f64
+							v2 := isa.AddF64RN(r14[l], v1)
+							// 125: mul.f64
+							v3 := isa.MulF64RN(v2, k0)
+							r14[l] = v3
+							// 126: add.s32
+							v4 := uint64(uint32(r15[l]) + uint32(k1))
+							r15[l] = v4
+							// 127: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p5 = p5&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 11
+			} else {
+				switch stop {
+				case 3:
+				default:
+					return runtime.RunDone, budget - newtonSqrtRegion3(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_7), PTX lines 130-132
+			{
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r14 := w.Reg(14)
+				k0 := uint64(0x3)
+				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: shl.b64
+							v1 := uint64(uint64(r10[l]) << uint32(k0))
+							// 131: add.s64
+							v2 := uint64(uint64(r9[l]) + uint64(v1))
+							// 132: st.global.f64
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r14[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+								runtime.Store64(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/fp64_math.ptx:132")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: shl.b64
+							v1 := uint64(uint64(r10[l]) << uint32(k0))
+							// 131: add.s64
+							v2 := uint64(uint64(r9[l]) + uint64(v1))
+							// 132: st.global.f64
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r14[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+								runtime.Store64(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fast/fp64_math.ptx:132")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_8), PTX line 133; ret
+			next = 12
+		case 6:
+			// b6, PTX lines 81-91
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x8)
+				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 81: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/fp64_math.ptx:81")
+				}
+				runtime.Broadcast(r5, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 82: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:82")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 83: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:83")
+				}
+				// PTX line 84: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX line 85: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u2)
+				runtime.Broadcast(r9, m, u5)
+				// PTX lines 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: cvt.s64.s32
+							v6 := uint64(uint64(int32(r4[l])))
+							r10[l] = v6
+							// 87: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 88: add.s64
+							v8 := uint64(uint64(u4) + uint64(v7))
+							// 89: ld.global.f64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:89")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 90: setp.lt.s32
+							c10t := int32(u1) < int32(k1)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p1 = p1&^(1<<l) | c10b0<<l
+							// 91: mov.f64
+							v11 := uint64(v9)
+							r14[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: cvt.s64.s32
+							v6 := uint64(uint64(int32(r4[l])))
+							r10[l] = v6
+							// 87: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 88: add.s64
+							v8 := uint64(uint64(u4) + uint64(v7))
+							// 89: ld.global.f64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fast/fp64_math.ptx:89")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 90: setp.lt.s32
+							c10t := int32(u1) < int32(k1)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p1 = p1&^(1<<l) | c10b0<<l
+							// 91: mov.f64
+							v11 := uint64(v9)
+							r14[l] = v11
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+				_ = u5
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7, PTX lines 94-96
+			{
+				r5 := w.Reg(5)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x3)
+				k1 := uint64(0x4)
+				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: and.b32
+							v1 := uint64(uint32(r5[l]) & uint32(k0))
+							r15[l] = v1
+							// 95: setp.lt.u32
+							c2t := uint32(r5[l]) < uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 96: mov.f64
+							v3 := uint64(r13[l])
+							r14[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: and.b32
+							v1 := uint64(uint32(r5[l]) & uint32(k0))
+							r15[l] = v1
+							// 95: setp.lt.u32
+							c2t := uint32(r5[l]) < uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 96: mov.f64
+							v3 := uint64(r13[l])
+							r14[l] = v3
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8, PTX lines 99-100
+			{
+				r5 := w.Reg(5)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				k0 := uint64(0x7ffffffc)
+				// PTX lines 99, 100: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: and.b32
+							v1 := uint64(uint32(r5[l]) & uint32(k0))
+							r16[l] = v1
+							// 100: mov.f64
+							v2 := uint64(r13[l])
+							r14[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: and.b32
+							v1 := uint64(uint32(r5[l]) & uint32(k0))
+							r16[l] = v1
+							// 100: mov.f64
+							v2 := uint64(r13[l])
+							r14[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 9:
+			// b9, PTX line 116
+			next = 1
+		case 10:
+			// b10, PTX line 120
+			next = 3
+		case 11:
+			// b11, PTX line 128
+			next = 4
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 40: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fast/fp64_math.ptx:40")
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
+		if next == stop || next >= 12 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 42: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fast/fp64_math.ptx:42")
-	// PTX lines 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: mul.f64
-				v10 := isa.MulF64RN(r15[l], r15[l])
-				// 44: fma.rn.f64
-				v11 := isa.FmaF64RN(r13[l], r13[l], v10)
-				// 45: sqrt.rn.f64
-				v12 := isa.SqrtF64(v11, isa.RN)
-				r18[l] = v12
-				// 46: shl.b32
-				v13 := uint64(uint32(r4[l]) << uint32(k1))
-				// 47: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 48: add.s64
-				v15 := uint64(uint64(u6) + uint64(v14))
-				r21[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: mul.f64
-				v10 := isa.MulF64RN(r15[l], r15[l])
-				// 44: fma.rn.f64
-				v11 := isa.FmaF64RN(r13[l], r13[l], v10)
-				// 45: sqrt.rn.f64
-				v12 := isa.SqrtF64(v11, isa.RN)
-				r18[l] = v12
-				// 46: shl.b32
-				v13 := uint64(uint32(r4[l]) << uint32(k1))
-				// 47: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 48: add.s64
-				v15 := uint64(uint64(u6) + uint64(v14))
-				r21[l] = v15
-			}
-		}
-	}
-	// PTX line 49: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r18, r21, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:49")
-	// PTX lines 50, 51, 52, 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: min.f64
-				v16 := isa.MinF64(r13[l], r15[l], false)
-				// 51: abs.f64
-				v17 := isa.AbsF64(r13[l])
-				// 52: max.f64
-				v18 := isa.MaxF64(v17, k2, false)
-				// 53: div.rn.f64
-				v19 := isa.DivF64(v16, v18, isa.RN)
-				r25[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: min.f64
-				v16 := isa.MinF64(r13[l], r15[l], false)
-				// 51: abs.f64
-				v17 := isa.AbsF64(r13[l])
-				// 52: max.f64
-				v18 := isa.MaxF64(v17, k2, false)
-				// 53: div.rn.f64
-				v19 := isa.DivF64(v16, v18, isa.RN)
-				r25[l] = v19
-			}
-		}
-	}
-	// PTX line 54: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r25, r21, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:54")
 }
 
-// newtonSqrtB0 runs b0 of kernel newton_sqrt, PTX lines 73-78.
-func newtonSqrtB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 73: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fast/fp64_math.ptx:73")
-	// PTX line 74: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 75: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 77: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 78: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 77: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 78: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// newtonSqrtB1 runs b1 ($L__BB1_4) of kernel newton_sqrt, PTX lines 102-115.
-func newtonSqrtB1(w *runtime.Warp, m uint32) {
+// newtonSqrtRegion1 runs blocks 1, 9 of kernel newton_sqrt for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
 	k0 := uint64(0x3fe0000000000000)
 	k1 := uint64(0xfffffffc)
 	k2 := uint64(0x0)
-	// PTX lines 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: div.rn.f64
-				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-				// 103: add.f64
-				v2 := isa.AddF64RN(r14[l], v1)
-				// 104: mul.f64
-				v3 := isa.MulF64RN(v2, k0)
-				// 105: div.rn.f64
-				v4 := isa.DivF64(r13[l], v3, isa.RN)
-				// 106: fma.rn.f64
-				v5 := isa.FmaF64RN(v2, k0, v4)
-				// 107: mul.f64
-				v6 := isa.MulF64RN(v5, k0)
-				// 108: div.rn.f64
-				v7 := isa.DivF64(r13[l], v6, isa.RN)
-				// 109: fma.rn.f64
-				v8 := isa.FmaF64RN(v5, k0, v7)
-				// 110: mul.f64
-				v9 := isa.MulF64RN(v8, k0)
-				// 111: div.rn.f64
-				v10 := isa.DivF64(r13[l], v9, isa.RN)
-				// 112: fma.rn.f64
-				v11 := isa.FmaF64RN(v8, k0, v10)
-				// 113: mul.f64
-				v12 := isa.MulF64RN(v11, k0)
-				r14[l] = v12
-				// 114: add.s32
-				v13 := uint64(uint32(r16[l]) + uint32(k1))
-				r16[l] = v13
-				// 115: setp.eq.s32
-				c14t := uint32(v13) == uint32(k2)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p3 = p3&^(1<<l) | c14b0<<l
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x14 := r14[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		x19 := r19[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q3 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: div.rn.f64
-				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-				// 103: add.f64
-				v2 := isa.AddF64RN(r14[l], v1)
-				// 104: mul.f64
-				v3 := isa.MulF64RN(v2, k0)
-				// 105: div.rn.f64
-				v4 := isa.DivF64(r13[l], v3, isa.RN)
-				// 106: fma.rn.f64
-				v5 := isa.FmaF64RN(v2, k0, v4)
-				// 107: mul.f64
-				v6 := isa.MulF64RN(v5, k0)
-				// 108: div.rn.f64
-				v7 := isa.DivF64(r13[l], v6, isa.RN)
-				// 109: fma.rn.f64
-				v8 := isa.FmaF64RN(v5, k0, v7)
-				// 110: mul.f64
-				v9 := isa.MulF64RN(v8, k0)
-				// 111: div.rn.f64
-				v10 := isa.DivF64(r13[l], v9, isa.RN)
-				// 112: fma.rn.f64
-				v11 := isa.FmaF64RN(v8, k0, v10)
-				// 113: mul.f64
-				v12 := isa.MulF64RN(v11, k0)
-				r14[l] = v12
-				// 114: add.s32
-				v13 := uint64(uint32(r16[l]) + uint32(k1))
-				r16[l] = v13
-				// 115: setp.eq.s32
-				c14t := uint32(v13) == uint32(k2)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p3 = p3&^(1<<l) | c14b0<<l
-			}
+			goto b9
 		}
-		w.P[3] = p3
+	b1:
+		{
+			// 102: div.rn.f64
+			v1 := isa.DivF64(x13, x14, isa.RN)
+			x17 = v1
+			// 103: add.f64
+			v2 := isa.AddF64RN(x14, x17)
+			x18 = v2
+			// 104: mul.f64
+			v3 := isa.MulF64RN(x18, k0)
+			x19 = v3
+			// 105: div.rn.f64
+			v4 := isa.DivF64(x13, x19, isa.RN)
+			x20 = v4
+			// 106: fma.rn.f64
+			v5 := isa.FmaF64RN(x18, k0, x20)
+			x21 = v5
+			// 107: mul.f64
+			v6 := isa.MulF64RN(x21, k0)
+			x22 = v6
+			// 108: div.rn.f64
+			v7 := isa.DivF64(x13, x22, isa.RN)
+			x23 = v7
+			// 109: fma.rn.f64
+			v8 := isa.FmaF64RN(x21, k0, x23)
+			x24 = v8
+			// 110: mul.f64
+			v9 := isa.MulF64RN(x24, k0)
+			x25 = v9
+			// 111: div.rn.f64
+			v10 := isa.DivF64(x13, x25, isa.RN)
+			x26 = v10
+			// 112: fma.rn.f64
+			v11 := isa.FmaF64RN(x24, k0, x26)
+			x27 = v11
+			// 113: mul.f64
+			v12 := isa.MulF64RN(x27, k0)
+			x14 = v12
+			// 114: add.s32
+			v13 := uint64(uint32(x16) + uint32(k1))
+			x16 = v13
+			// 115: setp.eq.s32
+			c14t := uint32(x16) == uint32(k2)
+			c14 := c14t
+			q3 = c14
+			if q3 {
+				goto done
+			}
+			goto b9
+		}
+	b9:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 9
+				goto done
+			}
+			n++
+			goto b1
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		r19[l] = x19
+		r20[l] = x20
+		r21[l] = x21
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
 	}
+	w.P[3] = p3
+	w.Split(2, parked, &at)
+	return most
 }
 
-// newtonSqrtB2 runs b2 ($L__BB1_5) of kernel newton_sqrt, PTX lines 119-119.
-func newtonSqrtB2(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX lines 119: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: setp.eq.s32
-				c1t := uint32(r15[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: setp.eq.s32
-				c1t := uint32(r15[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// newtonSqrtB3 runs b3 ($L__BB1_6) of kernel newton_sqrt, PTX lines 123-127.
-func newtonSqrtB3(w *runtime.Warp, m uint32) {
+// newtonSqrtRegion3 runs blocks 3 of kernel newton_sqrt for each lane of m on its own, from the branch ending block from (one of 3) to block 11,
+// the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
+func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
 	k0 := uint64(0x3fe0000000000000)
 	k1 := uint64(0xffffffff)
 	k2 := uint64(0x0)
-	// PTX lines 123, 124, 125, 126, 127: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: div.rn.f64
-				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-				// 124: add.f64
-				v2 := isa.AddF64RN(r14[l], v1)
-				// 125: mul.f64
-				v3 := isa.MulF64RN(v2, k0)
-				r14[l] = v3
-				// 126: add.s32
-				v4 := uint64(uint32(r15[l]) + uint32(k1))
-				r15[l] = v4
-				// 127: setp.ne.s32
-				c5t := uint32(v4) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p5 = p5&^(1<<l) | c5b0<<l
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 3:
+			if q5 {
+				goto b3
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: div.rn.f64
-				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-				// 124: add.f64
-				v2 := isa.AddF64RN(r14[l], v1)
-				// 125: mul.f64
-				v3 := isa.MulF64RN(v2, k0)
-				r14[l] = v3
-				// 126: add.s32
-				v4 := uint64(uint32(r15[l]) + uint32(k1))
-				r15[l] = v4
-				// 127: setp.ne.s32
-				c5t := uint32(v4) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p5 = p5&^(1<<l) | c5b0<<l
-			}
+			goto done
 		}
-		w.P[5] = p5
-	}
-}
-
-// newtonSqrtB4 runs b4 ($L__BB1_7) of kernel newton_sqrt, PTX lines 130-132.
-func newtonSqrtB4(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r14 := w.Reg(14)
-	r31 := w.Reg(31)
-	k0 := uint64(0x3)
-	// PTX lines 130, 131: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: shl.b64
-				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				// 131: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r31[l] = v2
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
 			}
+			n++
+			// 123: div.rn.f64
+			v1 := isa.DivF64(x13, x14, isa.RN)
+			x28 = v1
+			// 124: add.f64
+			v2 := isa.AddF64RN(x14, x28)
+			x29 = v2
+			// 125: mul.f64
+			v3 := isa.MulF64RN(x29, k0)
+			x14 = v3
+			// 126: add.s32
+			v4 := uint64(uint32(x15) + uint32(k1))
+			x15 = v4
+			// 127: setp.ne.s32
+			c5t := uint32(x15) != uint32(k2)
+			c5 := c5t
+			q5 = c5
+			if q5 {
+				goto b3
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		r15[l] = x15
+		r28[l] = x28
+		r29[l] = x29
+		if q5 {
+			p5 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: shl.b64
-				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				// 131: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r31[l] = v2
-			}
+			p5 &^= 1 << l
 		}
 	}
-	// PTX line 132: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r14, r31, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:132")
-}
-
-// newtonSqrtB6 runs b6 of kernel newton_sqrt, PTX lines 81-91.
-func newtonSqrtB6(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x8)
-	k1 := uint64(0x1)
-	// PTX line 81: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/fp64_math.ptx:81")
-	runtime.Broadcast(r5, m, u1)
-	// PTX line 82: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:82")
-	// PTX line 83: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:83")
-	// PTX line 84: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	// PTX line 85: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u2)
-	runtime.Broadcast(r9, m, u5)
-	// PTX lines 86, 87, 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: cvt.s64.s32
-				v6 := uint64(uint64(int32(r4[l])))
-				r10[l] = v6
-				// 87: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 88: add.s64
-				v8 := uint64(uint64(u4) + uint64(v7))
-				r12[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: cvt.s64.s32
-				v6 := uint64(uint64(int32(r4[l])))
-				r10[l] = v6
-				// 87: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 88: add.s64
-				v8 := uint64(uint64(u4) + uint64(v7))
-				r12[l] = v8
-			}
-		}
-	}
-	// PTX line 89: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fast/fp64_math.ptx:89")
-	// PTX lines 90, 91: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: setp.lt.s32
-				c9t := int32(u1) < int32(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-				// 91: mov.f64
-				v10 := uint64(r13[l])
-				r14[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: setp.lt.s32
-				c9t := int32(u1) < int32(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-				// 91: mov.f64
-				v10 := uint64(r13[l])
-				r14[l] = v10
-			}
-		}
-		w.P[1] = p1
-	}
-	_ = u5
-}
-
-// newtonSqrtB7 runs b7 of kernel newton_sqrt, PTX lines 94-96.
-func newtonSqrtB7(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x3)
-	k1 := uint64(0x4)
-	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: and.b32
-				v1 := uint64(uint32(r5[l]) & uint32(k0))
-				r15[l] = v1
-				// 95: setp.lt.u32
-				c2t := uint32(r5[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 96: mov.f64
-				v3 := uint64(r13[l])
-				r14[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: and.b32
-				v1 := uint64(uint32(r5[l]) & uint32(k0))
-				r15[l] = v1
-				// 95: setp.lt.u32
-				c2t := uint32(r5[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 96: mov.f64
-				v3 := uint64(r13[l])
-				r14[l] = v3
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// newtonSqrtB8 runs b8 of kernel newton_sqrt, PTX lines 99-100.
-func newtonSqrtB8(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	k0 := uint64(0x7ffffffc)
-	// PTX lines 99, 100: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: and.b32
-				v1 := uint64(uint32(r5[l]) & uint32(k0))
-				r16[l] = v1
-				// 100: mov.f64
-				v2 := uint64(r13[l])
-				r14[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: and.b32
-				v1 := uint64(uint32(r5[l]) & uint32(k0))
-				r16[l] = v1
-				// 100: mov.f64
-				v2 := uint64(r13[l])
-				r14[l] = v2
-			}
-		}
-	}
+	w.P[5] = p5
+	w.Split(11, parked, &at)
+	return most
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/funcptr.ptx",
+	NumWindows: 7,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -267,10 +268,6 @@ var (
 	}
 	// funcptrTidFunc is PTX kernel funcptr_tid (testdata/ptx/fast/funcptr.ptx:249).
 	funcptrTidFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   23,
-			Value: 0x2,
-		}},
 		Exit:   5,
 		Index:  9,
 		Kernel: true,
@@ -299,7 +296,7 @@ var (
 		Loc:          "testdata/ptx/fast/funcptr.ptx:249",
 		Name:         "funcptr_tid",
 		NumPreds:     3,
-		NumRegs:      24,
+		NumRegs:      23,
 		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
@@ -334,9 +331,30 @@ func init() {
 	opAddFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 44-47; ret
 	opAddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opAddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opAddRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:44",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:48",
@@ -350,12 +368,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opAddFunc.Run = opAddRun
 	opSubFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 60-63; ret
 	opSubFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opSubB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opSubRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:60",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:64",
@@ -369,12 +409,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opSubFunc.Run = opSubRun
 	opMulFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 76-79; ret
 	opMulFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opMulB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMulRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:76",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:80",
@@ -388,12 +450,37 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opMulFunc.Run = opMulRun
 	opMaxFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 93-97; ret
 	opMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:93",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:98",
@@ -407,12 +494,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opMaxFunc.Run = opMaxRun
 	funcptrFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 116-121; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 	funcptrFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:116",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -426,6 +543,13 @@ func init() {
 	funcptrFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/funcptr.ptx:163",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:163",
@@ -436,9 +560,81 @@ func init() {
 	}
 	// b2, PTX lines 124-148; code before the call
 	funcptrFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:124",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -449,6 +645,13 @@ func init() {
 	funcptrFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/fast/funcptr.ptx:151",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -476,9 +679,24 @@ func init() {
 	}
 	// b3, PTX lines 158-161
 	funcptrFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:158",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:162",
@@ -492,12 +710,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	funcptrFunc.Run = funcptrRun
 	twiceFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 174-176; ret
 	twiceFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{twiceB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			twiceRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:174",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:177",
@@ -511,12 +748,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	twiceFunc.Run = twiceRun
 	squareFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 188-190; ret
 	squareFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{squareB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			squareRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:188",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:191",
@@ -530,12 +786,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	squareFunc.Run = squareRun
 	negateFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 202-204; ret
 	negateFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{negateB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			negateRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:202",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:205",
@@ -549,12 +824,36 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	negateFunc.Run = negateRun
 	applyNFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 220-223; divergent, reconverges at block 3 (b2 ($L__BB8_1))
 	applyNFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{applyNB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:220",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -566,9 +865,18 @@ func init() {
 	}
 	// b1 ($L__BB8_2), PTX lines 228-228; code before the call
 	applyNFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{applyNB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:228",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -579,6 +887,13 @@ func init() {
 	applyNFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/fast/funcptr.ptx:231",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -602,9 +917,21 @@ func init() {
 	}
 	// b2 ($L__BB8_1), PTX lines 244-244; ret
 	applyNFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{applyNB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:244",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:245",
@@ -614,18 +941,41 @@ func init() {
 		},
 	}
 	// b3, PTX line 224
-	applyNFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/funcptr.ptx:225",
-		Reconv:  -1,
-		Succ:    1,
-		Uniform: true,
-	}}
+	applyNFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/funcptr.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/funcptr.ptx:225",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
 	// b4, PTX lines 237-240; divergent, reconverges at block 3 (b2 ($L__BB8_1))
 	applyNFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{applyNB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:237",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -639,6 +989,15 @@ func init() {
 	applyNFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/fast/funcptr.ptx:242",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  242,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:242",
@@ -652,12 +1011,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	applyNFunc.Run = applyNRun
 	funcptrTidFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 261-266; divergent, reconverges at block 1 (b1 ($L__BB9_2))
 	funcptrTidFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:261",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -671,6 +1060,13 @@ func init() {
 	funcptrTidFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/funcptr.ptx:307",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  307,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:307",
@@ -681,9 +1077,78 @@ func init() {
 	}
 	// b2, PTX lines 269-293; code before the call
 	funcptrTidFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:269",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  293,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -694,6 +1159,13 @@ func init() {
 	funcptrTidFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/fast/funcptr.ptx:295",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  295,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -726,9 +1198,24 @@ func init() {
 	}
 	// b3, PTX lines 302-305
 	funcptrTidFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/funcptr.ptx:302",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  302,
+			}, {
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  305,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/funcptr.ptx:306",
@@ -742,6 +1229,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	funcptrTidFunc.Run = funcptrTidRun
 }
 
 // Funcptr launches PTX kernel funcptr (testdata/ptx/fast/funcptr.ptx:102) on dev with the launch configuration cfg. Parameters: param0 is funcptr_param_0, param1 is funcptr_param_1, param2 is funcptr_param_2, param3 is funcptr_param_3, param4 is funcptr_param_4.
@@ -764,810 +1252,2540 @@ func FuncptrTid(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, funcptrTidFunc, cfg, p[:])
 }
 
-// opAddB0 runs b0 of function _Z6op_addff, PTX lines 44-47.
-func opAddB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 44: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:44")
-	// PTX line 45: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:45")
-	// PTX lines 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: add.f32
-				v1 := uint64(isa.AddF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
+// opAddRun runs blocks of function _Z6op_addff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 44-47; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:44")
+									continue
+								}
+								v1 = v1x
+							}
+							// 45: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:45")
+									continue
+								}
+								v2 = v2x
+							}
+							// 46: add.f32
+							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:44")
+									continue
+								}
+								v1 = v1x
+							}
+							// 45: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:45")
+									continue
+								}
+								v2 = v2x
+							}
+							// 46: add.f32
+							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:47")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:47")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: add.f32
-				v1 := uint64(isa.AddF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 47: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/fast/funcptr.ptx:47")
-}
-
-// opSubB0 runs b0 of function _Z6op_subff, PTX lines 60-63.
-func opSubB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 60: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:60")
-	// PTX line 61: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:61")
-	// PTX lines 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: sub.f32
-				v1 := uint64(isa.SubF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: sub.f32
-				v1 := uint64(isa.SubF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
-	}
-	// PTX line 63: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/fast/funcptr.ptx:63")
-}
-
-// opMulB0 runs b0 of function _Z6op_mulff, PTX lines 76-79.
-func opMulB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 76: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:76")
-	// PTX line 77: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:77")
-	// PTX lines 78: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		}
-	}
-	// PTX line 79: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/fast/funcptr.ptx:79")
-}
-
-// opMaxB0 runs b0 of function _Z6op_maxff, PTX lines 93-97.
-func opMaxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 93: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:93")
-	// PTX line 94: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:94")
-	// PTX lines 95, 96: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: setp.gt.f32
-				c1x, c1y := float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l])))
-				c1t := c1x > c1y
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 96: selp.f32
-				v2 := uint64(r1[l])
-				if c1 {
-					v2 = uint64(r0[l])
-				}
-				r2[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: setp.gt.f32
-				c1x, c1y := float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l])))
-				c1t := c1x > c1y
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 96: selp.f32
-				v2 := uint64(r1[l])
-				if c1 {
-					v2 = uint64(r0[l])
-				}
-				r2[l] = v2
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 97: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/fast/funcptr.ptx:97")
-}
-
-// funcptrB0 runs b0 of kernel funcptr, PTX lines 116-121.
-func funcptrB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 116: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/funcptr.ptx:116")
-	// PTX line 117: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 118: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 120: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 121: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 120: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 121: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
+		pc, budget = next, budget-1
 	}
 }
 
-// funcptrB2 runs b2 of kernel funcptr, PTX lines 124-148.
-func funcptrB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	k2 := uint64(0x8)
-	k3 := uint64(0x0)
-	// PTX line 124: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:124")
-	// PTX line 125: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/funcptr.ptx:125")
-	// PTX line 126: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 127: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/funcptr.ptx:127")
-	// PTX line 128: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/funcptr.ptx:128")
-	// PTX line 129: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 130: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 131: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	runtime.Broadcast(r12, m, u8)
-	// PTX lines 132, 133: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 133: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 133: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
-			}
-		}
-	}
-	// PTX line 134: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:134")
-	// PTX lines 135, 136: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: and.b32
-				v11 := uint64(uint32(r15[l]) & uint32(k1))
-				// 136: mul.wide.u32
-				v12 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k2))))
-				r17[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: and.b32
-				v11 := uint64(uint32(r15[l]) & uint32(k1))
-				// 136: mul.wide.u32
-				v12 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k2))))
-				r17[l] = v12
-			}
-		}
-	}
-	// PTX line 137: mov.u64, warp-uniform
-	u13 := uint64((w.GlobalVar(0) + k3))
-	// PTX lines 138: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 138: add.s64
-				v14 := uint64(uint64(u13) + uint64(r17[l]))
-				r19[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 138: add.s64
-				v14 := uint64(uint64(u13) + uint64(r17[l]))
-				r19[l] = v14
-			}
-		}
-	}
-	// PTX line 139: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r20, r19, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fast/funcptr.ptx:139")
-	// PTX lines 140: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: add.s64
-				v15 := uint64(uint64(u6) + uint64(r13[l]))
-				r21[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: add.s64
-				v15 := uint64(uint64(u6) + uint64(r13[l]))
-				r21[l] = v15
-			}
-		}
-	}
-	// PTX line 141: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r22, r21, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:141")
-	// PTX lines 142: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: add.s64
-				v16 := uint64(uint64(u3) + uint64(r13[l]))
-				r23[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: add.s64
-				v16 := uint64(uint64(u3) + uint64(r13[l]))
-				r23[l] = v16
-			}
-		}
-	}
-	// PTX line 143: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r24, r23, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:143")
-	// PTX line 146: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r22, nil, 0, 0x0, 4, m, "testdata/ptx/fast/funcptr.ptx:146")
-	// PTX line 148: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r24, nil, 0, 0x4, 4, m, "testdata/ptx/fast/funcptr.ptx:148")
-	_ = u8
-}
-
-// funcptrB3 runs b3 of kernel funcptr, PTX lines 158-161.
-func funcptrB3(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	// PTX line 158: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r25, nil, 0, 0x8, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:158")
-	// PTX lines 160: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 160: add.s64
-				v1 := uint64(uint64(r12[l]) + uint64(r13[l]))
-				r26[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 160: add.s64
-				v1 := uint64(uint64(r12[l]) + uint64(r13[l]))
-				r26[l] = v1
-			}
-		}
-	}
-	// PTX line 161: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/funcptr.ptx:161")
-}
-
-// twiceB0 runs b0 of function _Z5twicei, PTX lines 174-176.
-func twiceB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX line 174: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:174")
-	// PTX lines 175: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 175: shl.b32
-				v1 := uint64(uint32(r0[l]) << uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 175: shl.b32
-				v1 := uint64(uint32(r0[l]) << uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 176: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/fast/funcptr.ptx:176")
-}
-
-// squareB0 runs b0 of function _Z6squarei, PTX lines 188-190.
-func squareB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 188: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:188")
-	// PTX lines 189: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 189: mul.lo.s32
-				v1 := uint64(uint32(r0[l]) * uint32(r0[l]))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 189: mul.lo.s32
-				v1 := uint64(uint32(r0[l]) * uint32(r0[l]))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 190: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/fast/funcptr.ptx:190")
-}
-
-// negateB0 runs b0 of function _Z6negatei, PTX lines 202-204.
-func negateB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 202: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:202")
-	// PTX lines 203: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 203: neg.s32
-				v1 := uint64(-uint32(r0[l]))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 203: neg.s32
-				v1 := uint64(-uint32(r0[l]))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 204: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/fast/funcptr.ptx:204")
-}
-
-// applyNB0 runs b0 of function _Z7apply_nPFiiEii, PTX lines 220-223.
-func applyNB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX line 220: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x14, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:220")
-	// PTX line 221: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x10, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:221")
-	// PTX line 222: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 8, 0, m, "testdata/ptx/fast/funcptr.ptx:222")
-	// PTX lines 223: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 223: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// opSubRun runs blocks of function _Z6op_subff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 60-63; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							// 62: sub.f32
+							v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							// 62: sub.f32
+							v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 223: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:63")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:63")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// applyNB1 runs b1 ($L__BB8_2) of function _Z7apply_nPFiiEii, PTX lines 228-228.
-func applyNB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX line 228: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, m, "testdata/ptx/fast/funcptr.ptx:228")
-}
-
-// applyNB2 runs b2 ($L__BB8_1) of function _Z7apply_nPFiiEii, PTX lines 244-244.
-func applyNB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX line 244: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x18, 4, m, "testdata/ptx/fast/funcptr.ptx:244")
-}
-
-// applyNB4 runs b4 of function _Z7apply_nPFiiEii, PTX lines 237-240.
-func applyNB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x0)
-	// PTX line 237: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:237")
-	// PTX lines 239, 240: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 239: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r0[l] = v1
-				// 240: setp.eq.s32
-				c2t := uint32(v1) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// opMulRun runs blocks of function _Z6op_mulff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 76-79; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:76")
+									continue
+								}
+								v1 = v1x
+							}
+							// 77: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:77")
+									continue
+								}
+								v2 = v2x
+							}
+							// 78: mul.f32
+							v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:76")
+									continue
+								}
+								v1 = v1x
+							}
+							// 77: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:77")
+									continue
+								}
+								v2 = v2x
+							}
+							// 78: mul.f32
+							v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 239: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r0[l] = v1
-				// 240: setp.eq.s32
-				c2t := uint32(v1) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:79")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/funcptr.ptx:79")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// funcptrTidB0 runs b0 of kernel funcptr_tid, PTX lines 261-266.
-func funcptrTidB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	// PTX line 261: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/funcptr.ptx:261")
-	// PTX line 262: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 263: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 264, 265, 266: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 264: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 265: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 266: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// opMaxRun runs blocks of function _Z6op_maxff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 93-97; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: setp.gt.f32
+							c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
+							c3t := c3x > c3y
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+							// 96: selp.f32
+							v4 := uint64(v2)
+							if c3 {
+								v4 = uint64(v1)
+							}
+							r2[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: setp.gt.f32
+							c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
+							c3t := c3x > c3y
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+							// 96: selp.f32
+							v4 := uint64(v2)
+							if c3 {
+								v4 = uint64(v1)
+							}
+							r2[l] = v4
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 264: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 265: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 266: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.param.f32
+							s5 := uint64(0x8)
+							s5v := uint64(r2[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/funcptr.ptx:97")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.param.f32
+							s5 := uint64(0x8)
+							s5v := uint64(r2[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/funcptr.ptx:97")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// funcptrTidB2 runs b2 of kernel funcptr_tid, PTX lines 269-293.
-func funcptrTidB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r23 := w.Reg(23)
-	k0 := uint64(0x5556)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	k3 := uint64(0x1)
-	k4 := uint64(0xd0000070)
-	k5 := uint64(0xd0000060)
-	k6 := uint64(0xd0000050)
-	k7 := uint64(0x4)
-	// PTX line 269: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:269")
-	// PTX line 270: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/funcptr.ptx:270")
-	// PTX line 271: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 272: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 273, 274, 275, 276, 277, 278: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 273: cvt.u16.u32
-				v5 := uint64(uint16(uint32(r3[l])))
-				// 274: mul.hi.u16
-				v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
-				// 275: mul.lo.s16
-				v7 := uint64(uint16(v6) * uint16(k1))
-				// 276: sub.s16
-				v8 := uint64(uint16(v5) - uint16(v7))
-				// 277: setp.eq.s16
-				c9t := uint16(v8) == uint16(k2)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+// funcptrRun runs blocks of kernel funcptr for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 116-121; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
-				// 278: setp.eq.s16
-				c10t := uint16(v8) == uint16(k3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX line 116: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/funcptr.ptx:116")
 				}
-				p2 = p2&^(1<<l) | c10b0<<l
+				// PTX line 117: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 118: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 119, 120, 121: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 120: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 121: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 120: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 121: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 273: cvt.u16.u32
-				v5 := uint64(uint16(uint32(r3[l])))
-				// 274: mul.hi.u16
-				v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
-				// 275: mul.lo.s16
-				v7 := uint64(uint16(v6) * uint16(k1))
-				// 276: sub.s16
-				v8 := uint64(uint16(v5) - uint16(v7))
-				// 277: setp.eq.s16
-				c9t := uint16(v8) == uint16(k2)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-				// 278: setp.eq.s16
-				c10t := uint16(v8) == uint16(k3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p2 = p2&^(1<<l) | c10b0<<l
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB4_2), PTX line 162; ret
+			next = 5
+		case 2:
+			// b2, PTX lines 124-148; code before the call
+			{
+				r4 := w.Reg(4)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r17 := w.Reg(17)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r24 := w.Reg(24)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				k2 := uint64(0x8)
+				k3 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 124: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:124")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 125: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/funcptr.ptx:125")
+				}
+				// PTX line 126: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 127: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/funcptr.ptx:127")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 128: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/funcptr.ptx:128")
+				}
+				// PTX line 129: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 130: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 131: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				runtime.Broadcast(r12, m, u8)
+				// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r13[l] = v9
+							// 133: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 134: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/funcptr.ptx:134")
+									continue
+								}
+								v11 = v11x
+							}
+							// 135: and.b32
+							v12 := uint64(uint32(v11) & uint32(k1))
+							// 136: mul.wide.u32
+							v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
+							r17[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r13[l] = v9
+							// 133: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 134: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/funcptr.ptx:134")
+									continue
+								}
+								v11 = v11x
+							}
+							// 135: and.b32
+							v12 := uint64(uint32(v11) & uint32(k1))
+							// 136: mul.wide.u32
+							v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
+							r17[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 137: mov.u64, warp-uniform
+				u14 := uint64((w.GlobalVar(0) + k3))
+				// PTX lines 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v16aw := w.Window(1)
+					v18aw := w.Window(2)
+					v20aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: add.s64
+							v15 := uint64(uint64(u14) + uint64(r17[l]))
+							// 139: ld.global.u64
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/fast/funcptr.ptx:139")
+									continue
+								}
+								v16 = v16x
+							}
+							r20[l] = v16
+							// 140: add.s64
+							v17 := uint64(uint64(u6) + uint64(r13[l]))
+							// 141: ld.global.f32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:141")
+									continue
+								}
+								v18 = v18x
+							}
+							r22[l] = v18
+							// 142: add.s64
+							v19 := uint64(uint64(u3) + uint64(r13[l]))
+							// 143: ld.global.f32
+							v20a := uint64(v19) + 0x0
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+								if !v20ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/fast/funcptr.ptx:143")
+									continue
+								}
+								v20 = v20x
+							}
+							r24[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: add.s64
+							v15 := uint64(uint64(u14) + uint64(r17[l]))
+							// 139: ld.global.u64
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/fast/funcptr.ptx:139")
+									continue
+								}
+								v16 = v16x
+							}
+							r20[l] = v16
+							// 140: add.s64
+							v17 := uint64(uint64(u6) + uint64(r13[l]))
+							// 141: ld.global.f32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:141")
+									continue
+								}
+								v18 = v18x
+							}
+							r22[l] = v18
+							// 142: add.s64
+							v19 := uint64(uint64(u3) + uint64(r13[l]))
+							// 143: ld.global.f32
+							v20a := uint64(v19) + 0x0
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+								if !v20ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/fast/funcptr.ptx:143")
+									continue
+								}
+								v20 = v20x
+							}
+							r24[l] = v20
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 146: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: st.param.f32
+							s21 := uint64(0x0)
+							s21v := uint64(r22[l])
+							if s21 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:146")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: st.param.f32
+							s21 := uint64(0x0)
+							s21v := uint64(r22[l])
+							if s21 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:146")
+							}
+						}
+					}
+				}
+				// PTX lines 148: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: st.param.f32
+							s22 := uint64(0x4)
+							s22v := uint64(r24[l])
+							if s22 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/fast/funcptr.ptx:148")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: st.param.f32
+							s22 := uint64(0x4)
+							s22v := uint64(r24[l])
+							if s22 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/fast/funcptr.ptx:148")
+							}
+						}
+					}
+				}
+				_ = u8
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 122; divergent, reconverges at block 4 (b3)
+			return pc, budget
+		case 4:
+			// b3, PTX lines 158-161
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				// PTX lines 158, 160: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: ld.param.f32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:158")
+									continue
+								}
+								v1 = v1x
+							}
+							r25[l] = v1
+							// 160: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
+							r26[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: ld.param.f32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:158")
+									continue
+								}
+								v1 = v1x
+							}
+							r25[l] = v1
+							// 160: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
+							r26[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 161: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: st.global.f32
+							s3 := uint64(r26[l]) + 0x0
+							s3v := uint64(r25[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: st.global.f32
+							s3 := uint64(r26[l]) + 0x0
+							s3v := uint64(r25[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:161")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
-		w.P[2] = p2
-	}
-	// PTX line 279: mov.u64, warp-uniform
-	u11 := uint64(k4)
-	// PTX line 280: mov.u64, warp-uniform
-	u12 := uint64(k5)
-	// PTX lines 281: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 281: selp.b64
-				v13 := uint64(u11)
-				if p2>>l&1 != 0 {
-					v13 = uint64(u12)
-				}
-				r15[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 281: selp.b64
-				v13 := uint64(u11)
-				if p2>>l&1 != 0 {
-					v13 = uint64(u12)
-				}
-				r15[l] = v13
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 282: mov.u64, warp-uniform
-	u14 := uint64(k6)
-	// PTX lines 283, 284, 285: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 283: selp.b64
-				v15 := uint64(r15[l])
-				if p1>>l&1 != 0 {
-					v15 = uint64(u14)
-				}
-				r17[l] = v15
-				// 284: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
-				r18[l] = v16
-				// 285: add.s64
-				v17 := uint64(uint64(u3) + uint64(v16))
-				r19[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 283: selp.b64
-				v15 := uint64(r15[l])
-				if p1>>l&1 != 0 {
-					v15 = uint64(u14)
-				}
-				r17[l] = v15
-				// 284: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
-				r18[l] = v16
-				// 285: add.s64
-				v17 := uint64(uint64(u3) + uint64(v16))
-				r19[l] = v17
-			}
-		}
-	}
-	// PTX line 286: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:286")
-	// PTX line 289: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:289")
-	// PTX line 291: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r20, nil, 0, 0x8, 4, m, "testdata/ptx/fast/funcptr.ptx:291")
-	// PTX line 293: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r23, nil, 0, 0xc, 4, m, "testdata/ptx/fast/funcptr.ptx:293")
-	_ = u4
 }
 
-// funcptrTidB3 runs b3 of kernel funcptr_tid, PTX lines 302-305.
-func funcptrTidB3(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r18 := w.Reg(18)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	// PTX line 302: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r21, nil, 0, 0x10, 4, 0, m, "testdata/ptx/fast/funcptr.ptx:302")
-	// PTX lines 304: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 304: add.s64
-				v1 := uint64(uint64(r8[l]) + uint64(r18[l]))
-				r22[l] = v1
+// twiceRun runs blocks of function _Z5twicei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 174-176; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 174, 175: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:174")
+									continue
+								}
+								v1 = v1x
+							}
+							// 175: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:174")
+									continue
+								}
+								v1 = v1x
+							}
+							// 175: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 176: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:176")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:176")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 304: add.s64
-				v1 := uint64(uint64(r8[l]) + uint64(r18[l]))
-				r22[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 305: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/funcptr.ptx:305")
+}
+
+// squareRun runs blocks of function _Z6squarei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 188-190; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 188, 189: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:188")
+									continue
+								}
+								v1 = v1x
+							}
+							// 189: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:188")
+									continue
+								}
+								v1 = v1x
+							}
+							// 189: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 190: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 190: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:190")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 190: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:190")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// negateRun runs blocks of function _Z6negatei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 202-204; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 202, 203: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: neg.s32
+							v2 := uint64(-uint32(v1))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: neg.s32
+							v2 := uint64(-uint32(v1))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 204: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:204")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:204")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// applyNRun runs blocks of function _Z7apply_nPFiiEii for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 220-223; divergent, reconverges at block 3 (b2 ($L__BB8_1))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 220, 221, 222, 223: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 220: ld.param.u32
+							v1a := uint64(0x14)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 221: ld.param.u32
+							v2a := uint64(0x10)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:221")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+							// 222: ld.param.u64
+							v3a := uint64(0x8)
+							var v3 uint64
+							if v3a < pmEnd8 {
+								v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/fast/funcptr.ptx:222")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 223: setp.lt.s32
+							c4t := int32(v1) < int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 220: ld.param.u32
+							v1a := uint64(0x14)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 221: ld.param.u32
+							v2a := uint64(0x10)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/funcptr.ptx:221")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+							// 222: ld.param.u64
+							v3a := uint64(0x8)
+							var v3 uint64
+							if v3a < pmEnd8 {
+								v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/fast/funcptr.ptx:222")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 223: setp.lt.s32
+							c4t := int32(v1) < int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB8_2), PTX lines 228-228; code before the call
+			{
+				r1 := w.Reg(1)
+				// PTX lines 228: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 228: st.param.b32
+							s1 := uint64(0x0)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:228")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 228: st.param.b32
+							s1 := uint64(0x0)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:228")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b1 ($L__BB8_2), PTX line 225; divergent, reconverges at block 5 (b4)
+			return pc, budget
+		case 3:
+			// b2 ($L__BB8_1), PTX lines 244-244; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 244: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: st.param.b32
+							s1 := uint64(0x18)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:244")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: st.param.b32
+							s1 := uint64(0x18)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/funcptr.ptx:244")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 4:
+			// b3, PTX line 224
+			next = 1
+		case 5:
+			// b4, PTX lines 237-240; divergent, reconverges at block 3 (b2 ($L__BB8_1))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x0)
+				// PTX lines 237, 239, 240: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 237: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:237")
+									continue
+								}
+								v1 = v1x
+							}
+							r1[l] = v1
+							// 239: add.s32
+							v2 := uint64(uint32(r0[l]) + uint32(k0))
+							r0[l] = v2
+							// 240: setp.eq.s32
+							c3t := uint32(v2) == uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 237: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:237")
+									continue
+								}
+								v1 = v1x
+							}
+							r1[l] = v1
+							// 239: add.s32
+							v2 := uint64(uint32(r0[l]) + uint32(k0))
+							r0[l] = v2
+							// 240: setp.eq.s32
+							c3t := uint32(v2) == uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX line 241
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// funcptrTidRun runs blocks of kernel funcptr_tid for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 261-266; divergent, reconverges at block 1 (b1 ($L__BB9_2))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 261: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/funcptr.ptx:261")
+				}
+				// PTX line 262: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 263: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 264, 265, 266: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 264: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 265: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 266: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 264: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 265: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 266: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB9_2), PTX line 306; ret
+			next = 5
+		case 2:
+			// b2, PTX lines 269-293; code before the call
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				k0 := uint64(0x5556)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				k3 := uint64(0x1)
+				k4 := uint64(0xd0000070)
+				k5 := uint64(0xd0000060)
+				k6 := uint64(0xd0000050)
+				k7 := uint64(0x4)
+				k8 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 269: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/funcptr.ptx:269")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 270: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/funcptr.ptx:270")
+				}
+				// PTX line 271: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 272: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 273, 274, 275, 276, 277, 278: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 273: cvt.u16.u32
+							v5 := uint64(uint16(uint32(r3[l])))
+							// 274: mul.hi.u16
+							v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
+							// 275: mul.lo.s16
+							v7 := uint64(uint16(v6) * uint16(k1))
+							// 276: sub.s16
+							v8 := uint64(uint16(v5) - uint16(v7))
+							// 277: setp.eq.s16
+							c9t := uint16(v8) == uint16(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+							// 278: setp.eq.s16
+							c10t := uint16(v8) == uint16(k3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p2 = p2&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 273: cvt.u16.u32
+							v5 := uint64(uint16(uint32(r3[l])))
+							// 274: mul.hi.u16
+							v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
+							// 275: mul.lo.s16
+							v7 := uint64(uint16(v6) * uint16(k1))
+							// 276: sub.s16
+							v8 := uint64(uint16(v5) - uint16(v7))
+							// 277: setp.eq.s16
+							c9t := uint16(v8) == uint16(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+							// 278: setp.eq.s16
+							c10t := uint16(v8) == uint16(k3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p2 = p2&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[1] = p1
+					w.P[2] = p2
+				}
+				// PTX line 279: mov.u64, warp-uniform
+				u11 := uint64(k4)
+				// PTX line 280: mov.u64, warp-uniform
+				u12 := uint64(k5)
+				// PTX lines 281: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 281: selp.b64
+							v13 := uint64(u11)
+							if p2>>l&1 != 0 {
+								v13 = uint64(u12)
+							}
+							r15[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 281: selp.b64
+							v13 := uint64(u11)
+							if p2>>l&1 != 0 {
+								v13 = uint64(u12)
+							}
+							r15[l] = v13
+						}
+					}
+				}
+				// PTX line 282: mov.u64, warp-uniform
+				u14 := uint64(k6)
+				// PTX lines 283, 284, 285, 286: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v18aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 283: selp.b64
+							v15 := uint64(r15[l])
+							if p1>>l&1 != 0 {
+								v15 = uint64(u14)
+							}
+							r17[l] = v15
+							// 284: mul.wide.s32
+							v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
+							r18[l] = v16
+							// 285: add.s64
+							v17 := uint64(uint64(u3) + uint64(v16))
+							// 286: ld.global.u32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:286")
+									continue
+								}
+								v18 = v18x
+							}
+							r20[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 283: selp.b64
+							v15 := uint64(r15[l])
+							if p1>>l&1 != 0 {
+								v15 = uint64(u14)
+							}
+							r17[l] = v15
+							// 284: mul.wide.s32
+							v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
+							r18[l] = v16
+							// 285: add.s64
+							v17 := uint64(uint64(u3) + uint64(v16))
+							// 286: ld.global.u32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/funcptr.ptx:286")
+									continue
+								}
+								v18 = v18x
+							}
+							r20[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 289: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 289: st.param.b64
+							s19 := uint64(0x0)
+							s19v := uint64(r17[l])
+							if s19 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/fast/funcptr.ptx:289")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 289: st.param.b64
+							s19 := uint64(0x0)
+							s19v := uint64(r17[l])
+							if s19 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/fast/funcptr.ptx:289")
+							}
+						}
+					}
+				}
+				// PTX lines 291: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 291: st.param.b32
+							s20 := uint64(0x8)
+							s20v := uint64(r20[l])
+							if s20 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/fast/funcptr.ptx:291")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 291: st.param.b32
+							s20 := uint64(0x8)
+							s20v := uint64(r20[l])
+							if s20 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/fast/funcptr.ptx:291")
+							}
+						}
+					}
+				}
+				// PTX lines 293: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 293: st.param.b32
+							s21 := uint64(0xc)
+							s21v := uint64(k8)
+							if s21 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:293")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 293: st.param.b32
+							s21 := uint64(0xc)
+							s21v := uint64(k8)
+							if s21 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/fast/funcptr.ptx:293")
+							}
+						}
+					}
+				}
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 267
+			return pc, budget
+		case 4:
+			// b3, PTX lines 302-305
+			{
+				r8 := w.Reg(8)
+				r18 := w.Reg(18)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				// PTX lines 302, 304: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 302: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:302")
+									continue
+								}
+								v1 = v1x
+							}
+							r21[l] = v1
+							// 304: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
+							r22[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 302: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/funcptr.ptx:302")
+									continue
+								}
+								v1 = v1x
+							}
+							r21[l] = v1
+							// 304: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
+							r22[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 305: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: st.global.u32
+							s3 := uint64(r22[l]) + 0x0
+							s3v := uint64(r21[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:305")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: st.global.u32
+							s3 := uint64(r22[l]) + 0x0
+							s3v := uint64(r21[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/funcptr.ptx:305")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }

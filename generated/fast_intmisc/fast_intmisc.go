@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/intmisc.ptx",
+	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -77,9 +78,38 @@ func init() {
 	intMiscFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	intMiscFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{intMiscB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			intMiscRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/intmisc.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/intmisc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -93,6 +123,13 @@ func init() {
 	intMiscFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/intmisc.ptx:73",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/intmisc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/intmisc.ptx:73",
@@ -103,9 +140,123 @@ func init() {
 	}
 	// b2, PTX lines 32-71
 	intMiscFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{intMiscB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			intMiscRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/intmisc.ptx:32",
 		PTXInstrs: 36,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/intmisc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/intmisc.ptx:72",
@@ -119,6 +270,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	intMiscFunc.Run = intMiscRun
 }
 
 // IntMisc launches PTX kernel int_misc (testdata/ptx/fast/intmisc.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is int_misc_param_0, param1 is int_misc_param_1, param2 is int_misc_param_2, param3 is int_misc_param_3, param4 is int_misc_param_4.
@@ -132,334 +284,706 @@ func IntMisc(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, intMiscFunc, cfg, p[:])
 }
 
-// intMiscB0 runs b0 of kernel int_misc, PTX lines 24-29.
-func intMiscB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 24: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/intmisc.ptx:24")
-	// PTX line 25: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 26: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// intMiscRun runs blocks of kernel int_misc for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 24: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/intmisc.ptx:24")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 25: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 26: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 72; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 32-71
+			{
+				r4 := w.Reg(4)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				r19 := w.Reg(19)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r32 := w.Reg(32)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				k2 := uint64(0x20)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intmisc.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intmisc.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intmisc.ptx:35")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 36: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intmisc.ptx:36")
+				}
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 38: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 39: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					v13aw := w.Window(1)
+					v15aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 42: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/intmisc.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 43: add.s64
+							v12 := uint64(uint64(u6) + uint64(v9))
+							// 44: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/intmisc.ptx:44")
+									continue
+								}
+								v13 = v13x
+							}
+							r17[l] = v13
+							// 45: add.s64
+							v14 := uint64(uint64(u3) + uint64(v9))
+							// 46: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/intmisc.ptx:46")
+									continue
+								}
+								v15 = v15x
+							}
+							r19[l] = v15
+							// 47: shl.b32
+							v16 := uint64(uint32(r4[l]) << uint32(k1))
+							// 48: mul.wide.s32
+							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+							// 49: add.s64
+							v18 := uint64(uint64(u8) + uint64(v17))
+							r22[l] = v18
+							// 50: mul.hi.s32
+							v19 := uint64(uint32(isa.MulHi(v11, v13, 32, true)))
+							r23[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 42: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/intmisc.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 43: add.s64
+							v12 := uint64(uint64(u6) + uint64(v9))
+							// 44: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/intmisc.ptx:44")
+									continue
+								}
+								v13 = v13x
+							}
+							r17[l] = v13
+							// 45: add.s64
+							v14 := uint64(uint64(u3) + uint64(v9))
+							// 46: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/fast/intmisc.ptx:46")
+									continue
+								}
+								v15 = v15x
+							}
+							r19[l] = v15
+							// 47: shl.b32
+							v16 := uint64(uint32(r4[l]) << uint32(k1))
+							// 48: mul.wide.s32
+							v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+							// 49: add.s64
+							v18 := uint64(uint64(u8) + uint64(v17))
+							r22[l] = v18
+							// 50: mul.hi.s32
+							v19 := uint64(uint32(isa.MulHi(v11, v13, 32, true)))
+							r23[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 51, 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s20w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.global.u32
+							s20 := uint64(r22[l]) + 0x0
+							s20v := uint64(r23[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/intmisc.ptx:51")
+							}
+							// 52: mul.hi.u32
+							v21 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
+							r24[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.global.u32
+							s20 := uint64(r22[l]) + 0x0
+							s20v := uint64(r23[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fast/intmisc.ptx:51")
+							}
+							// 52: mul.hi.u32
+							v21 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
+							r24[l] = v21
+						}
+					}
+				}
+				// PTX lines 53, 54: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s22w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.global.u32
+							s22 := uint64(r22[l]) + 0x4
+							s22v := uint64(r24[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/intmisc.ptx:53")
+							}
+							// 54: abs.s32
+							v23s := int32(r15[l])
+							v23 := uint64(uint32(max(v23s, -v23s)))
+							r25[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.global.u32
+							s22 := uint64(r22[l]) + 0x4
+							s22v := uint64(r24[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/fast/intmisc.ptx:53")
+							}
+							// 54: abs.s32
+							v23s := int32(r15[l])
+							v23 := uint64(uint32(max(v23s, -v23s)))
+							r25[l] = v23
+						}
+					}
+				}
+				// PTX lines 55, 56: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s24w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: st.global.u32
+							s24 := uint64(r22[l]) + 0x8
+							s24v := uint64(r25[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/intmisc.ptx:55")
+							}
+							// 56: min.s32
+							v25 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
+							r26[l] = v25
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: st.global.u32
+							s24 := uint64(r22[l]) + 0x8
+							s24v := uint64(r25[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/fast/intmisc.ptx:55")
+							}
+							// 56: min.s32
+							v25 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
+							r26[l] = v25
+						}
+					}
+				}
+				// PTX lines 57, 58: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s26w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: st.global.u32
+							s26 := uint64(r22[l]) + 0xc
+							s26v := uint64(r26[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/intmisc.ptx:57")
+							}
+							// 58: max.u32
+							v27 := uint64(max(uint32(r15[l]), uint32(r17[l])))
+							r27[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: st.global.u32
+							s26 := uint64(r22[l]) + 0xc
+							s26v := uint64(r26[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/fast/intmisc.ptx:57")
+							}
+							// 58: max.u32
+							v27 := uint64(max(uint32(r15[l]), uint32(r17[l])))
+							r27[l] = v27
+						}
+					}
+				}
+				// PTX lines 59, 61: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s28w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.global.u32
+							s28 := uint64(r22[l]) + 0x10
+							s28v := uint64(r27[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/intmisc.ptx:59")
+							}
+							// 61: shf.r.wrap.b32
+							v29 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
+							r28[l] = v29
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.global.u32
+							s28 := uint64(r22[l]) + 0x10
+							s28v := uint64(r27[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/fast/intmisc.ptx:59")
+							}
+							// 61: shf.r.wrap.b32
+							v29 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
+							r28[l] = v29
+						}
+					}
+				}
+				// PTX lines 63, 65: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s30w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: st.global.u32
+							s30 := uint64(r22[l]) + 0x14
+							s30v := uint64(r28[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+								runtime.Store32(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/intmisc.ptx:63")
+							}
+							// 65: shf.l.wrap.b32
+							v31 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
+							r29[l] = v31
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: st.global.u32
+							s30 := uint64(r22[l]) + 0x14
+							s30v := uint64(r28[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+								runtime.Store32(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/fast/intmisc.ptx:63")
+							}
+							// 65: shf.l.wrap.b32
+							v31 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
+							r29[l] = v31
+						}
+					}
+				}
+				// PTX lines 67, 68, 69, 70: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s32w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: st.global.u32
+							s32 := uint64(r22[l]) + 0x18
+							s32v := uint64(r29[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/intmisc.ptx:67")
+							}
+							// 68: mul.wide.s32
+							v33 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
+							// 69: abs.s64
+							v34s := int64(v33)
+							v34 := uint64(uint64(max(v34s, -v34s)))
+							// 70: shr.u64
+							v35 := uint64(uint64(v34) >> uint32(k2))
+							r32[l] = v35
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: st.global.u32
+							s32 := uint64(r22[l]) + 0x18
+							s32v := uint64(r29[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/fast/intmisc.ptx:67")
+							}
+							// 68: mul.wide.s32
+							v33 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
+							// 69: abs.s64
+							v34s := int64(v33)
+							v34 := uint64(uint64(max(v34s, -v34s)))
+							// 70: shr.u64
+							v35 := uint64(uint64(v34) >> uint32(k2))
+							r32[l] = v35
+						}
+					}
+				}
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s36w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: st.global.u32
+							s36 := uint64(r22[l]) + 0x1c
+							s36v := uint64(r32[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/intmisc.ptx:71")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: st.global.u32
+							s36 := uint64(r22[l]) + 0x1c
+							s36v := uint64(r32[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/fast/intmisc.ptx:71")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// intMiscB2 runs b2 of kernel int_misc, PTX lines 32-71.
-func intMiscB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r32 := w.Reg(32)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	k2 := uint64(0x20)
-	// PTX line 32: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intmisc.ptx:32")
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intmisc.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 35: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intmisc.ptx:35")
-	// PTX line 36: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intmisc.ptx:36")
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 38: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	// PTX lines 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 41: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 41: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 42: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/intmisc.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: add.s64
-				v11 := uint64(uint64(u6) + uint64(r13[l]))
-				r16[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: add.s64
-				v11 := uint64(uint64(u6) + uint64(r13[l]))
-				r16[l] = v11
-			}
-		}
-	}
-	// PTX line 44: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/intmisc.ptx:44")
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: add.s64
-				v12 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: add.s64
-				v12 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v12
-			}
-		}
-	}
-	// PTX line 46: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/intmisc.ptx:46")
-	// PTX lines 47, 48, 49, 50: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: shl.b32
-				v13 := uint64(uint32(r4[l]) << uint32(k1))
-				// 48: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 49: add.s64
-				v15 := uint64(uint64(u8) + uint64(v14))
-				r22[l] = v15
-				// 50: mul.hi.s32
-				v16 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, true)))
-				r23[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: shl.b32
-				v13 := uint64(uint32(r4[l]) << uint32(k1))
-				// 48: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 49: add.s64
-				v15 := uint64(uint64(u8) + uint64(v14))
-				r22[l] = v15
-				// 50: mul.hi.s32
-				v16 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, true)))
-				r23[l] = v16
-			}
-		}
-	}
-	// PTX line 51: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r23, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/intmisc.ptx:51")
-	// PTX lines 52: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: mul.hi.u32
-				v17 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
-				r24[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: mul.hi.u32
-				v17 := uint64(uint32(isa.MulHi(r15[l], r17[l], 32, false)))
-				r24[l] = v17
-			}
-		}
-	}
-	// PTX line 53: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r22, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/fast/intmisc.ptx:53")
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: abs.s32
-				v18s := int32(r15[l])
-				v18 := uint64(uint32(max(v18s, -v18s)))
-				r25[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: abs.s32
-				v18s := int32(r15[l])
-				v18 := uint64(uint32(max(v18s, -v18s)))
-				r25[l] = v18
-			}
-		}
-	}
-	// PTX line 55: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r22, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/intmisc.ptx:55")
-	// PTX lines 56: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: min.s32
-				v19 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
-				r26[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: min.s32
-				v19 := uint64(uint32(min(int32(r15[l]), int32(r17[l]))))
-				r26[l] = v19
-			}
-		}
-	}
-	// PTX line 57: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r22, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/fast/intmisc.ptx:57")
-	// PTX lines 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: max.u32
-				v20 := uint64(max(uint32(r15[l]), uint32(r17[l])))
-				r27[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: max.u32
-				v20 := uint64(max(uint32(r15[l]), uint32(r17[l])))
-				r27[l] = v20
-			}
-		}
-	}
-	// PTX line 59: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r27, r22, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/fast/intmisc.ptx:59")
-	// PTX lines 61: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: shf.r.wrap.b32
-				v21 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
-				r28[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: shf.r.wrap.b32
-				v21 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), false, false))
-				r28[l] = v21
-			}
-		}
-	}
-	// PTX line 63: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r22, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/fast/intmisc.ptx:63")
-	// PTX lines 65: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: shf.l.wrap.b32
-				v22 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
-				r29[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: shf.l.wrap.b32
-				v22 := uint64(isa.Shf(uint32(r15[l]), uint32(r17[l]), uint32(r19[l]), true, false))
-				r29[l] = v22
-			}
-		}
-	}
-	// PTX line 67: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r29, r22, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/fast/intmisc.ptx:67")
-	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: mul.wide.s32
-				v23 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
-				// 69: abs.s64
-				v24s := int64(v23)
-				v24 := uint64(uint64(max(v24s, -v24s)))
-				// 70: shr.u64
-				v25 := uint64(uint64(v24) >> uint32(k2))
-				r32[l] = v25
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: mul.wide.s32
-				v23 := uint64(uint64(int64(int32(r17[l])) * int64(int32(r15[l]))))
-				// 69: abs.s64
-				v24s := int64(v23)
-				v24 := uint64(uint64(max(v24s, -v24s)))
-				// 70: shr.u64
-				v25 := uint64(uint64(v24) >> uint32(k2))
-				r32[l] = v25
-			}
-		}
-	}
-	// PTX line 71: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r32, r22, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/fast/intmisc.ptx:71")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/recursion.ptx",
+	NumWindows: 7,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -155,9 +156,29 @@ func init() {
 	fibFunc.Blocks = make([]runtime.Block, 21)
 	// b0, PTX lines 19-21; divergent, reconverges at block 6 (b4 ($L__BB0_7))
 	fibFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fibB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:19",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -169,9 +190,21 @@ func init() {
 	}
 	// b1 ($L__BB0_3), PTX lines 36-39; code before the call
 	fibFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{fibB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:36",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  39,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -182,6 +215,13 @@ func init() {
 	fibFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:41",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -206,9 +246,23 @@ func init() {
 	}
 	// b2 ($L__BB0_4), PTX lines 94-94; divergent, reconverges at block 6 (b4 ($L__BB0_7))
 	fibFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{fibB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:94",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -220,9 +274,24 @@ func init() {
 	}
 	// b3 ($L__BB0_6), PTX lines 100-104; code before the call
 	fibFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{fibB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:100",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -233,6 +302,13 @@ func init() {
 	fibFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:106",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -258,9 +334,24 @@ func init() {
 	}
 	// b4 ($L__BB0_7), PTX lines 119-120; ret
 	fibFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{fibB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:119",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:121",
@@ -271,9 +362,38 @@ func init() {
 	}
 	// b5, PTX lines 24-29; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 	fibFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{fibB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -285,9 +405,24 @@ func init() {
 	}
 	// b6, PTX lines 32-34
 	fibFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{fibB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:32",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:35",
@@ -298,9 +433,27 @@ func init() {
 	}
 	// b7, PTX lines 46-52; code before the call
 	fibFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{fibB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:46",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -311,6 +464,13 @@ func init() {
 	fibFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:54",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -336,9 +496,27 @@ func init() {
 	}
 	// b8, PTX lines 59-65; code before the call
 	fibFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{fibB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:59",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -349,6 +527,13 @@ func init() {
 	fibFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:67",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -374,9 +559,30 @@ func init() {
 	}
 	// b9, PTX lines 72-79; code before the call
 	fibFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{fibB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:72",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -387,6 +593,13 @@ func init() {
 	fibFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:81",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -412,9 +625,35 @@ func init() {
 	}
 	// b10, PTX lines 86-91; divergent, reconverges at block 16 (b11)
 	fibFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{fibB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:86",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -425,18 +664,30 @@ func init() {
 		},
 	}
 	// b11, PTX line 92
-	fibFunc.Blocks[16] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/recursion.ptx:93",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	fibFunc.Blocks[16] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/recursion.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/recursion.ptx:93",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b12, PTX lines 97-97
 	fibFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{fibB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:97",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:98",
@@ -447,9 +698,35 @@ func init() {
 	}
 	// b13, PTX lines 111-116; divergent, reconverges at block 19 (b14)
 	fibFunc.Blocks[18] = runtime.Block{
-		Code:      []runtime.Instr{fibB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 18, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:111",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -460,24 +737,48 @@ func init() {
 		},
 	}
 	// b14, PTX line 117
-	fibFunc.Blocks[19] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/recursion.ptx:118",
-		Reconv:  -1,
-		Succ:    6,
-		Uniform: true,
-	}}
+	fibFunc.Blocks[19] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/recursion.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/recursion.ptx:118",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	fibFunc.Blocks[20] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fibFunc.Run = fibRun
 	treeDepthFunc.Blocks = make([]runtime.Block, 9)
 	// b0, PTX lines 133-135; divergent, reconverges at block 3 (b2 ($L__BB1_1))
 	treeDepthFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:133",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -489,9 +790,21 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 139-142; code before the call
 	treeDepthFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:139",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -502,6 +815,13 @@ func init() {
 	treeDepthFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:144",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -526,9 +846,21 @@ func init() {
 	}
 	// b2 ($L__BB1_1), PTX lines 167-167; ret
 	treeDepthFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:167",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:168",
@@ -541,6 +873,15 @@ func init() {
 	treeDepthFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:137",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  137,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:137",
@@ -551,9 +892,27 @@ func init() {
 	}
 	// b4, PTX lines 149-155; code before the call
 	treeDepthFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:149",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -564,6 +923,13 @@ func init() {
 	treeDepthFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:157",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -589,9 +955,24 @@ func init() {
 	}
 	// b5, PTX lines 162-165
 	treeDepthFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:162",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:166",
@@ -605,12 +986,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	treeDepthFunc.Run = treeDepthRun
 	gcdFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 181-183; divergent, reconverges at block 2 (b2 ($L__BB2_3))
 	gcdFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gcdB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:181",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -622,9 +1024,32 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 188-191; divergent, reconverges at block 4 (b4)
 	gcdFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gcdB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:188",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -636,9 +1061,21 @@ func init() {
 	}
 	// b2 ($L__BB2_3), PTX lines 194-194; ret
 	gcdFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gcdB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:194",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:195",
@@ -649,9 +1086,18 @@ func init() {
 	}
 	// b3, PTX lines 186-186
 	gcdFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{gcdB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:186",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:187",
@@ -661,24 +1107,57 @@ func init() {
 		},
 	}
 	// b4, PTX line 192
-	gcdFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/fast/recursion.ptx:193",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	gcdFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/recursion.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/fast/recursion.ptx:193",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	gcdFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gcdFunc.Run = gcdRun
 	recursionFunc.Blocks = make([]runtime.Block, 10)
 	// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 	recursionFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{recursionB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:213",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -692,6 +1171,13 @@ func init() {
 	recursionFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:281",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  281,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:281",
@@ -702,9 +1188,57 @@ func init() {
 	}
 	// b2, PTX lines 221-236; code before the call
 	recursionFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{recursionB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:221",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  236,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -715,6 +1249,13 @@ func init() {
 	recursionFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:238",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  238,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -739,9 +1280,30 @@ func init() {
 	}
 	// b3, PTX lines 243-250; code before the call
 	recursionFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{recursionB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:243",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -752,6 +1314,13 @@ func init() {
 	recursionFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:252",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  252,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -777,9 +1346,39 @@ func init() {
 	}
 	// b4, PTX lines 257-268; code before the call
 	recursionFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{recursionB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:257",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  268,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -790,6 +1389,13 @@ func init() {
 	recursionFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/fast/recursion.ptx:270",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  270,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -819,9 +1425,24 @@ func init() {
 	}
 	// b5, PTX lines 276-279
 	recursionFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{recursionB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/recursion.ptx:276",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/recursion.ptx:280",
@@ -835,6 +1456,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	recursionFunc.Run = recursionRun
 }
 
 // Recursion launches PTX kernel recursion (testdata/ptx/fast/recursion.ptx:199) on dev with the launch configuration cfg. Parameters: param0 is recursion_param_0, param1 is recursion_param_1, param2 is recursion_param_2, param3 is recursion_param_3, param4 is recursion_param_4, param5 is recursion_param_5.
@@ -849,1052 +1471,2845 @@ func Recursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, recursionFunc, cfg, p[:])
 }
 
-// fibB0 runs b0 of function _Z3fibi, PTX lines 19-21.
-func fibB0(w *runtime.Warp, m uint32) {
+// fibRun runs blocks of function _Z3fibi for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 19-21; divergent, reconverges at block 6 (b4 ($L__BB0_7))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 19, 20: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 19: ld.param.u32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 20: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 19: ld.param.u32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 20: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX line 21: mov.b32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r1, m, u3)
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_3), PTX lines 36-39; code before the call
+			{
+				r7 := w.Reg(7)
+				k0 := uint64(0xffffffff)
+				// PTX lines 36, 39: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: add.s32
+							v1 := uint64(uint32(r7[l]) + uint32(k0))
+							// 39: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: add.s32
+							v1 := uint64(uint32(r7[l]) + uint32(k0))
+							// 39: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:39")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b1 ($L__BB0_3), PTX line 35
+			return pc, budget
+		case 3:
+			// b2 ($L__BB0_4), PTX lines 94-94; divergent, reconverges at block 6 (b4 ($L__BB0_7))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				// PTX lines 94: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: setp.eq.s32
+							c1t := uint32(r5[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: setp.eq.s32
+							c1t := uint32(r5[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b3 ($L__BB0_6), PTX lines 100-104; code before the call
+			{
+				r0 := w.Reg(0)
+				r19 := w.Reg(19)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0xffffffff)
+				// PTX lines 100, 101, 104: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: add.s32
+							v1 := uint64(uint32(r19[l]) + uint32(k0))
+							r0[l] = v1
+							// 101: add.s32
+							v2 := uint64(uint32(r19[l]) + uint32(k1))
+							// 104: st.param.b32
+							s3 := uint64(0x20)
+							s3v := uint64(v2)
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: add.s32
+							v1 := uint64(uint32(r19[l]) + uint32(k0))
+							r0[l] = v1
+							// 101: add.s32
+							v2 := uint64(uint32(r19[l]) + uint32(k1))
+							// 104: st.param.b32
+							s3 := uint64(0x20)
+							s3v := uint64(v2)
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:104")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3 ($L__BB0_6), PTX line 98
+			return pc, budget
+		case 6:
+			// b4 ($L__BB0_7), PTX lines 119-120; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				// PTX lines 119, 120: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+							// 120: st.param.b32
+							s2 := uint64(0x2c)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:120")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+							// 120: st.param.b32
+							s2 := uint64(0x2c)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:120")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 20
+		case 7:
+			// b5, PTX lines 24-29; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x1)
+				k2 := uint64(0x3)
+				k3 := uint64(0x6)
+				k4 := uint64(0x0)
+				// PTX lines 24, 25, 26, 27, 28: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 24: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 25: shr.u32
+							v2 := uint64(uint32(v1) >> uint32(k1))
+							// 26: add.s32
+							v3 := uint64(uint32(v2) + uint32(k1))
+							r4[l] = v3
+							// 27: and.b32
+							v4 := uint64(uint32(v3) & uint32(k2))
+							r5[l] = v4
+							// 28: setp.lt.u32
+							c5t := uint32(v1) < uint32(k3)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 24: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 25: shr.u32
+							v2 := uint64(uint32(v1) >> uint32(k1))
+							// 26: add.s32
+							v3 := uint64(uint32(v2) + uint32(k1))
+							r4[l] = v3
+							// 27: and.b32
+							v4 := uint64(uint32(v3) & uint32(k2))
+							r5[l] = v4
+							// 28: setp.lt.u32
+							c5t := uint32(v1) < uint32(k3)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX line 29: mov.b32, warp-uniform
+				u6 := uint64(k4)
+				runtime.Broadcast(r1, m, u6)
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b6, PTX lines 32-34
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0xfffffffc)
+				k1 := uint64(0x0)
+				// PTX lines 32: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: and.b32
+							v1 := uint64(uint32(r4[l]) & uint32(k0))
+							r6[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: and.b32
+							v1 := uint64(uint32(r4[l]) & uint32(k0))
+							r6[l] = v1
+						}
+					}
+				}
+				// PTX line 33: mov.b32, warp-uniform
+				u2 := uint64(k1)
+				runtime.Broadcast(r1, m, u2)
+				// PTX lines 34: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: mov.u32
+							v3 := uint64(r0[l])
+							r7[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: mov.u32
+							v3 := uint64(r0[l])
+							r7[l] = v3
+						}
+					}
+				}
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 9:
+			// b7, PTX lines 46-52; code before the call
+			{
+				r1 := w.Reg(1)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				k0 := uint64(0xfffffffd)
+				// PTX lines 46, 48, 49: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:46")
+									continue
+								}
+								v1 = v1x
+							}
+							// 48: add.s32
+							v2 := uint64(uint32(v1) + uint32(r1[l]))
+							r10[l] = v2
+							// 49: add.s32
+							v3 := uint64(uint32(r7[l]) + uint32(k0))
+							r11[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:46")
+									continue
+								}
+								v1 = v1x
+							}
+							// 48: add.s32
+							v2 := uint64(uint32(v1) + uint32(r1[l]))
+							r10[l] = v2
+							// 49: add.s32
+							v3 := uint64(uint32(r7[l]) + uint32(k0))
+							r11[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r11[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r11[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:52")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b7, PTX line 41
+			return pc, budget
+		case 11:
+			// b8, PTX lines 59-65; code before the call
+			{
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0xfffffffb)
+				// PTX lines 59, 61, 62: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:59")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: add.s32
+							v2 := uint64(uint32(v1) + uint32(r10[l]))
+							r13[l] = v2
+							// 62: add.s32
+							v3 := uint64(uint32(r7[l]) + uint32(k0))
+							r14[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:59")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: add.s32
+							v2 := uint64(uint32(v1) + uint32(r10[l]))
+							r13[l] = v2
+							// 62: add.s32
+							v3 := uint64(uint32(r7[l]) + uint32(k0))
+							r14[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 65: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.param.b32
+							s4 := uint64(0x10)
+							s4v := uint64(r14[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.param.b32
+							s4 := uint64(0x10)
+							s4v := uint64(r14[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:65")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 12
+		case 12:
+			// b8, PTX line 54
+			return pc, budget
+		case 13:
+			// b9, PTX lines 72-79; code before the call
+			{
+				r0 := w.Reg(0)
+				r7 := w.Reg(7)
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0xfffffff8)
+				k1 := uint64(0xfffffff9)
+				// PTX lines 72, 74, 75, 76: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: ld.param.b32
+							v1a := uint64(0x14)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							// 74: add.s32
+							v2 := uint64(uint32(v1) + uint32(r13[l]))
+							r16[l] = v2
+							// 75: add.s32
+							v3 := uint64(uint32(r7[l]) + uint32(k0))
+							r0[l] = v3
+							// 76: add.s32
+							v4 := uint64(uint32(r7[l]) + uint32(k1))
+							r17[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: ld.param.b32
+							v1a := uint64(0x14)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							// 74: add.s32
+							v2 := uint64(uint32(v1) + uint32(r13[l]))
+							r16[l] = v2
+							// 75: add.s32
+							v3 := uint64(uint32(r7[l]) + uint32(k0))
+							r0[l] = v3
+							// 76: add.s32
+							v4 := uint64(uint32(r7[l]) + uint32(k1))
+							r17[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: st.param.b32
+							s5 := uint64(0x18)
+							s5v := uint64(r17[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:79")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: st.param.b32
+							s5 := uint64(0x18)
+							s5v := uint64(r17[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:79")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 14:
+			// b9, PTX line 67
+			return pc, budget
+		case 15:
+			// b10, PTX lines 86-91; divergent, reconverges at block 16 (b11)
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r16 := w.Reg(16)
+				k0 := uint64(0xfffffffc)
+				k1 := uint64(0x0)
+				// PTX lines 86, 88, 89, 90, 91: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: ld.param.b32
+							v1a := uint64(0x1c)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:86")
+									continue
+								}
+								v1 = v1x
+							}
+							// 88: add.s32
+							v2 := uint64(uint32(v1) + uint32(r16[l]))
+							r1[l] = v2
+							// 89: add.s32
+							v3 := uint64(uint32(r6[l]) + uint32(k0))
+							r6[l] = v3
+							// 90: setp.ne.s32
+							c4t := uint32(v3) != uint32(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+							// 91: mov.u32
+							v5 := uint64(r0[l])
+							r7[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: ld.param.b32
+							v1a := uint64(0x1c)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:86")
+									continue
+								}
+								v1 = v1x
+							}
+							// 88: add.s32
+							v2 := uint64(uint32(v1) + uint32(r16[l]))
+							r1[l] = v2
+							// 89: add.s32
+							v3 := uint64(uint32(r6[l]) + uint32(k0))
+							r6[l] = v3
+							// 90: setp.ne.s32
+							c4t := uint32(v3) != uint32(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+							// 91: mov.u32
+							v5 := uint64(r0[l])
+							r7[l] = v5
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 16:
+			// b11, PTX line 92
+			next = 3
+		case 17:
+			// b12, PTX lines 97-97
+			{
+				r0 := w.Reg(0)
+				r19 := w.Reg(19)
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: mov.u32
+							v1 := uint64(r0[l])
+							r19[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: mov.u32
+							v1 := uint64(r0[l])
+							r19[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 18:
+			// b13, PTX lines 111-116; divergent, reconverges at block 19 (b14)
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r19 := w.Reg(19)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x0)
+				// PTX lines 111, 113, 114, 115, 116: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: ld.param.b32
+							v1a := uint64(0x24)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:111")
+									continue
+								}
+								v1 = v1x
+							}
+							// 113: add.s32
+							v2 := uint64(uint32(v1) + uint32(r1[l]))
+							r1[l] = v2
+							// 114: add.s32
+							v3 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v3
+							// 115: setp.ne.s32
+							c4t := uint32(v3) != uint32(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p4 = p4&^(1<<l) | c4b0<<l
+							// 116: mov.u32
+							v5 := uint64(r0[l])
+							r19[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: ld.param.b32
+							v1a := uint64(0x24)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:111")
+									continue
+								}
+								v1 = v1x
+							}
+							// 113: add.s32
+							v2 := uint64(uint32(v1) + uint32(r1[l]))
+							r1[l] = v2
+							// 114: add.s32
+							v3 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v3
+							// 115: setp.ne.s32
+							c4t := uint32(v3) != uint32(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p4 = p4&^(1<<l) | c4b0<<l
+							// 116: mov.u32
+							v5 := uint64(r0[l])
+							r19[l] = v5
+						}
+					}
+					flt.Raise(w)
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b14, PTX line 117
+			next = 6
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 133-135; divergent, reconverges at block 3 (b2 ($L__BB1_1))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 133, 134: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: ld.param.u32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:133")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 134: setp.gt.u32
+							c2t := uint32(v1) > uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: ld.param.u32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:133")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 134: setp.gt.u32
+							c2t := uint32(v1) > uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX line 135: mov.b32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r1, m, u3)
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 139-142; code before the call
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 139, 142: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: shr.u32
+							v1 := uint64(uint32(r0[l]) >> uint32(k0))
+							// 142: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:142")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: shr.u32
+							v1 := uint64(uint32(r0[l]) >> uint32(k0))
+							// 142: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/fast/recursion.ptx:142")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b1 ($L__BB1_2), PTX line 138
+			return pc, budget
+		case 3:
+			// b2 ($L__BB1_1), PTX lines 167-167; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 167: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 167: st.param.b32
+							s1 := uint64(0x14)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:167")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 167: st.param.b32
+							s1 := uint64(0x14)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:167")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 4:
+			// b3, PTX line 136
+			next = 3
+		case 5:
+			// b4, PTX lines 149-155; code before the call
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				k0 := uint64(0xaaaaaaab)
+				k1 := uint64(0x1)
+				// PTX lines 149, 151, 152: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 149: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:149")
+									continue
+								}
+								v1 = v1x
+							}
+							r3[l] = v1
+							// 151: mul.hi.u32
+							v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
+							// 152: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k1))
+							r5[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 149: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:149")
+									continue
+								}
+								v1 = v1x
+							}
+							r3[l] = v1
+							// 151: mul.hi.u32
+							v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
+							// 152: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k1))
+							r5[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 155: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 155: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r5[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:155")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 155: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r5[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/fast/recursion.ptx:155")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b4, PTX line 144
+			return pc, budget
+		case 7:
+			// b5, PTX lines 162-165
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				k0 := uint64(0x1)
+				// PTX lines 162, 164, 165: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:162")
+									continue
+								}
+								v1 = v1x
+							}
+							// 164: max.s32
+							v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
+							// 165: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r1[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:162")
+									continue
+								}
+								v1 = v1x
+							}
+							// 164: max.s32
+							v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
+							// 165: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r1[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 181-183; divergent, reconverges at block 2 (b2 ($L__BB2_3))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 181, 182, 183: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:181")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 182: ld.param.u32
+							v2a := uint64(0x0)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/recursion.ptx:182")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+							// 183: setp.eq.s32
+							c3t := uint32(v1) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:181")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 182: ld.param.u32
+							v2a := uint64(0x0)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/fast/recursion.ptx:182")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+							// 183: setp.eq.s32
+							c3t := uint32(v1) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				switch stop {
+				case 1, 3, 4:
+				default:
+					return runtime.RunDone, budget - gcdRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX lines 188-191; divergent, reconverges at block 4 (b4)
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				// PTX lines 188, 189, 190, 191: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: mov.u32
+							v1 := uint64(r0[l])
+							r1[l] = v1
+							// 189: rem.u32
+							v2 := isa.Rem(r2[l], v1, 32, false)
+							r0[l] = v2
+							// 190: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 191: mov.u32
+							v4 := uint64(v1)
+							r2[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: mov.u32
+							v1 := uint64(r0[l])
+							r1[l] = v1
+							// 189: rem.u32
+							v2 := isa.Rem(r2[l], v1, 32, false)
+							r0[l] = v2
+							// 190: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 191: mov.u32
+							v4 := uint64(v1)
+							r2[l] = v4
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				switch stop {
+				case 1, 3, 4:
+				default:
+					return runtime.RunDone, budget - gcdRegion0(w, m, pc)
+				}
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - gcdRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB2_3), PTX lines 194-194; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 194: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: st.param.b32
+							s1 := uint64(0x8)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:194")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: st.param.b32
+							s1 := uint64(0x8)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/fast/recursion.ptx:194")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3, PTX lines 186-186
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				// PTX lines 186: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: mov.u32
+							v1 := uint64(r1[l])
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: mov.u32
+							v1 := uint64(r1[l])
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4, PTX line 192
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 213: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 44 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/fast/recursion.ptx:213")
+				}
+				// PTX line 214: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 215: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 216, 217, 218: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 216: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 217: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 218: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 216: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 217: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 218: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_2), PTX line 280; ret
+			next = 9
+		case 2:
+			// b2, PTX lines 221-236; code before the call
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 221: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/recursion.ptx:221")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 222: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/recursion.ptx:222")
+				}
+				// PTX line 223: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r7, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 224: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/recursion.ptx:224")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 225: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/recursion.ptx:225")
+				}
+				// PTX line 226: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 227: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/recursion.ptx:227")
+				}
+				// PTX line 228: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u7)
+				runtime.Broadcast(r12, m, u8)
+				// PTX line 229: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u4)
+				runtime.Broadcast(r13, m, u9)
+				// PTX line 230: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u1)
+				runtime.Broadcast(r14, m, u10)
+				// PTX lines 231, 232, 233: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v13aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r15[l] = v11
+							// 232: add.s64
+							v12 := uint64(uint64(u6) + uint64(v11))
+							r16[l] = v12
+							// 233: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/recursion.ptx:233")
+									continue
+								}
+								v13 = v13x
+							}
+							r17[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r15[l] = v11
+							// 232: add.s64
+							v12 := uint64(uint64(u6) + uint64(v11))
+							r16[l] = v12
+							// 233: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/recursion.ptx:233")
+									continue
+								}
+								v13 = v13x
+							}
+							r17[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 236: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 236: st.param.b32
+							s14 := uint64(0x0)
+							s14v := uint64(r17[l])
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/fast/recursion.ptx:236")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 236: st.param.b32
+							s14 := uint64(0x0)
+							s14v := uint64(r17[l])
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/fast/recursion.ptx:236")
+							}
+						}
+					}
+				}
+				_ = u3
+				_ = u8
+				_ = u9
+				_ = u10
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 219
+			return pc, budget
+		case 4:
+			// b3, PTX lines 243-250; code before the call
+			{
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				// PTX lines 243, 245: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 243: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:243")
+									continue
+								}
+								v1 = v1x
+							}
+							r18[l] = v1
+							// 245: add.s64
+							v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
+							r19[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 243: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:243")
+									continue
+								}
+								v1 = v1x
+							}
+							r18[l] = v1
+							// 245: add.s64
+							v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
+							r19[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 246: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 246: st.global.u32
+							s3 := uint64(r19[l]) + 0x0
+							s3v := uint64(r18[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:246")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 246: st.global.u32
+							s3 := uint64(r19[l]) + 0x0
+							s3v := uint64(r18[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:246")
+							}
+						}
+					}
+				}
+				// PTX lines 247: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 247: ld.global.u32
+							v4a := uint64(r16[l]) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:247")
+									continue
+								}
+								v4 = v4x
+							}
+							r20[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 247: ld.global.u32
+							v4a := uint64(r16[l]) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:247")
+									continue
+								}
+								v4 = v4x
+							}
+							r20[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 250: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 250: st.param.b32
+							s5 := uint64(0x8)
+							s5v := uint64(r20[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:250")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 250: st.param.b32
+							s5 := uint64(0x8)
+							s5v := uint64(r20[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/fast/recursion.ptx:250")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3, PTX line 238
+			return pc, budget
+		case 6:
+			// b4, PTX lines 257-268; code before the call
+			{
+				r7 := w.Reg(7)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r25 := w.Reg(25)
+				// PTX lines 257, 259: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 257: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:257")
+									continue
+								}
+								v1 = v1x
+							}
+							r21[l] = v1
+							// 259: add.s64
+							v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
+							r22[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 257: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:257")
+									continue
+								}
+								v1 = v1x
+							}
+							r21[l] = v1
+							// 259: add.s64
+							v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
+							r22[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 260: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 260: st.global.u32
+							s3 := uint64(r22[l]) + 0x0
+							s3v := uint64(r21[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:260")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 260: st.global.u32
+							s3 := uint64(r22[l]) + 0x0
+							s3v := uint64(r21[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:260")
+							}
+						}
+					}
+				}
+				// PTX lines 261, 262, 263: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(4)
+					v6aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 261: ld.global.u32
+							v4a := uint64(r16[l]) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:261")
+									continue
+								}
+								v4 = v4x
+							}
+							r23[l] = v4
+							// 262: add.s64
+							v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
+							// 263: ld.global.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/recursion.ptx:263")
+									continue
+								}
+								v6 = v6x
+							}
+							r25[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 261: ld.global.u32
+							v4a := uint64(r16[l]) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/fast/recursion.ptx:261")
+									continue
+								}
+								v4 = v4x
+							}
+							r23[l] = v4
+							// 262: add.s64
+							v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
+							// 263: ld.global.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/fast/recursion.ptx:263")
+									continue
+								}
+								v6 = v6x
+							}
+							r25[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 266: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 266: st.param.b32
+							s7 := uint64(0x10)
+							s7v := uint64(r23[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/fast/recursion.ptx:266")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 266: st.param.b32
+							s7 := uint64(0x10)
+							s7v := uint64(r23[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/fast/recursion.ptx:266")
+							}
+						}
+					}
+				}
+				// PTX lines 268: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 268: st.param.b32
+							s8 := uint64(0x14)
+							s8v := uint64(r25[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/fast/recursion.ptx:268")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 268: st.param.b32
+							s8 := uint64(0x14)
+							s8v := uint64(r25[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/fast/recursion.ptx:268")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b4, PTX line 252
+			return pc, budget
+		case 8:
+			// b5, PTX lines 276-279
+			{
+				r12 := w.Reg(12)
+				r15 := w.Reg(15)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				// PTX lines 276, 278: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 276: ld.param.b32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:276")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+							// 278: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
+							r27[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 276: ld.param.b32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/recursion.ptx:276")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+							// 278: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
+							r27[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 279: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 279: st.global.u32
+							s3 := uint64(r27[l]) + 0x0
+							s3v := uint64(r26[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:279")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 279: st.global.u32
+							s3 := uint64(r27[l]) + 0x0
+							s3v := uint64(r26[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/recursion.ptx:279")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// gcdRegion0 runs blocks 1, 3, 4 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX line 19: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x28, 4, 0, m, "testdata/ptx/fast/recursion.ptx:19")
-	// PTX lines 20: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 20: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 20: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 21: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r1, m, u2)
-	_ = u2
-}
-
-// fibB1 runs b1 ($L__BB0_3) of function _Z3fibi, PTX lines 36-39.
-func fibB1(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	k0 := uint64(0xffffffff)
-	// PTX lines 36: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: add.s32
-				v1 := uint64(uint32(r7[l]) + uint32(k0))
-				r8[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: add.s32
-				v1 := uint64(uint32(r7[l]) + uint32(k0))
-				r8[l] = v1
-			}
-		}
-	}
-	// PTX line 39: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r8, nil, 0, 0x0, 4, m, "testdata/ptx/fast/recursion.ptx:39")
-}
-
-// fibB2 runs b2 ($L__BB0_4) of function _Z3fibi, PTX lines 94-94.
-func fibB2(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	// PTX lines 94: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: setp.eq.s32
-				c1t := uint32(r5[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: setp.eq.s32
-				c1t := uint32(r5[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// fibB3 runs b3 ($L__BB0_6) of function _Z3fibi, PTX lines 100-104.
-func fibB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0xffffffff)
-	// PTX lines 100, 101: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 100: add.s32
-				v1 := uint64(uint32(r19[l]) + uint32(k0))
-				r0[l] = v1
-				// 101: add.s32
-				v2 := uint64(uint32(r19[l]) + uint32(k1))
-				r20[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 100: add.s32
-				v1 := uint64(uint32(r19[l]) + uint32(k0))
-				r0[l] = v1
-				// 101: add.s32
-				v2 := uint64(uint32(r19[l]) + uint32(k1))
-				r20[l] = v2
-			}
-		}
-	}
-	// PTX line 104: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r20, nil, 0, 0x20, 4, m, "testdata/ptx/fast/recursion.ptx:104")
-}
-
-// fibB4 runs b4 ($L__BB0_7) of function _Z3fibi, PTX lines 119-120.
-func fibB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r22 := w.Reg(22)
-	// PTX lines 119: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r22[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r22[l] = v1
-			}
-		}
-	}
-	// PTX line 120: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r22, nil, 0, 0x2c, 4, m, "testdata/ptx/fast/recursion.ptx:120")
-}
-
-// fibB5 runs b5 of function _Z3fibi, PTX lines 24-29.
-func fibB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x1)
-	k2 := uint64(0x3)
-	k3 := uint64(0x6)
-	k4 := uint64(0x0)
-	// PTX lines 24, 25, 26, 27, 28: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 24: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 25: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				// 26: add.s32
-				v3 := uint64(uint32(v2) + uint32(k1))
-				r4[l] = v3
-				// 27: and.b32
-				v4 := uint64(uint32(v3) & uint32(k2))
-				r5[l] = v4
-				// 28: setp.lt.u32
-				c5t := uint32(v1) < uint32(k3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 24: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 25: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				// 26: add.s32
-				v3 := uint64(uint32(v2) + uint32(k1))
-				r4[l] = v3
-				// 27: and.b32
-				v4 := uint64(uint32(v3) & uint32(k2))
-				r5[l] = v4
-				// 28: setp.lt.u32
-				c5t := uint32(v1) < uint32(k3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 29: mov.b32, warp-uniform
-	u6 := uint64(k4)
-	runtime.Broadcast(r1, m, u6)
-	_ = u6
-}
-
-// fibB6 runs b6 of function _Z3fibi, PTX lines 32-34.
-func fibB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0xfffffffc)
-	k1 := uint64(0x0)
-	// PTX lines 32: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: and.b32
-				v1 := uint64(uint32(r4[l]) & uint32(k0))
-				r6[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: and.b32
-				v1 := uint64(uint32(r4[l]) & uint32(k0))
-				r6[l] = v1
-			}
-		}
-	}
-	// PTX line 33: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r1, m, u2)
-	// PTX lines 34: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v3 := uint64(r0[l])
-				r7[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v3 := uint64(r0[l])
-				r7[l] = v3
-			}
-		}
-	}
-	_ = u2
-}
-
-// fibB7 runs b7 of function _Z3fibi, PTX lines 46-52.
-func fibB7(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0xfffffffd)
-	// PTX line 46: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r9, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/recursion.ptx:46")
-	// PTX lines 48, 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r1[l]))
-				r10[l] = v1
-				// 49: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r11[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r1[l]))
-				r10[l] = v1
-				// 49: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r11[l] = v2
-			}
-		}
-	}
-	// PTX line 52: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r11, nil, 0, 0x8, 4, m, "testdata/ptx/fast/recursion.ptx:52")
-}
-
-// fibB8 runs b8 of function _Z3fibi, PTX lines 59-65.
-func fibB8(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0xfffffffb)
-	// PTX line 59: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r12, nil, 0, 0xc, 4, 0, m, "testdata/ptx/fast/recursion.ptx:59")
-	// PTX lines 61, 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: add.s32
-				v1 := uint64(uint32(r12[l]) + uint32(r10[l]))
-				r13[l] = v1
-				// 62: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r14[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: add.s32
-				v1 := uint64(uint32(r12[l]) + uint32(r10[l]))
-				r13[l] = v1
-				// 62: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r14[l] = v2
-			}
-		}
-	}
-	// PTX line 65: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r14, nil, 0, 0x10, 4, m, "testdata/ptx/fast/recursion.ptx:65")
-}
-
-// fibB9 runs b9 of function _Z3fibi, PTX lines 72-79.
-func fibB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r7 := w.Reg(7)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0xfffffff8)
-	k1 := uint64(0xfffffff9)
-	// PTX line 72: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r15, nil, 0, 0x14, 4, 0, m, "testdata/ptx/fast/recursion.ptx:72")
-	// PTX lines 74, 75, 76: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r13[l]))
-				r16[l] = v1
-				// 75: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r0[l] = v2
-				// 76: add.s32
-				v3 := uint64(uint32(r7[l]) + uint32(k1))
-				r17[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r13[l]))
-				r16[l] = v1
-				// 75: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r0[l] = v2
-				// 76: add.s32
-				v3 := uint64(uint32(r7[l]) + uint32(k1))
-				r17[l] = v3
-			}
-		}
-	}
-	// PTX line 79: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x18, 4, m, "testdata/ptx/fast/recursion.ptx:79")
-}
-
-// fibB10 runs b10 of function _Z3fibi, PTX lines 86-91.
-func fibB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	k0 := uint64(0xfffffffc)
-	k1 := uint64(0x0)
-	// PTX line 86: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r18, nil, 0, 0x1c, 4, 0, m, "testdata/ptx/fast/recursion.ptx:86")
-	// PTX lines 88, 89, 90, 91: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: add.s32
-				v1 := uint64(uint32(r18[l]) + uint32(r16[l]))
-				r1[l] = v1
-				// 89: add.s32
-				v2 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v2
-				// 90: setp.ne.s32
-				c3t := uint32(v2) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 91: mov.u32
-				v4 := uint64(r0[l])
-				r7[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: add.s32
-				v1 := uint64(uint32(r18[l]) + uint32(r16[l]))
-				r1[l] = v1
-				// 89: add.s32
-				v2 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v2
-				// 90: setp.ne.s32
-				c3t := uint32(v2) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 91: mov.u32
-				v4 := uint64(r0[l])
-				r7[l] = v4
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// fibB12 runs b12 of function _Z3fibi, PTX lines 97-97.
-func fibB12(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mov.u32
-				v1 := uint64(r0[l])
-				r19[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: mov.u32
-				v1 := uint64(r0[l])
-				r19[l] = v1
-			}
-		}
-	}
-}
-
-// fibB13 runs b13 of function _Z3fibi, PTX lines 111-116.
-func fibB13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r19 := w.Reg(19)
-	r21 := w.Reg(21)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x0)
-	// PTX line 111: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r21, nil, 0, 0x24, 4, 0, m, "testdata/ptx/fast/recursion.ptx:111")
-	// PTX lines 113, 114, 115, 116: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 113: add.s32
-				v1 := uint64(uint32(r21[l]) + uint32(r1[l]))
-				r1[l] = v1
-				// 114: add.s32
-				v2 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v2
-				// 115: setp.ne.s32
-				c3t := uint32(v2) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 116: mov.u32
-				v4 := uint64(r0[l])
-				r19[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 113: add.s32
-				v1 := uint64(uint32(r21[l]) + uint32(r1[l]))
-				r1[l] = v1
-				// 114: add.s32
-				v2 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v2
-				// 115: setp.ne.s32
-				c3t := uint32(v2) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 116: mov.u32
-				v4 := uint64(r0[l])
-				r19[l] = v4
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// treeDepthB0 runs b0 of function _Z10tree_depthj, PTX lines 133-135.
-func treeDepthB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX line 133: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 4, 0, m, "testdata/ptx/fast/recursion.ptx:133")
-	// PTX lines 134: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: setp.gt.u32
-				c1t := uint32(r0[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: setp.gt.u32
-				c1t := uint32(r0[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 135: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r1, m, u2)
-	_ = u2
-}
-
-// treeDepthB1 runs b1 ($L__BB1_2) of function _Z10tree_depthj, PTX lines 139-142.
-func treeDepthB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
 	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX lines 139: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: shr.u32
-				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: shr.u32
-				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				r2[l] = v1
-			}
-		}
-	}
-	// PTX line 142: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, m, "testdata/ptx/fast/recursion.ptx:142")
-}
-
-// treeDepthB2 runs b2 ($L__BB1_1) of function _Z10tree_depthj, PTX lines 167-167.
-func treeDepthB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX line 167: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x14, 4, m, "testdata/ptx/fast/recursion.ptx:167")
-}
-
-// treeDepthB4 runs b4 of function _Z10tree_depthj, PTX lines 149-155.
-func treeDepthB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	k0 := uint64(0xaaaaaaab)
-	k1 := uint64(0x1)
-	// PTX line 149: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/recursion.ptx:149")
-	// PTX lines 151, 152: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 151: mul.hi.u32
-				v1 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
-				// 152: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				r5[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 151: mul.hi.u32
-				v1 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
-				// 152: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				r5[l] = v2
-			}
-		}
-	}
-	// PTX line 155: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x8, 4, m, "testdata/ptx/fast/recursion.ptx:155")
-}
-
-// treeDepthB5 runs b5 of function _Z10tree_depthj, PTX lines 162-165.
-func treeDepthB5(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	k0 := uint64(0x1)
-	// PTX line 162: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r6, nil, 0, 0xc, 4, 0, m, "testdata/ptx/fast/recursion.ptx:162")
-	// PTX lines 164, 165: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 164: max.s32
-				v1 := uint64(uint32(max(int32(r3[l]), int32(r6[l]))))
-				// 165: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 164: max.s32
-				v1 := uint64(uint32(max(int32(r3[l]), int32(r6[l]))))
-				// 165: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r1[l] = v2
-			}
-		}
-	}
-}
-
-// gcdB0 runs b0 of function _Z3gcdjj, PTX lines 181-183.
-func gcdB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	k0 := uint64(0x0)
-	// PTX line 181: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/recursion.ptx:181")
-	// PTX line 182: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/fast/recursion.ptx:182")
-	// PTX lines 183: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 183: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
+	p0 := w.P[0]
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 183: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
+			goto b3
+		case 1:
+			if q1 {
+				goto b1
 			}
+			goto b4
 		}
-		w.P[0] = p0
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 188: mov.u32
+			v1 := uint64(x0)
+			x1 = v1
+			// 189: rem.u32
+			v2 := isa.Rem(x2, x1, 32, false)
+			x0 = v2
+			// 190: setp.ne.s32
+			c3t := uint32(x0) != uint32(k0)
+			c3 := c3t
+			q1 = c3
+			// 191: mov.u32
+			v4 := uint64(x1)
+			x2 = v4
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b3:
+		{
+			// 186: mov.u32
+			v5 := uint64(x1)
+			x2 = v5
+			goto b1
+		}
+	b4:
+		{
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r0[l] = x0
+		r1[l] = x1
+		r2[l] = x2
+		if q1 {
+			p1 |= 1 << l
+		} else {
+			p1 &^= 1 << l
+		}
 	}
+	w.P[1] = p1
+	w.Split(2, parked, &at)
+	return most
 }
 
-// gcdB1 runs b1 ($L__BB2_2) of function _Z3gcdjj, PTX lines 188-191.
-func gcdB1(w *runtime.Warp, m uint32) {
+// gcdRegion1 runs blocks 1 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	// PTX lines 188, 189, 190, 191: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: mov.u32
-				v1 := uint64(r0[l])
-				r1[l] = v1
-				// 189: rem.u32
-				v2 := isa.Rem(r2[l], v1, 32, false)
-				r0[l] = v2
-				// 190: setp.ne.s32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 191: mov.u32
-				v4 := uint64(v1)
-				r2[l] = v4
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q1 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 188: mov.u32
-				v1 := uint64(r0[l])
-				r1[l] = v1
-				// 189: rem.u32
-				v2 := isa.Rem(r2[l], v1, 32, false)
-				r0[l] = v2
-				// 190: setp.ne.s32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 191: mov.u32
-				v4 := uint64(v1)
-				r2[l] = v4
-			}
+			goto done
 		}
-		w.P[1] = p1
-	}
-}
-
-// gcdB2 runs b2 ($L__BB2_3) of function _Z3gcdjj, PTX lines 194-194.
-func gcdB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX line 194: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, m, "testdata/ptx/fast/recursion.ptx:194")
-}
-
-// gcdB3 runs b3 of function _Z3gcdjj, PTX lines 186-186.
-func gcdB3(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX lines 186: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 186: mov.u32
-				v1 := uint64(r1[l])
-				r2[l] = v1
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
+			n++
+			// 188: mov.u32
+			v1 := uint64(x0)
+			x1 = v1
+			// 189: rem.u32
+			v2 := isa.Rem(x2, x1, 32, false)
+			x0 = v2
+			// 190: setp.ne.s32
+			c3t := uint32(x0) != uint32(k0)
+			c3 := c3t
+			q1 = c3
+			// 191: mov.u32
+			v4 := uint64(x1)
+			x2 = v4
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r0[l] = x0
+		r1[l] = x1
+		r2[l] = x2
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 186: mov.u32
-				v1 := uint64(r1[l])
-				r2[l] = v1
-			}
+			p1 &^= 1 << l
 		}
 	}
-}
-
-// recursionB0 runs b0 of kernel recursion, PTX lines 213-218.
-func recursionB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 213: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/fast/recursion.ptx:213")
-	// PTX line 214: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 215: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 216, 217, 218: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 216: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 217: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 218: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 216: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 217: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 218: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// recursionB2 runs b2 of kernel recursion, PTX lines 221-236.
-func recursionB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	// PTX line 221: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/recursion.ptx:221")
-	// PTX line 222: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/recursion.ptx:222")
-	// PTX line 223: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
-	// PTX line 224: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/recursion.ptx:224")
-	// PTX line 225: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/recursion.ptx:225")
-	// PTX line 226: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 227: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/recursion.ptx:227")
-	// PTX line 228: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r12, m, u8)
-	// PTX line 229: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u4)
-	runtime.Broadcast(r13, m, u9)
-	// PTX line 230: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u1)
-	runtime.Broadcast(r14, m, u10)
-	// PTX lines 231, 232: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 231: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r15[l] = v11
-				// 232: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
-				r16[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 231: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r15[l] = v11
-				// 232: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
-				r16[l] = v12
-			}
-		}
-	}
-	// PTX line 233: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/recursion.ptx:233")
-	// PTX line 236: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x0, 4, m, "testdata/ptx/fast/recursion.ptx:236")
-	_ = u3
-	_ = u8
-	_ = u9
-	_ = u10
-}
-
-// recursionB3 runs b3 of kernel recursion, PTX lines 243-250.
-func recursionB3(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	// PTX line 243: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r18, nil, 0, 0x4, 4, 0, m, "testdata/ptx/fast/recursion.ptx:243")
-	// PTX lines 245: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 245: add.s64
-				v1 := uint64(uint64(r14[l]) + uint64(r15[l]))
-				r19[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 245: add.s64
-				v1 := uint64(uint64(r14[l]) + uint64(r15[l]))
-				r19[l] = v1
-			}
-		}
-	}
-	// PTX line 246: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/recursion.ptx:246")
-	// PTX line 247: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/recursion.ptx:247")
-	// PTX line 250: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r20, nil, 0, 0x8, 4, m, "testdata/ptx/fast/recursion.ptx:250")
-}
-
-// recursionB4 runs b4 of kernel recursion, PTX lines 257-268.
-func recursionB4(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	// PTX line 257: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r21, nil, 0, 0xc, 4, 0, m, "testdata/ptx/fast/recursion.ptx:257")
-	// PTX lines 259: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 259: add.s64
-				v1 := uint64(uint64(r13[l]) + uint64(r15[l]))
-				r22[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 259: add.s64
-				v1 := uint64(uint64(r13[l]) + uint64(r15[l]))
-				r22[l] = v1
-			}
-		}
-	}
-	// PTX line 260: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/recursion.ptx:260")
-	// PTX line 261: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r23, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/recursion.ptx:261")
-	// PTX lines 262: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 262: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(r15[l]))
-				r24[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 262: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(r15[l]))
-				r24[l] = v2
-			}
-		}
-	}
-	// PTX line 263: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r25, r24, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/recursion.ptx:263")
-	// PTX line 266: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r23, nil, 0, 0x10, 4, m, "testdata/ptx/fast/recursion.ptx:266")
-	// PTX line 268: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x14, 4, m, "testdata/ptx/fast/recursion.ptx:268")
-}
-
-// recursionB5 runs b5 of kernel recursion, PTX lines 276-279.
-func recursionB5(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	// PTX line 276: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r26, nil, 0, 0x18, 4, 0, m, "testdata/ptx/fast/recursion.ptx:276")
-	// PTX lines 278: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 278: add.s64
-				v1 := uint64(uint64(r12[l]) + uint64(r15[l]))
-				r27[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 278: add.s64
-				v1 := uint64(uint64(r12[l]) + uint64(r15[l]))
-				r27[l] = v1
-			}
-		}
-	}
-	// PTX line 279: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/recursion.ptx:279")
+	w.P[1] = p1
+	w.Split(4, parked, &at)
+	return most
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/warp_ops.ptx",
+	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -271,9 +272,42 @@ func init() {
 	warpReduceSumFunc.Blocks = make([]runtime.Block, 9)
 	// b0, PTX lines 21-29; the lanes wait here for those shfl.sync.down.b32 at line 30 names
 	warpReduceSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpReduceSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:21",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:30",
@@ -289,9 +323,21 @@ func init() {
 	}
 	// b0, PTX lines 30-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names
 	warpReduceSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{warpReduceSumB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:30",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:32",
@@ -307,9 +353,21 @@ func init() {
 	}
 	// b0, PTX lines 32-33; the lanes wait here for those shfl.sync.down.b32 at line 34 names
 	warpReduceSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{warpReduceSumB0_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:32",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:34",
@@ -325,9 +383,21 @@ func init() {
 	}
 	// b0, PTX lines 34-35; the lanes wait here for those shfl.sync.down.b32 at line 36 names
 	warpReduceSumFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{warpReduceSumB0_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSumRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:34",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:36",
@@ -343,9 +413,21 @@ func init() {
 	}
 	// b0, PTX lines 36-37; the lanes wait here for those shfl.sync.down.b32 at line 38 names
 	warpReduceSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{warpReduceSumB0_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:36",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:38",
@@ -361,9 +443,29 @@ func init() {
 	}
 	// b0, PTX lines 38-40; divergent, reconverges at block 6 (b1 ($L__BB0_2))
 	warpReduceSumFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{warpReduceSumB0_5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSumRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:38",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -377,6 +479,13 @@ func init() {
 	warpReduceSumFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:54",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_ops.ptx:54",
@@ -387,9 +496,45 @@ func init() {
 	}
 	// b2, PTX lines 43-52
 	warpReduceSumFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{warpReduceSumB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSumRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:43",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_ops.ptx:53",
@@ -403,12 +548,52 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpReduceSumFunc.Run = warpReduceSumRun
 	warpAllreduceMaxFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 68-78; the lanes wait here for those shfl.sync.bfly.b32 at line 79 names
 	warpAllreduceMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpAllreduceMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpAllreduceMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:68",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:79",
@@ -424,9 +609,21 @@ func init() {
 	}
 	// b0, PTX lines 79-80; the lanes wait here for those shfl.sync.bfly.b32 at line 81 names
 	warpAllreduceMaxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{warpAllreduceMaxB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpAllreduceMaxRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:79",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:81",
@@ -442,9 +639,21 @@ func init() {
 	}
 	// b0, PTX lines 81-82; the lanes wait here for those shfl.sync.bfly.b32 at line 83 names
 	warpAllreduceMaxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{warpAllreduceMaxB0_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpAllreduceMaxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:81",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:83",
@@ -460,9 +669,21 @@ func init() {
 	}
 	// b0, PTX lines 83-84; the lanes wait here for those shfl.sync.bfly.b32 at line 85 names
 	warpAllreduceMaxFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{warpAllreduceMaxB0_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpAllreduceMaxRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:83",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:85",
@@ -478,9 +699,21 @@ func init() {
 	}
 	// b0, PTX lines 85-86; the lanes wait here for those shfl.sync.bfly.b32 at line 87 names
 	warpAllreduceMaxFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{warpAllreduceMaxB0_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpAllreduceMaxRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:85",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:87",
@@ -496,9 +729,30 @@ func init() {
 	}
 	// b0, PTX lines 87-90; ret
 	warpAllreduceMaxFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{warpAllreduceMaxB0_5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpAllreduceMaxRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:87",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_ops.ptx:91",
@@ -512,12 +766,55 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpAllreduceMaxFunc.Run = warpAllreduceMaxRun
 	warpScanFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 105-116; the lanes wait here for those shfl.sync.up.b32 at line 117 names
 	warpScanFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpScanB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpScanRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:105",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:117",
@@ -533,9 +830,27 @@ func init() {
 	}
 	// b0, PTX lines 117-120; the lanes wait here for those shfl.sync.up.b32 at line 121 names
 	warpScanFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{warpScanB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpScanRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:117",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:121",
@@ -551,9 +866,27 @@ func init() {
 	}
 	// b0, PTX lines 121-124; the lanes wait here for those shfl.sync.up.b32 at line 125 names
 	warpScanFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{warpScanB0_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpScanRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:121",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:125",
@@ -569,9 +902,27 @@ func init() {
 	}
 	// b0, PTX lines 125-128; the lanes wait here for those shfl.sync.up.b32 at line 129 names
 	warpScanFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{warpScanB0_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpScanRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:125",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:129",
@@ -587,9 +938,27 @@ func init() {
 	}
 	// b0, PTX lines 129-132; the lanes wait here for those shfl.sync.up.b32 at line 133 names
 	warpScanFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{warpScanB0_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpScanRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:129",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:133",
@@ -605,9 +974,36 @@ func init() {
 	}
 	// b0, PTX lines 133-138; ret
 	warpScanFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{warpScanB0_5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpScanRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:133",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_ops.ptx:139",
@@ -621,12 +1017,55 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpScanFunc.Run = warpScanRun
 	warpBroadcastFunc.Blocks = make([]runtime.Block, 3)
 	// b0, PTX lines 152-163; the lanes wait here for those shfl.sync.idx.b32 at line 164 names
 	warpBroadcastFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpBroadcastB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpBroadcastRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:152",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:164",
@@ -642,9 +1081,27 @@ func init() {
 	}
 	// b0, PTX lines 164-166; ret
 	warpBroadcastFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{warpBroadcastB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpBroadcastRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:164",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_ops.ptx:167",
@@ -658,12 +1115,70 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpBroadcastFunc.Run = warpBroadcastRun
 	warpVotesFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 184-200; the lanes wait here for those vote.sync.ballot.b32 at line 201 names
 	warpVotesFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpVotesB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpVotesRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:184",
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:201",
@@ -679,9 +1194,29 @@ func init() {
 	}
 	// b0, PTX lines 201-203; divergent, reconverges at block 2 (b1 ($L__BB4_2))
 	warpVotesFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{warpVotesB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpVotesRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:201",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -692,23 +1227,47 @@ func init() {
 		},
 	}
 	// b1 ($L__BB4_2), PTX line 216; the lanes wait here for those vote.sync.any.pred at line 217 names
-	warpVotesFunc.Blocks[2] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/fast/warp_ops.ptx:217",
-		Reconv: -1,
-		Succ:   3,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Joint: true,
-			Mask:  36,
-			What:  "vote.sync",
+	warpVotesFunc.Blocks[2] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/fast/warp_ops.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/fast/warp_ops.ptx:217",
+			Reconv: -1,
+			Succ:   3,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Joint: true,
+				Mask:  36,
+				What:  "vote.sync",
+			},
 		},
-	}}
+	}
 	// b1 ($L__BB4_2), PTX lines 217-221; the lanes wait here for those vote.sync.all.pred at line 222 names
 	warpVotesFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{warpVotesB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpVotesRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:217",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_ops.ptx:222",
@@ -724,9 +1283,45 @@ func init() {
 	}
 	// b1 ($L__BB4_2), PTX lines 222-230; ret
 	warpVotesFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{warpVotesB1_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpVotesRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:222",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_ops.ptx:231",
@@ -737,9 +1332,45 @@ func init() {
 	}
 	// b2, PTX lines 206-215
 	warpVotesFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{warpVotesB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpVotesRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_ops.ptx:206",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_ops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_ops.ptx:216",
@@ -753,6 +1384,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpVotesFunc.Run = warpVotesRun
 }
 
 // WarpReduceSum launches PTX kernel warp_reduce_sum (testdata/ptx/fast/warp_ops.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_sum_param_0, param1 is warp_reduce_sum_param_1.
@@ -798,1267 +1430,1959 @@ func WarpVotes(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, warpVotesFunc, cfg, p[:])
 }
 
-// warpReduceSumB0 runs b0 of kernel warp_reduce_sum, PTX lines 21-29.
-func warpReduceSumB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	k0 := uint64(0x4)
-	// PTX line 21: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:21")
-	// PTX line 22: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX line 23: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX line 24: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX lines 25, 26, 27, 28: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 25: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 26: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-				r5[l] = v6
-				// 27: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
-				// 28: add.s64
-				v8 := uint64(uint64(u2) + uint64(v7))
-				r7[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 25: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 26: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-				r5[l] = v6
-				// 27: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
-				// 28: add.s64
-				v8 := uint64(uint64(u2) + uint64(v7))
-				r7[l] = v8
-			}
-		}
-	}
-	// PTX line 29: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r8, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/warp_ops.ptx:29")
-}
-
-// warpReduceSumB0_1 runs b0 of kernel warp_reduce_sum, PTX lines 30-31.
-func warpReduceSumB0_1(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	// PTX line 30: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 9, -1, 8, 29, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:30")
-	// PTX lines 31: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
-				r10[l] = v1
-			}
-		}
-	}
-}
-
-// warpReduceSumB0_2 runs b0 of kernel warp_reduce_sum, PTX lines 32-33.
-func warpReduceSumB0_2(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	// PTX line 32: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 11, -1, 10, 31, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:32")
-	// PTX lines 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: add.s32
-				v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: add.s32
-				v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// warpReduceSumB0_3 runs b0 of kernel warp_reduce_sum, PTX lines 34-35.
-func warpReduceSumB0_3(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	// PTX line 34: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 13, -1, 12, 32, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:34")
-	// PTX lines 35: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: add.s32
-				v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: add.s32
-				v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// warpReduceSumB0_4 runs b0 of kernel warp_reduce_sum, PTX lines 36-37.
-func warpReduceSumB0_4(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	// PTX line 36: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 15, -1, 14, 33, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:36")
-	// PTX lines 37: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
-				r16[l] = v1
-			}
-		}
-	}
-}
-
-// warpReduceSumB0_5 runs b0 of kernel warp_reduce_sum, PTX lines 38-40.
-func warpReduceSumB0_5(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x0)
-	// PTX line 38: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 17, -1, 16, 34, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:38")
-	// PTX lines 39, 40: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: and.b32
-				v1 := uint64(uint32(r4[l]) & uint32(k0))
-				// 40: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// warpReduceSumRun runs blocks of kernel warp_reduce_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 21-29; the lanes wait here for those shfl.sync.down.b32 at line 30 names
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: and.b32
-				v1 := uint64(uint32(r4[l]) & uint32(k0))
-				// 40: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 21: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:21")
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				// PTX line 22: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX line 23: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				// PTX line 24: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX lines 25, 26, 27, 28, 29: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 25: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+							// 26: mad.lo.s32
+							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+							r5[l] = v6
+							// 27: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+							// 28: add.s64
+							v8 := uint64(uint64(u2) + uint64(v7))
+							// 29: ld.global.u32
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/warp_ops.ptx:29")
+									continue
+								}
+								v9 = v9x
+							}
+							r8[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 25: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+							// 26: mad.lo.s32
+							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+							r5[l] = v6
+							// 27: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+							// 28: add.s64
+							v8 := uint64(uint64(u2) + uint64(v7))
+							// 29: ld.global.u32
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fast/warp_ops.ptx:29")
+									continue
+								}
+								v9 = v9x
+							}
+							r8[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 30-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names
+			{
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				// PTX line 30: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 9, -1, 8, 29, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:30")
+				// PTX lines 31: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: add.s32
+							v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: add.s32
+							v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
+							r10[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX lines 32-33; the lanes wait here for those shfl.sync.down.b32 at line 34 names
+			{
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				// PTX line 32: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 11, -1, 10, 31, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:32")
+				// PTX lines 33: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: add.s32
+							v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: add.s32
+							v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b0, PTX lines 34-35; the lanes wait here for those shfl.sync.down.b32 at line 36 names
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				// PTX line 34: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 13, -1, 12, 32, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:34")
+				// PTX lines 35: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: add.s32
+							v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: add.s32
+							v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b0, PTX lines 36-37; the lanes wait here for those shfl.sync.down.b32 at line 38 names
+			{
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				// PTX line 36: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 15, -1, 14, 33, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:36")
+				// PTX lines 37: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: add.s32
+							v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
+							r16[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: add.s32
+							v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
+							r16[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b0, PTX lines 38-40; divergent, reconverges at block 6 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x0)
+				// PTX line 38: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 17, -1, 16, 34, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:38")
+				// PTX lines 39, 40: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: and.b32
+							v1 := uint64(uint32(r4[l]) & uint32(k0))
+							// 40: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: and.b32
+							v1 := uint64(uint32(r4[l]) & uint32(k0))
+							// 40: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b1 ($L__BB0_2), PTX line 53; ret
+			next = 8
+		case 7:
+			// b2, PTX lines 43-52
+			{
+				r5 := w.Reg(5)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x1b)
+				k2 := uint64(0x5)
+				k3 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 43: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:43")
+				}
+				// PTX line 44: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 45, 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: add.s32
+							v3 := uint64(uint32(r17[l]) + uint32(r16[l]))
+							// 46: shr.s32
+							v4 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
+							// 47: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k1))
+							// 48: add.s32
+							v6 := uint64(uint32(r5[l]) + uint32(v5))
+							// 49: shr.s32
+							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+							// 50: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+							// 51: add.s64
+							v9 := uint64(uint64(u2) + uint64(v8))
+							// 52: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(v3)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: add.s32
+							v3 := uint64(uint32(r17[l]) + uint32(r16[l]))
+							// 46: shr.s32
+							v4 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
+							// 47: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k1))
+							// 48: add.s32
+							v6 := uint64(uint32(r5[l]) + uint32(v5))
+							// 49: shr.s32
+							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+							// 50: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+							// 51: add.s64
+							v9 := uint64(uint64(u2) + uint64(v8))
+							// 52: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(v3)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:52")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// warpReduceSumB2 runs b2 of kernel warp_reduce_sum, PTX lines 43-52.
-func warpReduceSumB2(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r21 := w.Reg(21)
-	r27 := w.Reg(27)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x1b)
-	k2 := uint64(0x5)
-	k3 := uint64(0x4)
-	// PTX line 43: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:43")
-	// PTX line 44: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 45, 46, 47, 48, 49, 50, 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: add.s32
-				v3 := uint64(uint32(r17[l]) + uint32(r16[l]))
-				r21[l] = v3
-				// 46: shr.s32
-				v4 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
-				// 47: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k1))
-				// 48: add.s32
-				v6 := uint64(uint32(r5[l]) + uint32(v5))
-				// 49: shr.s32
-				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-				// 50: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
-				// 51: add.s64
-				v9 := uint64(uint64(u2) + uint64(v8))
-				r27[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: add.s32
-				v3 := uint64(uint32(r17[l]) + uint32(r16[l]))
-				r21[l] = v3
-				// 46: shr.s32
-				v4 := uint64(uint32(int32(r5[l]) >> uint32(k0)))
-				// 47: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k1))
-				// 48: add.s32
-				v6 := uint64(uint32(r5[l]) + uint32(v5))
-				// 49: shr.s32
-				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-				// 50: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
-				// 51: add.s64
-				v9 := uint64(uint64(u2) + uint64(v8))
-				r27[l] = v9
-			}
+		if next == stop || next >= 8 || budget <= 1 {
+			return pc, budget
 		}
-	}
-	// PTX line 52: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_ops.ptx:52")
-}
-
-// warpAllreduceMaxB0 runs b0 of kernel warp_allreduce_max, PTX lines 68-78.
-func warpAllreduceMaxB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX line 68: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:68")
-	// PTX line 69: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:69")
-	// PTX line 70: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 71: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 72: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 73: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 74, 75, 76, 77: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 75: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				// 76: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
-				// 77: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 75: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				// 76: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
-				// 77: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 78: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/warp_ops.ptx:78")
-	_ = u4
-}
-
-// warpAllreduceMaxB0_1 runs b0 of kernel warp_allreduce_max, PTX lines 79-80.
-func warpAllreduceMaxB0_1(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	// PTX line 79: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 11, -1, 10, 23, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:79")
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r10[l]), uint32(r11[l]), false))
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r10[l]), uint32(r11[l]), false))
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// warpAllreduceMaxB0_2 runs b0 of kernel warp_allreduce_max, PTX lines 81-82.
-func warpAllreduceMaxB0_2(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	// PTX line 81: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 13, -1, 12, 25, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:81")
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r12[l]), uint32(r13[l]), false))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r12[l]), uint32(r13[l]), false))
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// warpAllreduceMaxB0_3 runs b0 of kernel warp_allreduce_max, PTX lines 83-84.
-func warpAllreduceMaxB0_3(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	// PTX line 83: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 15, -1, 14, 26, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:83")
-	// PTX lines 84: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
-				r16[l] = v1
-			}
-		}
-	}
-}
-
-// warpAllreduceMaxB0_4 runs b0 of kernel warp_allreduce_max, PTX lines 85-86.
-func warpAllreduceMaxB0_4(w *runtime.Warp, m uint32) {
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	// PTX line 85: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 17, -1, 16, 27, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:85")
-	// PTX lines 86: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
-				r18[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
-				r18[l] = v1
-			}
-		}
+		pc, budget = next, budget-1
 	}
 }
 
-// warpAllreduceMaxB0_5 runs b0 of kernel warp_allreduce_max, PTX lines 87-90.
-func warpAllreduceMaxB0_5(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	// PTX line 87: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 19, -1, 18, 28, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:87")
-	// PTX lines 88, 89: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r18[l]), uint32(r19[l]), false))
-				r20[l] = v1
-				// 89: add.s64
-				v2 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r21[l] = v2
+// warpAllreduceMaxRun runs blocks of kernel warp_allreduce_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 68-78; the lanes wait here for those shfl.sync.bfly.b32 at line 79 names
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 68: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:68")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 69: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:69")
+				}
+				// PTX line 70: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 71: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 72: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 73: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX lines 74, 75, 76, 77, 78: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 75: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							// 76: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							r8[l] = v9
+							// 77: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							// 78: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:78")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 75: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							// 76: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							r8[l] = v9
+							// 77: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							// 78: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:78")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				_ = u4
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r18[l]), uint32(r19[l]), false))
-				r20[l] = v1
-				// 89: add.s64
-				v2 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r21[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 79-80; the lanes wait here for those shfl.sync.bfly.b32 at line 81 names
+			{
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				// PTX line 79: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 11, -1, 10, 23, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:79")
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r10[l]), uint32(r11[l]), false))
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r10[l]), uint32(r11[l]), false))
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX lines 81-82; the lanes wait here for those shfl.sync.bfly.b32 at line 83 names
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				// PTX line 81: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 13, -1, 12, 25, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:81")
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r12[l]), uint32(r13[l]), false))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r12[l]), uint32(r13[l]), false))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b0, PTX lines 83-84; the lanes wait here for those shfl.sync.bfly.b32 at line 85 names
+			{
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				// PTX line 83: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 15, -1, 14, 26, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:83")
+				// PTX lines 84: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
+							r16[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
+							r16[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b0, PTX lines 85-86; the lanes wait here for those shfl.sync.bfly.b32 at line 87 names
+			{
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				// PTX line 85: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 17, -1, 16, 27, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:85")
+				// PTX lines 86: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
+							r18[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
+							r18[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b0, PTX lines 87-90; ret
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				// PTX line 87: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 19, -1, 18, 28, 24, 22, m, m, "testdata/ptx/fast/warp_ops.ptx:87")
+				// PTX lines 88, 89, 90: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r18[l]), uint32(r19[l]), false))
+							// 89: add.s64
+							v2 := uint64(uint64(r3[l]) + uint64(r8[l]))
+							// 90: st.global.f32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(v1)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:90")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: max.f32
+							v1 := uint64(isa.MaxF32(uint32(r18[l]), uint32(r19[l]), false))
+							// 89: add.s64
+							v2 := uint64(uint64(r3[l]) + uint64(r8[l]))
+							// 90: st.global.f32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(v1)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:90")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 90: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_ops.ptx:90")
-}
-
-// warpScanB0 runs b0 of kernel warp_scan, PTX lines 105-116.
-func warpScanB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x4)
-	// PTX line 105: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:105")
-	// PTX line 106: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:106")
-	// PTX line 107: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 108: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 109: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 110: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 111, 112, 113, 114, 115: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 112: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				// 113: and.b32
-				v9 := uint64(uint32(v7) & uint32(k0))
-				r8[l] = v9
-				// 114: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
-				r9[l] = v10
-				// 115: add.s64
-				v11 := uint64(uint64(u3) + uint64(v10))
-				r10[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 112: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				// 113: and.b32
-				v9 := uint64(uint32(v7) & uint32(k0))
-				r8[l] = v9
-				// 114: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
-				r9[l] = v10
-				// 115: add.s64
-				v11 := uint64(uint64(u3) + uint64(v10))
-				r10[l] = v11
-			}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
 		}
-	}
-	// PTX line 116: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/warp_ops.ptx:116")
-	_ = u4
-}
-
-// warpScanB0_1 runs b0 of kernel warp_scan, PTX lines 117-120.
-func warpScanB0_1(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	k0 := uint64(0x0)
-	// PTX line 117: shfl.sync.up.b32
-	w.Shfl(runtime.ShflUp, 12, -1, 11, 29, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:117")
-	// PTX lines 118, 119, 120: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 118: setp.eq.s32
-				c1t := uint32(r8[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 119: selp.b32
-				v2 := uint64(r12[l])
-				if c1 {
-					v2 = uint64(k0)
-				}
-				// 120: add.s32
-				v3 := uint64(uint32(v2) + uint32(r11[l]))
-				r14[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 118: setp.eq.s32
-				c1t := uint32(r8[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 119: selp.b32
-				v2 := uint64(r12[l])
-				if c1 {
-					v2 = uint64(k0)
-				}
-				// 120: add.s32
-				v3 := uint64(uint32(v2) + uint32(r11[l]))
-				r14[l] = v3
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// warpScanB0_2 runs b0 of kernel warp_scan, PTX lines 121-124.
-func warpScanB0_2(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX line 121: shfl.sync.up.b32
-	w.Shfl(runtime.ShflUp, 15, -1, 14, 31, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:121")
-	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: setp.lt.u32
-				c1t := uint32(r8[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 123: selp.b32
-				v2 := uint64(r15[l])
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 124: add.s32
-				v3 := uint64(uint32(v2) + uint32(r14[l]))
-				r17[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: setp.lt.u32
-				c1t := uint32(r8[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 123: selp.b32
-				v2 := uint64(r15[l])
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 124: add.s32
-				v3 := uint64(uint32(v2) + uint32(r14[l]))
-				r17[l] = v3
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// warpScanB0_3 runs b0 of kernel warp_scan, PTX lines 125-128.
-func warpScanB0_3(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 125: shfl.sync.up.b32
-	w.Shfl(runtime.ShflUp, 18, -1, 17, 32, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:125")
-	// PTX lines 126, 127, 128: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 126: setp.lt.u32
-				c1t := uint32(r8[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 127: selp.b32
-				v2 := uint64(r18[l])
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 128: add.s32
-				v3 := uint64(uint32(v2) + uint32(r17[l]))
-				r20[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 126: setp.lt.u32
-				c1t := uint32(r8[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 127: selp.b32
-				v2 := uint64(r18[l])
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 128: add.s32
-				v3 := uint64(uint32(v2) + uint32(r17[l]))
-				r20[l] = v3
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// warpScanB0_4 runs b0 of kernel warp_scan, PTX lines 129-132.
-func warpScanB0_4(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	// PTX line 129: shfl.sync.up.b32
-	w.Shfl(runtime.ShflUp, 21, -1, 20, 33, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:129")
-	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: setp.lt.u32
-				c1t := uint32(r8[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 131: selp.b32
-				v2 := uint64(r21[l])
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 132: add.s32
-				v3 := uint64(uint32(v2) + uint32(r20[l]))
-				r23[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: setp.lt.u32
-				c1t := uint32(r8[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 131: selp.b32
-				v2 := uint64(r21[l])
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 132: add.s32
-				v3 := uint64(uint32(v2) + uint32(r20[l]))
-				r23[l] = v3
-			}
-		}
-		w.P[3] = p3
+		pc, budget = next, budget-1
 	}
 }
 
-// warpScanB0_5 runs b0 of kernel warp_scan, PTX lines 133-138.
-func warpScanB0_5(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x10)
-	k1 := uint64(0x0)
-	// PTX line 133: shfl.sync.up.b32
-	w.Shfl(runtime.ShflUp, 24, -1, 23, 34, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:133")
-	// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: setp.lt.u32
-				c1t := uint32(r8[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// warpScanRun runs blocks of kernel warp_scan for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 105-116; the lanes wait here for those shfl.sync.up.b32 at line 117 names
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
-				// 135: selp.b32
-				v2 := uint64(r24[l])
-				if c1 {
-					v2 = uint64(k1)
+				// PTX line 105: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:105")
 				}
-				// 136: add.s32
-				v3 := uint64(uint32(v2) + uint32(r23[l]))
-				r26[l] = v3
-				// 137: add.s64
-				v4 := uint64(uint64(r3[l]) + uint64(r9[l]))
-				r27[l] = v4
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 106: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:106")
+				}
+				// PTX line 107: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 108: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 109: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 110: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX lines 111, 112, 113, 114, 115, 116: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v12aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 112: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							// 113: and.b32
+							v9 := uint64(uint32(v7) & uint32(k0))
+							r8[l] = v9
+							// 114: mul.wide.s32
+							v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
+							r9[l] = v10
+							// 115: add.s64
+							v11 := uint64(uint64(u3) + uint64(v10))
+							// 116: ld.global.u32
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/warp_ops.ptx:116")
+									continue
+								}
+								v12 = v12x
+							}
+							r11[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 112: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							// 113: and.b32
+							v9 := uint64(uint32(v7) & uint32(k0))
+							r8[l] = v9
+							// 114: mul.wide.s32
+							v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
+							r9[l] = v10
+							// 115: add.s64
+							v11 := uint64(uint64(u3) + uint64(v10))
+							// 116: ld.global.u32
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/warp_ops.ptx:116")
+									continue
+								}
+								v12 = v12x
+							}
+							r11[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				_ = u4
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: setp.lt.u32
-				c1t := uint32(r8[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-				// 135: selp.b32
-				v2 := uint64(r24[l])
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 136: add.s32
-				v3 := uint64(uint32(v2) + uint32(r23[l]))
-				r26[l] = v3
-				// 137: add.s64
-				v4 := uint64(uint64(r3[l]) + uint64(r9[l]))
-				r27[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 117-120; the lanes wait here for those shfl.sync.up.b32 at line 121 names
+			{
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				k0 := uint64(0x0)
+				// PTX line 117: shfl.sync.up.b32
+				w.Shfl(runtime.ShflUp, 12, -1, 11, 29, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:117")
+				// PTX lines 118, 119, 120: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: setp.eq.s32
+							c1t := uint32(r8[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+							// 119: selp.b32
+							v2 := uint64(r12[l])
+							if c1 {
+								v2 = uint64(k0)
+							}
+							// 120: add.s32
+							v3 := uint64(uint32(v2) + uint32(r11[l]))
+							r14[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: setp.eq.s32
+							c1t := uint32(r8[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+							// 119: selp.b32
+							v2 := uint64(r12[l])
+							if c1 {
+								v2 = uint64(k0)
+							}
+							// 120: add.s32
+							v3 := uint64(uint32(v2) + uint32(r11[l]))
+							r14[l] = v3
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX lines 121-124; the lanes wait here for those shfl.sync.up.b32 at line 125 names
+			{
+				r8 := w.Reg(8)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX line 121: shfl.sync.up.b32
+				w.Shfl(runtime.ShflUp, 15, -1, 14, 31, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:121")
+				// PTX lines 122, 123, 124: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: setp.lt.u32
+							c1t := uint32(r8[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 123: selp.b32
+							v2 := uint64(r15[l])
+							if c1 {
+								v2 = uint64(k1)
+							}
+							// 124: add.s32
+							v3 := uint64(uint32(v2) + uint32(r14[l]))
+							r17[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: setp.lt.u32
+							c1t := uint32(r8[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 123: selp.b32
+							v2 := uint64(r15[l])
+							if c1 {
+								v2 = uint64(k1)
+							}
+							// 124: add.s32
+							v3 := uint64(uint32(v2) + uint32(r14[l]))
+							r17[l] = v3
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b0, PTX lines 125-128; the lanes wait here for those shfl.sync.up.b32 at line 129 names
+			{
+				r8 := w.Reg(8)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX line 125: shfl.sync.up.b32
+				w.Shfl(runtime.ShflUp, 18, -1, 17, 32, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:125")
+				// PTX lines 126, 127, 128: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: setp.lt.u32
+							c1t := uint32(r8[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 127: selp.b32
+							v2 := uint64(r18[l])
+							if c1 {
+								v2 = uint64(k1)
+							}
+							// 128: add.s32
+							v3 := uint64(uint32(v2) + uint32(r17[l]))
+							r20[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: setp.lt.u32
+							c1t := uint32(r8[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 127: selp.b32
+							v2 := uint64(r18[l])
+							if c1 {
+								v2 = uint64(k1)
+							}
+							// 128: add.s32
+							v3 := uint64(uint32(v2) + uint32(r17[l]))
+							r20[l] = v3
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b0, PTX lines 129-132; the lanes wait here for those shfl.sync.up.b32 at line 133 names
+			{
+				r8 := w.Reg(8)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				// PTX line 129: shfl.sync.up.b32
+				w.Shfl(runtime.ShflUp, 21, -1, 20, 33, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:129")
+				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: setp.lt.u32
+							c1t := uint32(r8[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+							// 131: selp.b32
+							v2 := uint64(r21[l])
+							if c1 {
+								v2 = uint64(k1)
+							}
+							// 132: add.s32
+							v3 := uint64(uint32(v2) + uint32(r20[l]))
+							r23[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: setp.lt.u32
+							c1t := uint32(r8[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+							// 131: selp.b32
+							v2 := uint64(r21[l])
+							if c1 {
+								v2 = uint64(k1)
+							}
+							// 132: add.s32
+							v3 := uint64(uint32(v2) + uint32(r20[l]))
+							r23[l] = v3
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b0, PTX lines 133-138; ret
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				k0 := uint64(0x10)
+				k1 := uint64(0x0)
+				// PTX line 133: shfl.sync.up.b32
+				w.Shfl(runtime.ShflUp, 24, -1, 23, 34, 30, 28, m, m, "testdata/ptx/fast/warp_ops.ptx:133")
+				// PTX lines 134, 135, 136, 137, 138: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: setp.lt.u32
+							c1t := uint32(r8[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+							// 135: selp.b32
+							v2 := uint64(r24[l])
+							if c1 {
+								v2 = uint64(k1)
+							}
+							// 136: add.s32
+							v3 := uint64(uint32(v2) + uint32(r23[l]))
+							// 137: add.s64
+							v4 := uint64(uint64(r3[l]) + uint64(r9[l]))
+							// 138: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(v3)
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_ops.ptx:138")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: setp.lt.u32
+							c1t := uint32(r8[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+							// 135: selp.b32
+							v2 := uint64(r24[l])
+							if c1 {
+								v2 = uint64(k1)
+							}
+							// 136: add.s32
+							v3 := uint64(uint32(v2) + uint32(r23[l]))
+							// 137: add.s64
+							v4 := uint64(uint64(r3[l]) + uint64(r9[l]))
+							// 138: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(v3)
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/fast/warp_ops.ptx:138")
+							}
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		default:
+			return pc, budget
 		}
-		w.P[4] = p4
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 138: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_ops.ptx:138")
 }
 
-// warpBroadcastB0 runs b0 of kernel warp_broadcast, PTX lines 152-163.
-func warpBroadcastB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1f)
-	// PTX line 152: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:152")
-	// PTX line 153: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:153")
-	// PTX line 154: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 155: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 156: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 157: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 158, 159, 160, 161: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 158: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 159: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				// 160: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
-				// 161: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 158: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 159: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				// 160: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
-				// 161: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 162: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/warp_ops.ptx:162")
-	// PTX lines 163: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: and.b32
-				v11 := uint64(uint32(r10[l]) & uint32(k1))
-				r11[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: and.b32
-				v11 := uint64(uint32(r10[l]) & uint32(k1))
-				r11[l] = v11
-			}
-		}
-	}
-	_ = u4
-}
-
-// warpBroadcastB0_1 runs b0 of kernel warp_broadcast, PTX lines 164-166.
-func warpBroadcastB0_1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	// PTX line 164: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 12, -1, 10, 11, 15, 14, m, m, "testdata/ptx/fast/warp_ops.ptx:164")
-	// PTX lines 165: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: add.s64
-				v1 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: add.s64
-				v1 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r13[l] = v1
-			}
-		}
-	}
-	// PTX line 166: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_ops.ptx:166")
-}
-
-// warpVotesB0 runs b0 of kernel warp_votes, PTX lines 184-200.
-func warpVotesB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 184: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/warp_ops.ptx:184")
-	// PTX line 185: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX line 186: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:186")
-	// PTX line 187: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/warp_ops.ptx:187")
-	// PTX line 188: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 189: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_ops.ptx:189")
-	// PTX line 190: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 191: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u3)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 192: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
-	// PTX line 193: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.NTID().X))
-	// PTX lines 194, 195, 196, 197, 198: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: mov.u32
-				v11 := uint64(uint64(tid0[l]))
-				r10[l] = v11
-				// 195: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-				// 196: cvt.s64.s32
-				v13 := uint64(uint64(int32(v12)))
-				r12[l] = v13
-				// 197: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-				// 198: add.s64
-				v15 := uint64(uint64(u2) + uint64(v14))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: mov.u32
-				v11 := uint64(uint64(tid0[l]))
-				r10[l] = v11
-				// 195: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-				// 196: cvt.s64.s32
-				v13 := uint64(uint64(int32(v12)))
-				r12[l] = v13
-				// 197: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-				// 198: add.s64
-				v15 := uint64(uint64(u2) + uint64(v14))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 199: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/warp_ops.ptx:199")
-	// PTX lines 200: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 200: setp.gt.s32
-				c16t := int32(r15[l]) > int32(k1)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+// warpBroadcastRun runs blocks of kernel warp_broadcast for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 152-163; the lanes wait here for those shfl.sync.idx.b32 at line 164 names
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1f)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 200: setp.gt.s32
-				c16t := int32(r15[l]) > int32(k1)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				// PTX line 152: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:152")
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 153: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:153")
+				}
+				// PTX line 154: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 155: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 156: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 157: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX lines 158, 159, 160, 161, 162, 163: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 159: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							// 160: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							r8[l] = v9
+							// 161: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							// 162: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:162")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 163: and.b32
+							v12 := uint64(uint32(v11) & uint32(k1))
+							r11[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 159: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							// 160: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							r8[l] = v9
+							// 161: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							// 162: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/warp_ops.ptx:162")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 163: and.b32
+							v12 := uint64(uint32(v11) & uint32(k1))
+							r11[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 164-166; ret
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				// PTX line 164: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 12, -1, 10, 11, 15, 14, m, m, "testdata/ptx/fast/warp_ops.ptx:164")
+				// PTX lines 165, 166: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 165: add.s64
+							v1 := uint64(uint64(r3[l]) + uint64(r8[l]))
+							// 166: st.global.u32
+							s2 := uint64(v1) + 0x0
+							s2v := uint64(r12[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_ops.ptx:166")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 165: add.s64
+							v1 := uint64(uint64(r3[l]) + uint64(r8[l]))
+							// 166: st.global.u32
+							s2 := uint64(v1) + 0x0
+							s2v := uint64(r12[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/fast/warp_ops.ptx:166")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u5
-	_ = u7
-	_ = u8
-}
-
-// warpVotesB0_1 runs b0 of kernel warp_votes, PTX lines 201-203.
-func warpVotesB0_1(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x0)
-	// PTX line 201: vote.sync.ballot.b32
-	w.Vote(runtime.VoteBallot, 16, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:201")
-	// PTX lines 202, 203: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 202: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 203: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 202: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 203: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
 }
 
-// warpVotesB1_1 runs b1 ($L__BB4_2) of kernel warp_votes, PTX lines 217-221.
-func warpVotesB1_1(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r12 := w.Reg(12)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	k2 := uint64(0x2)
-	// PTX line 217: vote.sync.any.pred
-	w.Vote(runtime.VoteAny, 2, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:217")
-	// PTX lines 218, 219, 220: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 218: selp.u32
-				v1 := uint64(k0)
-				if p2>>l&1 != 0 {
-					v1 = uint64(k1)
+// warpVotesRun runs blocks of kernel warp_votes for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 184-200; the lanes wait here for those vote.sync.ballot.b32 at line 201 names
+			{
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				r27[l] = v1
-				// 219: shl.b64
-				v2 := uint64(uint64(r12[l]) << uint32(k2))
-				r28[l] = v2
-				// 220: add.s64
-				v3 := uint64(uint64(r7[l]) + uint64(v2))
-				r29[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 218: selp.u32
-				v1 := uint64(k0)
-				if p2>>l&1 != 0 {
-					v1 = uint64(k1)
+				// PTX line 184: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/warp_ops.ptx:184")
 				}
-				r27[l] = v1
-				// 219: shl.b64
-				v2 := uint64(uint64(r12[l]) << uint32(k2))
-				r28[l] = v2
-				// 220: add.s64
-				v3 := uint64(uint64(r7[l]) + uint64(v2))
-				r29[l] = v3
-			}
-		}
-	}
-	// PTX line 221: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r27, r29, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_ops.ptx:221")
-}
-
-// warpVotesB1_2 runs b1 ($L__BB4_2) of kernel warp_votes, PTX lines 222-230.
-func warpVotesB1_2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r16 := w.Reg(16)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX line 222: vote.sync.all.pred
-	w.Vote(runtime.VoteAll, 3, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:222")
-	// PTX lines 223, 224: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 223: selp.u32
-				v1 := uint64(k0)
-				if p3>>l&1 != 0 {
-					v1 = uint64(k1)
+				// PTX line 185: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				r30[l] = v1
-				// 224: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(r28[l]))
-				r31[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 223: selp.u32
-				v1 := uint64(k0)
-				if p3>>l&1 != 0 {
-					v1 = uint64(k1)
+				// PTX line 186: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_ops.ptx:186")
 				}
-				r30[l] = v1
-				// 224: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(r28[l]))
-				r31[l] = v2
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 187: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/warp_ops.ptx:187")
+				}
+				// PTX line 188: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				runtime.Broadcast(r4, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 189: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_ops.ptx:189")
+				}
+				// PTX line 190: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u6)
+				runtime.Broadcast(r6, m, u7)
+				// PTX line 191: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u3)
+				runtime.Broadcast(r7, m, u8)
+				// PTX line 192: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.CTAID().X))
+				// PTX line 193: mov.u32, warp-uniform
+				u10 := uint64(uint64(w.NTID().X))
+				// PTX lines 194, 195, 196, 197, 198, 199, 200: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v16aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r10[l] = v11
+							// 195: mad.lo.s32
+							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+							// 196: cvt.s64.s32
+							v13 := uint64(uint64(int32(v12)))
+							r12[l] = v13
+							// 197: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							// 198: add.s64
+							v15 := uint64(uint64(u2) + uint64(v14))
+							// 199: ld.global.u32
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/warp_ops.ptx:199")
+									continue
+								}
+								v16 = v16x
+							}
+							// 200: setp.gt.s32
+							c17t := int32(v16) > int32(k1)
+							c17 := c17t
+							c17b0 := uint32(0)
+							if c17 {
+								c17b0 = 1
+							}
+							p0 = p0&^(1<<l) | c17b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r10[l] = v11
+							// 195: mad.lo.s32
+							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+							// 196: cvt.s64.s32
+							v13 := uint64(uint64(int32(v12)))
+							r12[l] = v13
+							// 197: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							// 198: add.s64
+							v15 := uint64(uint64(u2) + uint64(v14))
+							// 199: ld.global.u32
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/fast/warp_ops.ptx:199")
+									continue
+								}
+								v16 = v16x
+							}
+							// 200: setp.gt.s32
+							c17t := int32(v16) > int32(k1)
+							c17 := c17t
+							c17b0 := uint32(0)
+							if c17 {
+								c17b0 = 1
+							}
+							p0 = p0&^(1<<l) | c17b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				_ = u5
+				_ = u7
+				_ = u8
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 201-203; divergent, reconverges at block 2 (b1 ($L__BB4_2))
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x0)
+				// PTX line 201: vote.sync.ballot.b32
+				w.Vote(runtime.VoteBallot, 16, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:201")
+				// PTX lines 202, 203: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							// 203: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							// 203: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b1 ($L__BB4_2), PTX line 216; the lanes wait here for those vote.sync.any.pred at line 217 names
+			return pc, budget
+		case 3:
+			// b1 ($L__BB4_2), PTX lines 217-221; the lanes wait here for those vote.sync.all.pred at line 222 names
+			{
+				r7 := w.Reg(7)
+				r12 := w.Reg(12)
+				r28 := w.Reg(28)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				k2 := uint64(0x2)
+				// PTX line 217: vote.sync.any.pred
+				w.Vote(runtime.VoteAny, 2, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:217")
+				// PTX lines 218, 219, 220, 221: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 218: selp.u32
+							v1 := uint64(k0)
+							if p2>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 219: shl.b64
+							v2 := uint64(uint64(r12[l]) << uint32(k2))
+							r28[l] = v2
+							// 220: add.s64
+							v3 := uint64(uint64(r7[l]) + uint64(v2))
+							// 221: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(v1)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/warp_ops.ptx:221")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 218: selp.u32
+							v1 := uint64(k0)
+							if p2>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 219: shl.b64
+							v2 := uint64(uint64(r12[l]) << uint32(k2))
+							r28[l] = v2
+							// 220: add.s64
+							v3 := uint64(uint64(r7[l]) + uint64(v2))
+							// 221: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(v1)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/fast/warp_ops.ptx:221")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b1 ($L__BB4_2), PTX lines 222-230; ret
+			{
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r16 := w.Reg(16)
+				r28 := w.Reg(28)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX line 222: vote.sync.all.pred
+				w.Vote(runtime.VoteAll, 3, w.P[0], 36, m, m, "testdata/ptx/fast/warp_ops.ptx:222")
+				// PTX lines 223, 224, 225, 226, 227, 228, 229: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 223: selp.u32
+							v1 := uint64(k0)
+							if p3>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 224: add.s64
+							v2 := uint64(uint64(r6[l]) + uint64(r28[l]))
+							// 225: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(v1)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:225")
+							}
+							// 226: mov.u32
+							v4 := uint64(runtime.LanemaskLt(l))
+							// 227: and.b32
+							v5 := uint64(uint32(r16[l]) & uint32(v4))
+							// 228: popc.b32
+							v6 := uint64(bits.OnesCount64(uint64(uint32(v5))))
+							r34[l] = v6
+							// 229: add.s64
+							v7 := uint64(uint64(r4[l]) + uint64(r28[l]))
+							r35[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 223: selp.u32
+							v1 := uint64(k0)
+							if p3>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 224: add.s64
+							v2 := uint64(uint64(r6[l]) + uint64(r28[l]))
+							// 225: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(v1)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_ops.ptx:225")
+							}
+							// 226: mov.u32
+							v4 := uint64(runtime.LanemaskLt(l))
+							// 227: and.b32
+							v5 := uint64(uint32(r16[l]) & uint32(v4))
+							// 228: popc.b32
+							v6 := uint64(bits.OnesCount64(uint64(uint32(v5))))
+							r34[l] = v6
+							// 229: add.s64
+							v7 := uint64(uint64(r4[l]) + uint64(r28[l]))
+							r35[l] = v7
+						}
+					}
+				}
+				// PTX lines 230: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s8w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: st.global.u32
+							s8 := uint64(r35[l]) + 0x0
+							s8v := uint64(r34[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/warp_ops.ptx:230")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: st.global.u32
+							s8 := uint64(r35[l]) + 0x0
+							s8v := uint64(r34[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/fast/warp_ops.ptx:230")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 5:
+			// b2, PTX lines 206-215
+			{
+				r12 := w.Reg(12)
+				r16 := w.Reg(16)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x1b)
+				k2 := uint64(0x5)
+				k3 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 206: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:206")
+				}
+				// PTX line 207: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 208, 209, 210, 211, 212, 213, 214, 215: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 208: cvt.u32.u64
+							v3 := uint64(uint32(uint64(r12[l])))
+							// 209: shr.s32
+							v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+							// 210: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k1))
+							// 211: add.s32
+							v6 := uint64(uint32(v3) + uint32(v5))
+							// 212: shr.s32
+							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+							// 213: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+							// 214: add.s64
+							v9 := uint64(uint64(u2) + uint64(v8))
+							// 215: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r16[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:215")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 208: cvt.u32.u64
+							v3 := uint64(uint32(uint64(r12[l])))
+							// 209: shr.s32
+							v4 := uint64(uint32(int32(v3) >> uint32(k0)))
+							// 210: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k1))
+							// 211: add.s32
+							v6 := uint64(uint32(v3) + uint32(v5))
+							// 212: shr.s32
+							v7 := uint64(uint32(int32(v6) >> uint32(k2)))
+							// 213: mul.wide.s32
+							v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
+							// 214: add.s64
+							v9 := uint64(uint64(u2) + uint64(v8))
+							// 215: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r16[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/fast/warp_ops.ptx:215")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 225: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r30, r31, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_ops.ptx:225")
-	// PTX lines 226, 227, 228, 229: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: mov.u32
-				v3 := uint64(runtime.LanemaskLt(l))
-				// 227: and.b32
-				v4 := uint64(uint32(r16[l]) & uint32(v3))
-				// 228: popc.b32
-				v5 := uint64(bits.OnesCount64(uint64(uint32(v4))))
-				r34[l] = v5
-				// 229: add.s64
-				v6 := uint64(uint64(r4[l]) + uint64(r28[l]))
-				r35[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: mov.u32
-				v3 := uint64(runtime.LanemaskLt(l))
-				// 227: and.b32
-				v4 := uint64(uint32(r16[l]) & uint32(v3))
-				// 228: popc.b32
-				v5 := uint64(bits.OnesCount64(uint64(uint32(v4))))
-				r34[l] = v5
-				// 229: add.s64
-				v6 := uint64(uint64(r4[l]) + uint64(r28[l]))
-				r35[l] = v6
-			}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 230: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r34, r35, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_ops.ptx:230")
-}
-
-// warpVotesB2 runs b2 of kernel warp_votes, PTX lines 206-215.
-func warpVotesB2(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	r26 := w.Reg(26)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x1b)
-	k2 := uint64(0x5)
-	k3 := uint64(0x4)
-	// PTX line 206: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_ops.ptx:206")
-	// PTX line 207: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 208, 209, 210, 211, 212, 213, 214: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 208: cvt.u32.u64
-				v3 := uint64(uint32(uint64(r12[l])))
-				// 209: shr.s32
-				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
-				// 210: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k1))
-				// 211: add.s32
-				v6 := uint64(uint32(v3) + uint32(v5))
-				// 212: shr.s32
-				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-				// 213: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
-				// 214: add.s64
-				v9 := uint64(uint64(u2) + uint64(v8))
-				r26[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 208: cvt.u32.u64
-				v3 := uint64(uint32(uint64(r12[l])))
-				// 209: shr.s32
-				v4 := uint64(uint32(int32(v3) >> uint32(k0)))
-				// 210: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k1))
-				// 211: add.s32
-				v6 := uint64(uint32(v3) + uint32(v5))
-				// 212: shr.s32
-				v7 := uint64(uint32(int32(v6) >> uint32(k2)))
-				// 213: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k3))))
-				// 214: add.s64
-				v9 := uint64(uint64(u2) + uint64(v8))
-				r26[l] = v9
-			}
-		}
-	}
-	// PTX line 215: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_ops.ptx:215")
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/warp_width.ptx",
+	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -120,9 +121,69 @@ func init() {
 	shflWidthFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 21-38; the lanes wait here for those shfl.sync.idx.b32 at line 39 names
 	shflWidthFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:21",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_width.ptx:39",
@@ -138,9 +199,21 @@ func init() {
 	}
 	// b0, PTX lines 39-40; the lanes wait here for those shfl.sync.up.b32 at line 41 names
 	shflWidthFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:39",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_width.ptx:41",
@@ -156,9 +229,21 @@ func init() {
 	}
 	// b0, PTX lines 41-42; the lanes wait here for those shfl.sync.down.b32 at line 43 names
 	shflWidthFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:41",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_width.ptx:43",
@@ -174,9 +259,21 @@ func init() {
 	}
 	// b0, PTX lines 43-44; the lanes wait here for those shfl.sync.bfly.b32 at line 45 names
 	shflWidthFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:43",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_width.ptx:45",
@@ -192,9 +289,24 @@ func init() {
 	}
 	// b0, PTX lines 45-46; ret
 	shflWidthFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:45",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_width.ptx:47",
@@ -208,12 +320,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	shflWidthFunc.Run = shflWidthRun
 	divergentMaskFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 62-67; divergent, reconverges at block 4 (b3 ($L__BB1_5))
 	divergentMaskFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:62",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -225,9 +367,24 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 84-86; the lanes wait here for those vote.sync.ballot.b32 at line 87 names
 	divergentMaskFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:84",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/fast/warp_width.ptx:87",
@@ -243,9 +400,18 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 87-87
 	divergentMaskFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:87",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_width.ptx:88",
@@ -256,9 +422,24 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX lines 89-91
 	divergentMaskFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:89",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_width.ptx:92",
@@ -271,6 +452,13 @@ func init() {
 	divergentMaskFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/fast/warp_width.ptx:93",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_width.ptx:93",
@@ -281,9 +469,47 @@ func init() {
 	}
 	// b4, PTX lines 70-78; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 	divergentMaskFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:70",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -295,9 +521,23 @@ func init() {
 	}
 	// b5, PTX lines 81-81
 	divergentMaskFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fast/warp_width.ptx:81",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fast/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fast/warp_width.ptx:82",
@@ -311,6 +551,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	divergentMaskFunc.Run = divergentMaskRun
 }
 
 // ShflWidth launches PTX kernel shfl_width (testdata/ptx/fast/warp_width.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is shfl_width_param_0, param1 is shfl_width_param_1, param2 is shfl_width_param_2.
@@ -331,355 +572,768 @@ func DivergentMask(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, divergentMaskFunc, cfg, p[:])
 }
 
-// shflWidthB0 runs b0 of kernel shfl_width, PTX lines 21-38.
-func shflWidthB0(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	// PTX line 21: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:21")
-	// PTX line 22: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_width.ptx:22")
-	// PTX line 23: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 24: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:24")
-	// PTX line 25: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 26: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX line 27: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX line 28: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	// PTX lines 29, 30, 31, 32: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 30: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 31: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-				r10[l] = v11
-				// 32: add.s64
-				v12 := uint64(uint64(u5) + uint64(v11))
-				r11[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 30: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 31: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-				r10[l] = v11
-				// 32: add.s64
-				v12 := uint64(uint64(u5) + uint64(v11))
-				r11[l] = v12
-			}
-		}
-	}
-	// PTX line 33: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/warp_width.ptx:33")
-	// PTX lines 34, 35, 36, 37: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: shl.b32
-				v13 := uint64(uint32(r9[l]) << uint32(k1))
-				// 35: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 36: add.s64
-				v15 := uint64(uint64(u6) + uint64(v14))
-				r15[l] = v15
-				// 37: add.s64
-				v16 := uint64(uint64(u3) + uint64(r10[l]))
-				r16[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: shl.b32
-				v13 := uint64(uint32(r9[l]) << uint32(k1))
-				// 35: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 36: add.s64
-				v15 := uint64(uint64(u6) + uint64(v14))
-				r15[l] = v15
-				// 37: add.s64
-				v16 := uint64(uint64(u3) + uint64(r10[l]))
-				r16[l] = v16
-			}
-		}
-	}
-	// PTX line 38: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/warp_width.ptx:38")
-}
-
-// shflWidthB0_1 runs b0 of kernel shfl_width, PTX lines 39-40.
-func shflWidthB0_1(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	// PTX line 39: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 18, -1, 12, 17, 23, 22, m, m, "testdata/ptx/fast/warp_width.ptx:39")
-	// PTX line 40: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_width.ptx:40")
-}
-
-// shflWidthB0_2 runs b0 of kernel shfl_width, PTX lines 41-42.
-func shflWidthB0_2(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r19 := w.Reg(19)
-	// PTX line 41: shfl.sync.up.b32
-	w.Shfl(runtime.ShflUp, 19, -1, 12, 24, 25, 22, m, m, "testdata/ptx/fast/warp_width.ptx:41")
-	// PTX line 42: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r15, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/fast/warp_width.ptx:42")
-}
-
-// shflWidthB0_3 runs b0 of kernel shfl_width, PTX lines 43-44.
-func shflWidthB0_3(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	// PTX line 43: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 20, -1, 12, 26, 23, 22, m, m, "testdata/ptx/fast/warp_width.ptx:43")
-	// PTX line 44: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r15, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/fast/warp_width.ptx:44")
-}
-
-// shflWidthB0_4 runs b0 of kernel shfl_width, PTX lines 45-46.
-func shflWidthB0_4(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r21 := w.Reg(21)
-	// PTX line 45: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 21, -1, 12, 27, 28, 22, m, m, "testdata/ptx/fast/warp_width.ptx:45")
-	// PTX line 46: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r15, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/fast/warp_width.ptx:46")
-}
-
-// divergentMaskB0 runs b0 of kernel divergent_mask, PTX lines 62-67.
-func divergentMaskB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 62: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/warp_width.ptx:62")
-	// PTX line 63: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 64: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 66: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 67: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// shflWidthRun runs blocks of kernel shfl_width for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 21-38; the lanes wait here for those shfl.sync.idx.b32 at line 39 names
+			{
+				r12 := w.Reg(12)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 66: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 67: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 21: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:21")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 22: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/warp_width.ptx:22")
+				}
+				// PTX line 23: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 24: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:24")
+				}
+				// PTX line 25: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 26: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX line 27: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX line 28: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.NTID().X))
+				// PTX lines 29, 30, 31, 32, 33, 34, 35, 36, 37, 38: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v13aw := w.Window(0)
+					v18aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 30: mad.lo.s32
+							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+							// 31: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+							// 32: add.s64
+							v12 := uint64(uint64(u5) + uint64(v11))
+							// 33: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/warp_width.ptx:33")
+									continue
+								}
+								v13 = v13x
+							}
+							r12[l] = v13
+							// 34: shl.b32
+							v14 := uint64(uint32(v10) << uint32(k1))
+							// 35: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+							// 36: add.s64
+							v16 := uint64(uint64(u6) + uint64(v15))
+							r15[l] = v16
+							// 37: add.s64
+							v17 := uint64(uint64(u3) + uint64(v11))
+							// 38: ld.global.u32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/warp_width.ptx:38")
+									continue
+								}
+								v18 = v18x
+							}
+							r17[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 30: mad.lo.s32
+							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+							// 31: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+							// 32: add.s64
+							v12 := uint64(uint64(u5) + uint64(v11))
+							// 33: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/warp_width.ptx:33")
+									continue
+								}
+								v13 = v13x
+							}
+							r12[l] = v13
+							// 34: shl.b32
+							v14 := uint64(uint32(v10) << uint32(k1))
+							// 35: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+							// 36: add.s64
+							v16 := uint64(uint64(u6) + uint64(v15))
+							r15[l] = v16
+							// 37: add.s64
+							v17 := uint64(uint64(u3) + uint64(v11))
+							// 38: ld.global.u32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/warp_width.ptx:38")
+									continue
+								}
+								v18 = v18x
+							}
+							r17[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 39-40; the lanes wait here for those shfl.sync.up.b32 at line 41 names
+			{
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				// PTX line 39: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 18, -1, 12, 17, 23, 22, m, m, "testdata/ptx/fast/warp_width.ptx:39")
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: st.global.u32
+							s1 := uint64(r15[l]) + 0x0
+							s1v := uint64(r18[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:40")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: st.global.u32
+							s1 := uint64(r15[l]) + 0x0
+							s1v := uint64(r18[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:40")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX lines 41-42; the lanes wait here for those shfl.sync.down.b32 at line 43 names
+			{
+				r15 := w.Reg(15)
+				r19 := w.Reg(19)
+				// PTX line 41: shfl.sync.up.b32
+				w.Shfl(runtime.ShflUp, 19, -1, 12, 24, 25, 22, m, m, "testdata/ptx/fast/warp_width.ptx:41")
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.global.u32
+							s1 := uint64(r15[l]) + 0x4
+							s1v := uint64(r19[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.global.u32
+							s1 := uint64(r15[l]) + 0x4
+							s1v := uint64(r19[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:42")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b0, PTX lines 43-44; the lanes wait here for those shfl.sync.bfly.b32 at line 45 names
+			{
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				// PTX line 43: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 20, -1, 12, 26, 23, 22, m, m, "testdata/ptx/fast/warp_width.ptx:43")
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.global.u32
+							s1 := uint64(r15[l]) + 0x8
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.global.u32
+							s1 := uint64(r15[l]) + 0x8
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:44")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b0, PTX lines 45-46; ret
+			{
+				r15 := w.Reg(15)
+				r21 := w.Reg(21)
+				// PTX line 45: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 21, -1, 12, 27, 28, 22, m, m, "testdata/ptx/fast/warp_width.ptx:45")
+				// PTX lines 46: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: st.global.u32
+							s1 := uint64(r15[l]) + 0xc
+							s1v := uint64(r21[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:46")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: st.global.u32
+							s1 := uint64(r15[l]) + 0xc
+							s1v := uint64(r21[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/fast/warp_width.ptx:46")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// divergentMaskB1 runs b1 ($L__BB1_3) of kernel divergent_mask, PTX lines 84-86.
-func divergentMaskB1(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX line 84: activemask.b32
-	w.Activemask(14, m)
-	// PTX lines 85, 86: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: and.b32
-				v1 := uint64(uint32(r12[l]) & uint32(k0))
-				// 86: setp.eq.b32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// divergentMaskRun runs blocks of kernel divergent_mask for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 62-67; divergent, reconverges at block 4 (b3 ($L__BB1_5))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: and.b32
-				v1 := uint64(uint32(r12[l]) & uint32(k0))
-				// 86: setp.eq.b32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 62: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/warp_width.ptx:62")
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// divergentMaskB1_1 runs b1 ($L__BB1_3) of kernel divergent_mask, PTX lines 87-87.
-func divergentMaskB1_1(w *runtime.Warp, m uint32) {
-	// PTX line 87: vote.sync.ballot.b32
-	w.Vote(runtime.VoteBallot, 13, w.P[2], 14, m, m, "testdata/ptx/fast/warp_width.ptx:87")
-}
-
-// divergentMaskB2 runs b2 ($L__BB1_4) of kernel divergent_mask, PTX lines 89-91.
-func divergentMaskB2(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	k0 := uint64(0x2)
-	// PTX lines 89, 90: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 90: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r17[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 90: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r17[l] = v2
-			}
-		}
-	}
-	// PTX line 91: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fast/warp_width.ptx:91")
-}
-
-// divergentMaskB4 runs b4 of kernel divergent_mask, PTX lines 70-78.
-func divergentMaskB4(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX line 70: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:70")
-	// PTX line 71: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:71")
-	// PTX line 72: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 73: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 74, 75, 76: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 75: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 76: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 75: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 76: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
-		}
-	}
-	// PTX line 77: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fast/warp_width.ptx:77")
-	// PTX lines 78: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: setp.lt.s32
-				c8t := int32(r12[l]) < int32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 63: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 64: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 66: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 67: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 66: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 67: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: setp.lt.s32
-				c8t := int32(r12[l]) < int32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 84-86; the lanes wait here for those vote.sync.ballot.b32 at line 87 names
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX line 84: activemask.b32
+				w.Activemask(14, m)
+				// PTX lines 85, 86: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: and.b32
+							v1 := uint64(uint32(r12[l]) & uint32(k0))
+							// 86: setp.eq.b32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: and.b32
+							v1 := uint64(uint32(r12[l]) & uint32(k0))
+							// 86: setp.eq.b32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[2] = p2
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB1_3), PTX lines 87-87
+			{
+				// PTX line 87: vote.sync.ballot.b32
+				w.Vote(runtime.VoteBallot, 13, w.P[2], 14, m, m, "testdata/ptx/fast/warp_width.ptx:87")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB1_4), PTX lines 89-91
+			{
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 89, 90, 91: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 90: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 91: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_width.ptx:91")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 90: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 91: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/fast/warp_width.ptx:91")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b3 ($L__BB1_5), PTX line 92; ret
+			next = 7
+		case 5:
+			// b4, PTX lines 70-78; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 70: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/warp_width.ptx:70")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 71: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/warp_width.ptx:71")
+				}
+				// PTX line 72: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 73: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 74, 75, 76, 77, 78: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 75: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 76: add.s64
+							v7 := uint64(uint64(u3) + uint64(v6))
+							// 77: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/warp_width.ptx:77")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 78: setp.lt.s32
+							c9t := int32(v8) < int32(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 75: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 76: add.s64
+							v7 := uint64(uint64(u3) + uint64(v6))
+							// 77: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/fast/warp_width.ptx:77")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 78: setp.lt.s32
+							c9t := int32(v8) < int32(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX lines 81-81
+			{
+				// PTX line 81: activemask.b32
+				w.Activemask(13, m)
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u4
-}
-
-// divergentMaskB5 runs b5 of kernel divergent_mask, PTX lines 81-81.
-func divergentMaskB5(w *runtime.Warp, m uint32) {
-	// PTX line 81: activemask.b32
-	w.Activemask(13, m)
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fminmax.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -70,9 +71,38 @@ func init() {
 	minmaxNanFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	minmaxNanFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{minmaxNanB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			minmaxNanRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fminmax.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fminmax.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -86,6 +116,13 @@ func init() {
 	minmaxNanFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/fminmax.ptx:53",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fminmax.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fminmax.ptx:53",
@@ -96,9 +133,75 @@ func init() {
 	}
 	// b2, PTX lines 32-51
 	minmaxNanFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{minmaxNanB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			minmaxNanRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/fminmax.ptx:32",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fminmax.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fminmax.ptx:52",
@@ -112,6 +215,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	minmaxNanFunc.Run = minmaxNanRun
 }
 
 // MinmaxNan launches PTX kernel minmax_nan (testdata/ptx/fminmax.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is minmax_nan_param_0, param1 is minmax_nan_param_1, param2 is minmax_nan_param_2, param3 is minmax_nan_param_3.
@@ -124,182 +228,453 @@ func MinmaxNan(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, minmaxNanFunc, cfg, p[:])
 }
 
-// minmaxNanB0 runs b0 of kernel minmax_nan, PTX lines 24-29.
-func minmaxNanB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 24: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fminmax.ptx:24")
-	// PTX line 25: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 26: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// minmaxNanRun runs blocks of kernel minmax_nan for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 24: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fminmax.ptx:24")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 25: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 26: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 52; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 32-51
+			{
+				r4 := w.Reg(4)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				r19 := w.Reg(19)
+				r22 := w.Reg(22)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fminmax.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fminmax.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fminmax.ptx:35")
+				}
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(0)
+					v11aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							r12[l] = v8
+							// 40: ld.global.f32
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fminmax.ptx:40")
+									continue
+								}
+								v9 = v9x
+							}
+							// 41: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							r14[l] = v10
+							// 42: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fminmax.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							// 43: min.NaN.f32
+							v12 := uint64(isa.MinF32(uint32(v9), uint32(v11), true))
+							r16[l] = v12
+							// 44: shl.b32
+							v13 := uint64(uint32(r4[l]) << uint32(k1))
+							// 45: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+							// 46: add.s64
+							v15 := uint64(uint64(u6) + uint64(v14))
+							r19[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							r12[l] = v8
+							// 40: ld.global.f32
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/fminmax.ptx:40")
+									continue
+								}
+								v9 = v9x
+							}
+							// 41: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							r14[l] = v10
+							// 42: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fminmax.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							// 43: min.NaN.f32
+							v12 := uint64(isa.MinF32(uint32(v9), uint32(v11), true))
+							r16[l] = v12
+							// 44: shl.b32
+							v13 := uint64(uint32(r4[l]) << uint32(k1))
+							// 45: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+							// 46: add.s64
+							v15 := uint64(uint64(u6) + uint64(v14))
+							r19[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: st.global.f32
+							s16 := uint64(r19[l]) + 0x0
+							s16v := uint64(r16[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fminmax.ptx:47")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: st.global.f32
+							s16 := uint64(r19[l]) + 0x0
+							s16v := uint64(r16[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/fminmax.ptx:47")
+							}
+						}
+					}
+				}
+				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v17aw := w.Window(3)
+					v18aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: ld.global.f32
+							v17a := uint64(r12[l]) + 0x0
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+								if !v17ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fminmax.ptx:48")
+									continue
+								}
+								v17 = v17x
+							}
+							// 49: ld.global.f32
+							v18a := uint64(r14[l]) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fminmax.ptx:49")
+									continue
+								}
+								v18 = v18x
+							}
+							// 50: max.NaN.f32
+							v19 := uint64(isa.MaxF32(uint32(v17), uint32(v18), true))
+							r22[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: ld.global.f32
+							v17a := uint64(r12[l]) + 0x0
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+								if !v17ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/fminmax.ptx:48")
+									continue
+								}
+								v17 = v17x
+							}
+							// 49: ld.global.f32
+							v18a := uint64(r14[l]) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fminmax.ptx:49")
+									continue
+								}
+								v18 = v18x
+							}
+							// 50: max.NaN.f32
+							v19 := uint64(isa.MaxF32(uint32(v17), uint32(v18), true))
+							r22[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s20w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.global.f32
+							s20 := uint64(r19[l]) + 0x4
+							s20v := uint64(r22[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fminmax.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.global.f32
+							s20 := uint64(r19[l]) + 0x4
+							s20v := uint64(r22[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/fminmax.ptx:51")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// minmaxNanB2 runs b2 of kernel minmax_nan, PTX lines 32-51.
-func minmaxNanB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX line 32: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fminmax.ptx:32")
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fminmax.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 35: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fminmax.ptx:35")
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX lines 38, 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 39: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 39: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 40: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fminmax.ptx:40")
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		}
-	}
-	// PTX line 42: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fminmax.ptx:42")
-	// PTX lines 43, 44, 45, 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: min.NaN.f32
-				v10 := uint64(isa.MinF32(uint32(r13[l]), uint32(r15[l]), true))
-				r16[l] = v10
-				// 44: shl.b32
-				v11 := uint64(uint32(r4[l]) << uint32(k1))
-				// 45: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-				// 46: add.s64
-				v13 := uint64(uint64(u6) + uint64(v12))
-				r19[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: min.NaN.f32
-				v10 := uint64(isa.MinF32(uint32(r13[l]), uint32(r15[l]), true))
-				r16[l] = v10
-				// 44: shl.b32
-				v11 := uint64(uint32(r4[l]) << uint32(k1))
-				// 45: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-				// 46: add.s64
-				v13 := uint64(uint64(u6) + uint64(v12))
-				r19[l] = v13
-			}
-		}
-	}
-	// PTX line 47: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/fminmax.ptx:47")
-	// PTX line 48: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fminmax.ptx:48")
-	// PTX line 49: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r21, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/fminmax.ptx:49")
-	// PTX lines 50: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: max.NaN.f32
-				v14 := uint64(isa.MaxF32(uint32(r20[l]), uint32(r21[l]), true))
-				r22[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: max.NaN.f32
-				v14 := uint64(isa.MaxF32(uint32(r20[l]), uint32(r21[l]), true))
-				r22[l] = v14
-			}
-		}
-	}
-	// PTX line 51: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r22, r19, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/fminmax.ptx:51")
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/gcc/acc_vecadd.ptx",
+	NumWindows: 22,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -141,9 +142,29 @@ func init() {
 	vaddOmpFn0Func.Blocks = make([]runtime.Block, 16)
 	// b0, PTX lines 15-63; divergent, reconverges at block 1 (b1 ($L5))
 	vaddOmpFn0Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:15",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  15,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -154,22 +175,34 @@ func init() {
 		},
 	}
 	// b1 ($L5), PTX line 73; the lanes wait here for those bar.warp.sync at line 74 names
-	vaddOmpFn0Func.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:74",
-		Reconv: -1,
-		Succ:   2,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  43,
-			What:  "bar.warp.sync",
+	vaddOmpFn0Func.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:74",
+			Reconv: -1,
+			Succ:   2,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  43,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b1 ($L5), PTX lines 74-74; the lanes wait here for those shfl.sync.idx.b32 at line 76 names
 	vaddOmpFn0Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:74",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:76",
@@ -185,9 +218,21 @@ func init() {
 	}
 	// b1 ($L5), PTX lines 76-77; the lanes wait here for those shfl.sync.idx.b32 at line 78 names
 	vaddOmpFn0Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B1_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:76",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:78",
@@ -203,9 +248,18 @@ func init() {
 	}
 	// b1 ($L5), PTX lines 78-78; the lanes wait here for those shfl.sync.idx.b32 at line 79 names
 	vaddOmpFn0Func.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B1_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:78",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:79",
@@ -221,9 +275,24 @@ func init() {
 	}
 	// b1 ($L5), PTX lines 79-81; the lanes wait here for those shfl.sync.idx.b32 at line 82 names
 	vaddOmpFn0Func.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B1_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:79",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:82",
@@ -239,9 +308,18 @@ func init() {
 	}
 	// b1 ($L5), PTX lines 82-82; the lanes wait here for those shfl.sync.idx.b32 at line 83 names
 	vaddOmpFn0Func.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B1_5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:82",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:83",
@@ -257,9 +335,24 @@ func init() {
 	}
 	// b1 ($L5), PTX lines 83-85; the lanes wait here for those shfl.sync.idx.b32 at line 86 names
 	vaddOmpFn0Func.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B1_6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:83",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:86",
@@ -275,9 +368,18 @@ func init() {
 	}
 	// b1 ($L5), PTX lines 86-86; the lanes wait here for those shfl.sync.idx.b32 at line 87 names
 	vaddOmpFn0Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B1_7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:86",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:87",
@@ -293,9 +395,68 @@ func init() {
 	}
 	// b1 ($L5), PTX lines 87-102; divergent, reconverges at block 11 (b3 ($L2))
 	vaddOmpFn0Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B1_8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:87",
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -307,9 +468,47 @@ func init() {
 	}
 	// b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
 	vaddOmpFn0Func.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:115",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -323,6 +522,13 @@ func init() {
 	vaddOmpFn0Func.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:128",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:128",
@@ -333,9 +539,33 @@ func init() {
 	}
 	// b4, PTX lines 66-71
 	vaddOmpFn0Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:66",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:73",
@@ -346,9 +576,45 @@ func init() {
 	}
 	// b5, PTX lines 104-113
 	vaddOmpFn0Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{vaddOmpFn0B5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vaddOmpFn0Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:104",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:114",
@@ -358,24 +624,51 @@ func init() {
 		},
 	}
 	// b6, PTX line 124
-	vaddOmpFn0Func.Blocks[14] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:125",
-		Reconv:  -1,
-		Succ:    11,
-		Uniform: true,
-	}}
+	vaddOmpFn0Func.Blocks[14] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:125",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	vaddOmpFn0Func.Blocks[15] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	vaddOmpFn0Func.Run = vaddOmpFn0Run
 	scaleRowsOmpFn0Func.Blocks = make([]runtime.Block, 32)
 	// b0, PTX lines 138-192; divergent, reconverges at block 1 (b1 ($L18))
 	scaleRowsOmpFn0Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:138",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -386,22 +679,40 @@ func init() {
 		},
 	}
 	// b1 ($L18), PTX line 207; the lanes wait here for those bar.warp.sync at line 208 names
-	scaleRowsOmpFn0Func.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:208",
-		Reconv: -1,
-		Succ:   2,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  43,
-			What:  "bar.warp.sync",
+	scaleRowsOmpFn0Func.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:208",
+			Reconv: -1,
+			Succ:   2,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  43,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b1 ($L18), PTX lines 208-210; the lanes wait here for those shfl.sync.idx.b32 at line 211 names
 	scaleRowsOmpFn0Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:208",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:211",
@@ -417,9 +728,26 @@ func init() {
 	}
 	// b1 ($L18), PTX lines 211-212
 	scaleRowsOmpFn0Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B1_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:211",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     25,
 			Kind:    runtime.TermBranch,
@@ -432,22 +760,34 @@ func init() {
 		},
 	}
 	// b2 ($L17), PTX line 223; the lanes wait here for those bar.warp.sync at line 224 names
-	scaleRowsOmpFn0Func.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:224",
-		Reconv: -1,
-		Succ:   5,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  43,
-			What:  "bar.warp.sync",
+	scaleRowsOmpFn0Func.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:224",
+			Reconv: -1,
+			Succ:   5,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  43,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b2 ($L17), PTX lines 224-224
 	scaleRowsOmpFn0Func.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:224",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  224,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:225",
@@ -457,23 +797,35 @@ func init() {
 		},
 	}
 	// b3 ($L12), PTX line 225; the lanes wait here for those shfl.sync.idx.b32 at line 228 names
-	scaleRowsOmpFn0Func.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:228",
-		Reconv: -1,
-		Succ:   7,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Joint: true,
-			Mask:  43,
-			What:  "shfl.sync",
+	scaleRowsOmpFn0Func.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:228",
+			Reconv: -1,
+			Succ:   7,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Joint: true,
+				Mask:  43,
+				What:  "shfl.sync",
+			},
 		},
-	}}
+	}
 	// b3 ($L12), PTX lines 228-228; the lanes wait here for those shfl.sync.idx.b32 at line 229 names
 	scaleRowsOmpFn0Func.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:228",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:229",
@@ -489,9 +841,18 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 229-229; the lanes wait here for those shfl.sync.idx.b32 at line 230 names
 	scaleRowsOmpFn0Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:229",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  229,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:230",
@@ -507,9 +868,21 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 230-231; the lanes wait here for those shfl.sync.idx.b32 at line 232 names
 	scaleRowsOmpFn0Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:230",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:232",
@@ -525,9 +898,18 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 232-232; the lanes wait here for those shfl.sync.idx.b32 at line 233 names
 	scaleRowsOmpFn0Func.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:232",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  232,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:233",
@@ -543,9 +925,21 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 233-234; the lanes wait here for those shfl.sync.idx.b32 at line 235 names
 	scaleRowsOmpFn0Func.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:233",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:235",
@@ -561,9 +955,18 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 235-235; the lanes wait here for those shfl.sync.idx.b32 at line 236 names
 	scaleRowsOmpFn0Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:235",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:236",
@@ -579,9 +982,18 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 236-236; the lanes wait here for those shfl.sync.idx.b32 at line 237 names
 	scaleRowsOmpFn0Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:236",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  236,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:237",
@@ -597,9 +1009,21 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 237-238; the lanes wait here for those shfl.sync.idx.b32 at line 239 names
 	scaleRowsOmpFn0Func.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:237",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:239",
@@ -615,9 +1039,18 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 239-239; the lanes wait here for those shfl.sync.idx.b32 at line 240 names
 	scaleRowsOmpFn0Func.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:239",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  239,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:240",
@@ -633,9 +1066,32 @@ func init() {
 	}
 	// b3 ($L12), PTX lines 240-243; divergent, reconverges at block 17 (b4 ($L11))
 	scaleRowsOmpFn0Func.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B3_10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:240",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -647,9 +1103,23 @@ func init() {
 	}
 	// b4 ($L11), PTX lines 247-247; divergent, reconverges at block 18 (b5 ($L16))
 	scaleRowsOmpFn0Func.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:247",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  249,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -660,22 +1130,40 @@ func init() {
 		},
 	}
 	// b5 ($L16), PTX line 254; the lanes wait here for those bar.warp.sync at line 255 names
-	scaleRowsOmpFn0Func.Blocks[18] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:255",
-		Reconv: -1,
-		Succ:   19,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  43,
-			What:  "bar.warp.sync",
+	scaleRowsOmpFn0Func.Blocks[18] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:255",
+			Reconv: -1,
+			Succ:   19,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  43,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b5 ($L16), PTX lines 255-257; the lanes wait here for those shfl.sync.idx.b32 at line 258 names
 	scaleRowsOmpFn0Func.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:255",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:258",
@@ -691,9 +1179,26 @@ func init() {
 	}
 	// b5 ($L16), PTX lines 258-259
 	scaleRowsOmpFn0Func.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B5_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:258",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     29,
 			Kind:    runtime.TermBranch,
@@ -706,9 +1211,54 @@ func init() {
 	}
 	// b6 ($L8), PTX lines 263-275
 	scaleRowsOmpFn0Func.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:263",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:276",
@@ -719,9 +1269,35 @@ func init() {
 	}
 	// b7 ($L10), PTX lines 277-281; divergent, reconverges at block 30 (b15)
 	scaleRowsOmpFn0Func.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:277",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -735,6 +1311,13 @@ func init() {
 	scaleRowsOmpFn0Func.Blocks[23] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:285",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  285,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:285",
@@ -745,9 +1328,54 @@ func init() {
 	}
 	// b9, PTX lines 194-206
 	scaleRowsOmpFn0Func.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 24, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:194",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:207",
@@ -760,6 +1388,15 @@ func init() {
 	scaleRowsOmpFn0Func.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:214",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  214,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -771,9 +1408,39 @@ func init() {
 	}
 	// b11, PTX lines 215-222
 	scaleRowsOmpFn0Func.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 26, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:215",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:223",
@@ -783,18 +1450,39 @@ func init() {
 		},
 	}
 	// b12, PTX line 244
-	scaleRowsOmpFn0Func.Blocks[27] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:245",
-		Reconv:  -1,
-		Succ:    17,
-		Uniform: true,
-	}}
+	scaleRowsOmpFn0Func.Blocks[27] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:245",
+			Reconv:  -1,
+			Succ:    17,
+			Uniform: true,
+		},
+	}
 	// b13, PTX lines 250-253
 	scaleRowsOmpFn0Func.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{scaleRowsOmpFn0B13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRowsOmpFn0Run(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:250",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:254",
@@ -807,6 +1495,15 @@ func init() {
 	scaleRowsOmpFn0Func.Blocks[29] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:261",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:261",
@@ -819,6 +1516,15 @@ func init() {
 	scaleRowsOmpFn0Func.Blocks[30] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:283",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  283,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:283",
@@ -832,12 +1538,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	scaleRowsOmpFn0Func.Run = scaleRowsOmpFn0Run
 	countPositiveOmpFn0Func.Blocks = make([]runtime.Block, 33)
 	// b0, PTX lines 295-357; divergent, reconverges at block 1 (b1 ($L26))
 	countPositiveOmpFn0Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:295",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  356,
+			}, {
+				Count: 1,
+				Line:  357,
+			}, {
+				Count: 1,
+				Line:  359,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -848,22 +1575,34 @@ func init() {
 		},
 	}
 	// b1 ($L26), PTX line 365; the lanes wait here for those bar.warp.sync at line 366 names
-	countPositiveOmpFn0Func.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:366",
-		Reconv: -1,
-		Succ:   2,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  54,
-			What:  "bar.warp.sync",
+	countPositiveOmpFn0Func.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:366",
+			Reconv: -1,
+			Succ:   2,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  54,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b1 ($L26), PTX lines 366-366; the lanes wait here for those shfl.sync.idx.b32 at line 368 names
 	countPositiveOmpFn0Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:366",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  366,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:368",
@@ -879,9 +1618,21 @@ func init() {
 	}
 	// b1 ($L26), PTX lines 368-369; the lanes wait here for those shfl.sync.idx.b32 at line 370 names
 	countPositiveOmpFn0Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B1_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:368",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  368,
+			}, {
+				Count: 1,
+				Line:  369,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:370",
@@ -897,9 +1648,18 @@ func init() {
 	}
 	// b1 ($L26), PTX lines 370-370; the lanes wait here for those shfl.sync.idx.b32 at line 371 names
 	countPositiveOmpFn0Func.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B1_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:370",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  370,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:371",
@@ -915,9 +1675,24 @@ func init() {
 	}
 	// b1 ($L26), PTX lines 371-373; the lanes wait here for those shfl.sync.idx.b32 at line 374 names
 	countPositiveOmpFn0Func.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B1_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:371",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  371,
+			}, {
+				Count: 1,
+				Line:  372,
+			}, {
+				Count: 1,
+				Line:  373,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:374",
@@ -933,9 +1708,18 @@ func init() {
 	}
 	// b1 ($L26), PTX lines 374-374; the lanes wait here for those shfl.sync.idx.b32 at line 375 names
 	countPositiveOmpFn0Func.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B1_5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:374",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  374,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:375",
@@ -951,9 +1735,68 @@ func init() {
 	}
 	// b1 ($L26), PTX lines 375-390; divergent, reconverges at block 10 (b4 ($L20))
 	countPositiveOmpFn0Func.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B1_6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:375",
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  375,
+			}, {
+				Count: 1,
+				Line:  376,
+			}, {
+				Count: 1,
+				Line:  377,
+			}, {
+				Count: 1,
+				Line:  378,
+			}, {
+				Count: 1,
+				Line:  379,
+			}, {
+				Count: 1,
+				Line:  380,
+			}, {
+				Count: 1,
+				Line:  381,
+			}, {
+				Count: 1,
+				Line:  382,
+			}, {
+				Count: 1,
+				Line:  383,
+			}, {
+				Count: 1,
+				Line:  384,
+			}, {
+				Count: 1,
+				Line:  385,
+			}, {
+				Count: 1,
+				Line:  386,
+			}, {
+				Count: 1,
+				Line:  387,
+			}, {
+				Count: 1,
+				Line:  388,
+			}, {
+				Count: 1,
+				Line:  389,
+			}, {
+				Count: 1,
+				Line:  390,
+			}, {
+				Count: 1,
+				Line:  391,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -965,9 +1808,38 @@ func init() {
 	}
 	// b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
 	countPositiveOmpFn0Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:406",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  406,
+			}, {
+				Count: 1,
+				Line:  407,
+			}, {
+				Count: 1,
+				Line:  408,
+			}, {
+				Count: 1,
+				Line:  409,
+			}, {
+				Count: 1,
+				Line:  410,
+			}, {
+				Count: 1,
+				Line:  411,
+			}, {
+				Count: 1,
+				Line:  412,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -979,9 +1851,21 @@ func init() {
 	}
 	// b3 ($L23), PTX lines 416-417
 	countPositiveOmpFn0Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:416",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  416,
+			}, {
+				Count: 1,
+				Line:  417,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:418",
@@ -991,23 +1875,38 @@ func init() {
 		},
 	}
 	// b4 ($L20), PTX line 418; the lanes wait here for those shfl.sync.down.b32 at line 419 names
-	countPositiveOmpFn0Func.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:419",
-		Reconv: -1,
-		Succ:   11,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Joint: true,
-			Mask:  54,
-			What:  "shfl.sync",
+	countPositiveOmpFn0Func.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:419",
+			Reconv: -1,
+			Succ:   11,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Joint: true,
+				Mask:  54,
+				What:  "shfl.sync",
+			},
 		},
-	}}
+	}
 	// b4 ($L20), PTX lines 419-420; the lanes wait here for those shfl.sync.down.b32 at line 421 names
 	countPositiveOmpFn0Func.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:419",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  419,
+			}, {
+				Count: 1,
+				Line:  420,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:421",
@@ -1023,9 +1922,21 @@ func init() {
 	}
 	// b4 ($L20), PTX lines 421-422; the lanes wait here for those shfl.sync.down.b32 at line 423 names
 	countPositiveOmpFn0Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B4_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:421",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  421,
+			}, {
+				Count: 1,
+				Line:  422,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:423",
@@ -1041,9 +1952,21 @@ func init() {
 	}
 	// b4 ($L20), PTX lines 423-424; the lanes wait here for those shfl.sync.down.b32 at line 425 names
 	countPositiveOmpFn0Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B4_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:423",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  423,
+			}, {
+				Count: 1,
+				Line:  424,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:425",
@@ -1059,9 +1982,21 @@ func init() {
 	}
 	// b4 ($L20), PTX lines 425-426; the lanes wait here for those shfl.sync.down.b32 at line 427 names
 	countPositiveOmpFn0Func.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B4_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:425",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  425,
+			}, {
+				Count: 1,
+				Line:  426,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:427",
@@ -1077,9 +2012,23 @@ func init() {
 	}
 	// b4 ($L20), PTX lines 427-427; divergent, reconverges at block 16 (b5 ($L29))
 	countPositiveOmpFn0Func.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B4_5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:427",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  427,
+			}, {
+				Count: 1,
+				Line:  430,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -1090,22 +2039,39 @@ func init() {
 		},
 	}
 	// b5 ($L29), PTX line 434; the lanes wait here for those bar.warp.sync at line 435 names
-	countPositiveOmpFn0Func.Blocks[16] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:435",
-		Reconv: -1,
-		Succ:   17,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  54,
-			What:  "bar.warp.sync",
+	countPositiveOmpFn0Func.Blocks[16] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:435",
+			Reconv: -1,
+			Succ:   17,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  54,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b5 ($L29), PTX lines 435-435
 	countPositiveOmpFn0Func.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:435",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  435,
+			}, {
+				Count: 1,
+				Line:  436,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:436",
@@ -1118,6 +2084,15 @@ func init() {
 	countPositiveOmpFn0Func.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:438",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  438,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -1128,22 +2103,34 @@ func init() {
 		},
 	}
 	// b7 ($L27), PTX line 440; the lanes wait here for those bar.warp.sync at line 441 names
-	countPositiveOmpFn0Func.Blocks[19] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:441",
-		Reconv: -1,
-		Succ:   20,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  54,
-			What:  "bar.warp.sync",
+	countPositiveOmpFn0Func.Blocks[19] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:441",
+			Reconv: -1,
+			Succ:   20,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  54,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b7 ($L27), PTX lines 441-441
 	countPositiveOmpFn0Func.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B7_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:441",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  441,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:442",
@@ -1154,9 +2141,23 @@ func init() {
 	}
 	// b8 ($L22), PTX lines 443-443; divergent, reconverges at block 22 (b9 ($L28))
 	countPositiveOmpFn0Func.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:443",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  443,
+			}, {
+				Count: 1,
+				Line:  444,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -1167,22 +2168,40 @@ func init() {
 		},
 	}
 	// b9 ($L28), PTX line 449; the lanes wait here for those bar.warp.sync at line 450 names
-	countPositiveOmpFn0Func.Blocks[22] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:450",
-		Reconv: -1,
-		Succ:   23,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  54,
-			What:  "bar.warp.sync",
+	countPositiveOmpFn0Func.Blocks[22] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/gcc/acc_vecadd.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:450",
+			Reconv: -1,
+			Succ:   23,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  54,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b9 ($L28), PTX lines 450-452; the lanes wait here for those shfl.sync.idx.b32 at line 453 names
 	countPositiveOmpFn0Func.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B9_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:450",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  450,
+			}, {
+				Count: 1,
+				Line:  451,
+			}, {
+				Count: 1,
+				Line:  452,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/gcc/acc_vecadd.ptx:453",
@@ -1198,9 +2217,26 @@ func init() {
 	}
 	// b9 ($L28), PTX lines 453-454
 	countPositiveOmpFn0Func.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B9_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 24, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:453",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  453,
+			}, {
+				Count: 1,
+				Line:  454,
+			}, {
+				Count: 1,
+				Line:  455,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     31,
 			Kind:    runtime.TermBranch,
@@ -1213,9 +2249,27 @@ func init() {
 	}
 	// b10, PTX lines 360-363
 	countPositiveOmpFn0Func.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:360",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  360,
+			}, {
+				Count: 1,
+				Line:  361,
+			}, {
+				Count: 1,
+				Line:  362,
+			}, {
+				Count: 1,
+				Line:  363,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:365",
@@ -1226,9 +2280,54 @@ func init() {
 	}
 	// b11, PTX lines 392-404
 	countPositiveOmpFn0Func.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 26, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:392",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}, {
+				Count: 1,
+				Line:  395,
+			}, {
+				Count: 1,
+				Line:  396,
+			}, {
+				Count: 1,
+				Line:  397,
+			}, {
+				Count: 1,
+				Line:  398,
+			}, {
+				Count: 1,
+				Line:  399,
+			}, {
+				Count: 1,
+				Line:  400,
+			}, {
+				Count: 1,
+				Line:  401,
+			}, {
+				Count: 1,
+				Line:  402,
+			}, {
+				Count: 1,
+				Line:  403,
+			}, {
+				Count: 1,
+				Line:  404,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:405",
@@ -1239,9 +2338,23 @@ func init() {
 	}
 	// b12, PTX lines 413-413
 	countPositiveOmpFn0Func.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 27, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:413",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  413,
+			}, {
+				Count: 1,
+				Line:  414,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:414",
@@ -1252,9 +2365,24 @@ func init() {
 	}
 	// b13, PTX lines 431-433
 	countPositiveOmpFn0Func.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B132},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:431",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  431,
+			}, {
+				Count: 1,
+				Line:  432,
+			}, {
+				Count: 1,
+				Line:  433,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:434",
@@ -1265,9 +2393,18 @@ func init() {
 	}
 	// b14, PTX lines 439-439
 	countPositiveOmpFn0Func.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B142},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 29, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:439",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  439,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:440",
@@ -1278,9 +2415,28 @@ func init() {
 	}
 	// b15, PTX lines 445-448
 	countPositiveOmpFn0Func.Blocks[30] = runtime.Block{
-		Code:      []runtime.Instr{countPositiveOmpFn0B152},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			countPositiveOmpFn0Run(w, 30, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:445",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  445,
+			}, {
+				Count: 1,
+				Line:  446,
+			}, {
+				Count: 1,
+				Line:  447,
+			}, {
+				Count: 1,
+				Line:  448,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:449",
@@ -1293,6 +2449,13 @@ func init() {
 	countPositiveOmpFn0Func.Blocks[31] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/acc_vecadd.ptx:456",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/acc_vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  456,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/acc_vecadd.ptx:456",
@@ -1306,6 +2469,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	countPositiveOmpFn0Func.Run = countPositiveOmpFn0Run
 }
 
 // VaddOmpFn0 launches PTX kernel vadd$_omp_fn$0 (testdata/ptx/gcc/acc_vecadd.ptx:12) on dev with the launch configuration cfg. Parameters: inAr0 is %in_ar0.
@@ -1329,2257 +2493,3546 @@ func CountPositiveOmpFn0(ctx context.Context, dev *runtime.Device, cfg runtime.L
 	return dev.Launch(ctx, Module, countPositiveOmpFn0Func, cfg, p[:])
 }
 
-// vaddOmpFn0B0 runs b0 of kernel vadd$_omp_fn$0, PTX lines 15-63.
-func vaddOmpFn0B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x0)
-	// PTX line 15: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:15")
-	runtime.Broadcast(r0, m, u1)
-	// PTX lines 62, 63: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 63: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+// vaddOmpFn0Run runs blocks of kernel vadd$_omp_fn$0 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 15-63; divergent, reconverges at block 1 (b1 ($L5))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 63: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-	_ = u1
-}
-
-// vaddOmpFn0B1_1 runs b1 ($L5) of kernel vadd$_omp_fn$0, PTX lines 74-74.
-func vaddOmpFn0B1_1(w *runtime.Warp, m uint32) {
-	// PTX line 74: bar.warp.sync
-	w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:74")
-}
-
-// vaddOmpFn0B1_2 runs b1 ($L5) of kernel vadd$_omp_fn$0, PTX lines 76-77.
-func vaddOmpFn0B1_2(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	k0 := uint64(0xffffffff)
-	// PTX line 76: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 1, -1, 1, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mov.b64
-				m1 := r2[l]
-				m1_0 := m1 >> 0 & k0
-				r36[l] = m1_0
-				m1_1 := m1 >> 32 & k0
-				r37[l] = m1_1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: mov.b64
-				m1 := r2[l]
-				m1_0 := m1 >> 0 & k0
-				r36[l] = m1_0
-				m1_1 := m1 >> 32 & k0
-				r37[l] = m1_1
-			}
-		}
-	}
-}
-
-// vaddOmpFn0B1_3 runs b1 ($L5) of kernel vadd$_omp_fn$0, PTX lines 78-78.
-func vaddOmpFn0B1_3(w *runtime.Warp, m uint32) {
-	// PTX line 78: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 36, -1, 36, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:78")
-}
-
-// vaddOmpFn0B1_4 runs b1 ($L5) of kernel vadd$_omp_fn$0, PTX lines 79-81.
-func vaddOmpFn0B1_4(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	k0 := uint64(0xffffffff)
-	// PTX line 79: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 37, -1, 37, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:79")
-	// PTX lines 80, 81: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: mov.b64
-				v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
-				r2[l] = v1
-				// 81: mov.b64
-				m2 := r3[l]
-				m2_0 := m2 >> 0 & k0
-				r38[l] = m2_0
-				m2_1 := m2 >> 32 & k0
-				r39[l] = m2_1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: mov.b64
-				v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
-				r2[l] = v1
-				// 81: mov.b64
-				m2 := r3[l]
-				m2_0 := m2 >> 0 & k0
-				r38[l] = m2_0
-				m2_1 := m2 >> 32 & k0
-				r39[l] = m2_1
-			}
-		}
-	}
-}
-
-// vaddOmpFn0B1_5 runs b1 ($L5) of kernel vadd$_omp_fn$0, PTX lines 82-82.
-func vaddOmpFn0B1_5(w *runtime.Warp, m uint32) {
-	// PTX line 82: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 38, -1, 38, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:82")
-}
-
-// vaddOmpFn0B1_6 runs b1 ($L5) of kernel vadd$_omp_fn$0, PTX lines 83-85.
-func vaddOmpFn0B1_6(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	k0 := uint64(0xffffffff)
-	// PTX line 83: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 39, -1, 39, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:83")
-	// PTX lines 84, 85: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: mov.b64
-				v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
-				r3[l] = v1
-				// 85: mov.b64
-				m2 := r4[l]
-				m2_0 := m2 >> 0 & k0
-				r40[l] = m2_0
-				m2_1 := m2 >> 32 & k0
-				r41[l] = m2_1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: mov.b64
-				v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
-				r3[l] = v1
-				// 85: mov.b64
-				m2 := r4[l]
-				m2_0 := m2 >> 0 & k0
-				r40[l] = m2_0
-				m2_1 := m2 >> 32 & k0
-				r41[l] = m2_1
-			}
-		}
-	}
-}
-
-// vaddOmpFn0B1_7 runs b1 ($L5) of kernel vadd$_omp_fn$0, PTX lines 86-86.
-func vaddOmpFn0B1_7(w *runtime.Warp, m uint32) {
-	// PTX line 86: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 40, -1, 40, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:86")
-}
-
-// vaddOmpFn0B1_8 runs b1 ($L5) of kernel vadd$_omp_fn$0, PTX lines 87-102.
-func vaddOmpFn0B1_8(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r13 := w.Reg(13)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	k0 := uint64(0x5)
-	k1 := uint64(0xffffffff)
-	// PTX line 87: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:87")
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: mov.b64
-				v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
-				r4[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: mov.b64
-				v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
-				r4[l] = v1
-			}
-		}
-	}
-	// PTX line 89: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NCTAID().X))
-	// PTX line 90: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r13[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r13[l] = v4
-			}
-		}
-	}
-	// PTX line 92: shl.b32, warp-uniform
-	u5 := uint64(uint32(u2) << uint32(k0))
-	// PTX lines 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: add.u32
-				v6 := uint64(uint32(r1[l]) + uint32(k1))
-				// 94: add.u32
-				v7 := uint64(uint32(v6) + uint32(u5))
-				// 95: div.s32
-				v8 := isa.Div(v7, u5, 32, true)
-				// 96: mul.lo.u32
-				v9 := uint64(uint32(v8) * uint32(u3))
-				// 97: shl.b32
-				v10 := uint64(uint32(v9) << uint32(k0))
-				// 98: add.u32
-				v11 := uint64(uint32(v10) + uint32(r13[l]))
-				r6[l] = v11
-				// 99: shl.b32
-				v12 := uint64(uint32(v8) << uint32(k0))
-				// 100: add.u32
-				v13 := uint64(uint32(v12) + uint32(v11))
-				// 101: min.s32
-				v14 := uint64(uint32(min(int32(v13), int32(r1[l]))))
-				r7[l] = v14
-				// 102: setp.ge.s32
-				c15t := int32(v11) >= int32(v14)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: add.u32
-				v6 := uint64(uint32(r1[l]) + uint32(k1))
-				// 94: add.u32
-				v7 := uint64(uint32(v6) + uint32(u5))
-				// 95: div.s32
-				v8 := isa.Div(v7, u5, 32, true)
-				// 96: mul.lo.u32
-				v9 := uint64(uint32(v8) * uint32(u3))
-				// 97: shl.b32
-				v10 := uint64(uint32(v9) << uint32(k0))
-				// 98: add.u32
-				v11 := uint64(uint32(v10) + uint32(r13[l]))
-				r6[l] = v11
-				// 99: shl.b32
-				v12 := uint64(uint32(v8) << uint32(k0))
-				// 100: add.u32
-				v13 := uint64(uint32(v12) + uint32(v11))
-				// 101: min.s32
-				v14 := uint64(uint32(min(int32(v13), int32(r1[l]))))
-				r7[l] = v14
-				// 102: setp.ge.s32
-				c15t := int32(v11) >= int32(v14)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// vaddOmpFn0B2 runs b2 ($L3) of kernel vadd$_omp_fn$0, PTX lines 115-123.
-func vaddOmpFn0B2(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	k0 := uint64(0x80)
-	// PTX lines 115, 116, 117: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 115: add.u64
-				v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
-				r30[l] = v1
-				// 116: add.u64
-				v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
-				r31[l] = v2
-				// 117: add.u64
-				v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r32[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 115: add.u64
-				v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
-				r30[l] = v1
-				// 116: add.u64
-				v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
-				r31[l] = v2
-				// 117: add.u64
-				v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r32[l] = v3
-			}
-		}
-	}
-	// PTX line 118: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r31, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:118")
-	// PTX line 119: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r32, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:119")
-	// PTX lines 120: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 120: add.f32
-				v4 := uint64(isa.AddF32RN(uint32(r34[l]), uint32(r35[l])))
-				r33[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 120: add.f32
-				v4 := uint64(isa.AddF32RN(uint32(r34[l]), uint32(r35[l])))
-				r33[l] = v4
-			}
-		}
-	}
-	// PTX line 121: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r33, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/gcc/acc_vecadd.ptx:121")
-	// PTX lines 122, 123: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: add.u64
-				v5 := uint64(uint64(r8[l]) + uint64(k0))
-				r8[l] = v5
-				// 123: setp.ne.u64
-				c6t := uint64(r5[l]) != uint64(v5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: add.u64
-				v5 := uint64(uint64(r8[l]) + uint64(k0))
-				r8[l] = v5
-				// 123: setp.ne.u64
-				c6t := uint64(r5[l]) != uint64(v5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// vaddOmpFn0B4 runs b4 of kernel vadd$_omp_fn$0, PTX lines 66-71.
-func vaddOmpFn0B4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: mov.u64
-				v1 := uint64(r0[l])
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: mov.u64
-				v1 := uint64(r0[l])
-				r14[l] = v1
-			}
-		}
-	}
-	// PTX line 67: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r15, r14, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:67")
-	// PTX line 68: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r1, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:68")
-	// PTX line 69: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r2, r14, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:69")
-	// PTX line 70: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r3, r14, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:70")
-	// PTX line 71: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r4, r14, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:71")
-}
-
-// vaddOmpFn0B5 runs b5 of kernel vadd$_omp_fn$0, PTX lines 104-113.
-func vaddOmpFn0B5(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	k0 := uint64(0x2)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x5)
-	k3 := uint64(0x20)
-	// PTX lines 104, 105, 106, 107, 108, 109, 110, 111, 112, 113: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 104: cvt.s64.s32
-				v1 := uint64(uint64(int32(r6[l])))
-				// 105: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				r8[l] = v2
-				// 106: sub.u32
-				v3 := uint64(uint32(r7[l]) - uint32(r6[l]))
-				// 107: add.u32
-				v4 := uint64(uint32(v3) + uint32(k1))
-				// 108: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k2))
-				// 109: cvt.u64.u32
-				v6 := uint64(uint64(uint32(v5)))
-				// 110: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k2))
-				// 111: add.u64
-				v8 := uint64(uint64(v1) + uint64(k3))
-				// 112: add.u64
-				v9 := uint64(uint64(v7) + uint64(v8))
-				// 113: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k0))
-				r5[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 104: cvt.s64.s32
-				v1 := uint64(uint64(int32(r6[l])))
-				// 105: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				r8[l] = v2
-				// 106: sub.u32
-				v3 := uint64(uint32(r7[l]) - uint32(r6[l]))
-				// 107: add.u32
-				v4 := uint64(uint32(v3) + uint32(k1))
-				// 108: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k2))
-				// 109: cvt.u64.u32
-				v6 := uint64(uint64(uint32(v5)))
-				// 110: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k2))
-				// 111: add.u64
-				v8 := uint64(uint64(v1) + uint64(k3))
-				// 112: add.u64
-				v9 := uint64(uint64(v7) + uint64(v8))
-				// 113: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k0))
-				r5[l] = v10
-			}
-		}
-	}
-}
-
-// scaleRowsOmpFn0B0 runs b0 of kernel scale_rows$_omp_fn$0, PTX lines 138-192.
-func scaleRowsOmpFn0B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX line 138: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:138")
-	runtime.Broadcast(r0, m, u1)
-	// PTX lines 189, 190, 192: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		p6 := w.P[6]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 189: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 190: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 192: setp.eq.u32
-				c4t := uint32(k1) == uint32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p6 = p6&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 189: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 190: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 192: setp.eq.u32
-				c4t := uint32(k1) == uint32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p6 = p6&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[4] = p4
-		w.P[6] = p6
-	}
-	_ = u1
-}
-
-// scaleRowsOmpFn0B1_1 runs b1 ($L18) of kernel scale_rows$_omp_fn$0, PTX lines 208-210.
-func scaleRowsOmpFn0B1_1(w *runtime.Warp, m uint32) {
-	r41 := w.Reg(41)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX line 208: bar.warp.sync
-	w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:208")
-	// PTX lines 209, 210: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 209: mov.pred
-				c1 := p6>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 210: selp.u32
-				v2 := uint64(k0)
-				if c1 {
-					v2 = uint64(k1)
-				}
-				r41[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 209: mov.pred
-				c1 := p6>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 210: selp.u32
-				v2 := uint64(k0)
-				if c1 {
-					v2 = uint64(k1)
-				}
-				r41[l] = v2
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// scaleRowsOmpFn0B1_2 runs b1 ($L18) of kernel scale_rows$_omp_fn$0, PTX lines 211-212.
-func scaleRowsOmpFn0B1_2(w *runtime.Warp, m uint32) {
-	r41 := w.Reg(41)
-	k0 := uint64(0x0)
-	// PTX line 211: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:211")
-	// PTX lines 212: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 212: setp.ne.u32
-				c1t := uint32(r41[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 212: setp.ne.u32
-				c1t := uint32(r41[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// scaleRowsOmpFn0B2_1 runs b2 ($L17) of kernel scale_rows$_omp_fn$0, PTX lines 224-224.
-func scaleRowsOmpFn0B2_1(w *runtime.Warp, m uint32) {
-	// PTX line 224: bar.warp.sync
-	w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:224")
-}
-
-// scaleRowsOmpFn0B3_1 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 228-228.
-func scaleRowsOmpFn0B3_1(w *runtime.Warp, m uint32) {
-	// PTX line 228: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 1, -1, 1, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:228")
-}
-
-// scaleRowsOmpFn0B3_2 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 229-229.
-func scaleRowsOmpFn0B3_2(w *runtime.Warp, m uint32) {
-	// PTX line 229: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 2, -1, 2, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:229")
-}
-
-// scaleRowsOmpFn0B3_3 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 230-231.
-func scaleRowsOmpFn0B3_3(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	k0 := uint64(0xffffffff)
-	// PTX line 230: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 3, -1, 3, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:230")
-	// PTX lines 231: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 231: mov.b64
-				m1 := r5[l]
-				m1_0 := m1 >> 0 & k0
-				r36[l] = m1_0
-				m1_1 := m1 >> 32 & k0
-				r37[l] = m1_1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 231: mov.b64
-				m1 := r5[l]
-				m1_0 := m1 >> 0 & k0
-				r36[l] = m1_0
-				m1_1 := m1 >> 32 & k0
-				r37[l] = m1_1
-			}
-		}
-	}
-}
-
-// scaleRowsOmpFn0B3_4 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 232-232.
-func scaleRowsOmpFn0B3_4(w *runtime.Warp, m uint32) {
-	// PTX line 232: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 36, -1, 36, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:232")
-}
-
-// scaleRowsOmpFn0B3_5 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 233-234.
-func scaleRowsOmpFn0B3_5(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	// PTX line 233: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 37, -1, 37, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:233")
-	// PTX lines 234: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 234: mov.b64
-				v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 234: mov.b64
-				v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
-				r5[l] = v1
-			}
-		}
-	}
-}
-
-// scaleRowsOmpFn0B3_6 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 235-235.
-func scaleRowsOmpFn0B3_6(w *runtime.Warp, m uint32) {
-	// PTX line 235: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 7, -1, 7, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:235")
-}
-
-// scaleRowsOmpFn0B3_7 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 236-236.
-func scaleRowsOmpFn0B3_7(w *runtime.Warp, m uint32) {
-	// PTX line 236: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 10, -1, 10, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:236")
-}
-
-// scaleRowsOmpFn0B3_8 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 237-238.
-func scaleRowsOmpFn0B3_8(w *runtime.Warp, m uint32) {
-	r35 := w.Reg(35)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	k0 := uint64(0xffffffff)
-	// PTX line 237: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 34, -1, 34, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:237")
-	// PTX lines 238: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 238: mov.b64
-				m1 := r35[l]
-				m1_0 := m1 >> 0 & k0
-				r38[l] = m1_0
-				m1_1 := m1 >> 32 & k0
-				r39[l] = m1_1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 238: mov.b64
-				m1 := r35[l]
-				m1_0 := m1 >> 0 & k0
-				r38[l] = m1_0
-				m1_1 := m1 >> 32 & k0
-				r39[l] = m1_1
-			}
-		}
-	}
-}
-
-// scaleRowsOmpFn0B3_9 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 239-239.
-func scaleRowsOmpFn0B3_9(w *runtime.Warp, m uint32) {
-	// PTX line 239: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 38, -1, 38, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:239")
-}
-
-// scaleRowsOmpFn0B3_10 runs b3 ($L12) of kernel scale_rows$_omp_fn$0, PTX lines 240-243.
-func scaleRowsOmpFn0B3_10(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r16 := w.Reg(16)
-	r35 := w.Reg(35)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	// PTX line 240: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 39, -1, 39, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:240")
-	// PTX lines 241, 242, 243: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 241: mov.b64
-				v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
-				r35[l] = v1
-				// 242: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r16[l] = v2
-				// 243: setp.gt.s32
-				c3t := int32(r3[l]) > int32(v2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 241: mov.b64
-				v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
-				r35[l] = v1
-				// 242: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r16[l] = v2
-				// 243: setp.gt.s32
-				c3t := int32(r3[l]) > int32(v2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// scaleRowsOmpFn0B4 runs b4 ($L11) of kernel scale_rows$_omp_fn$0, PTX lines 247-247.
-func scaleRowsOmpFn0B4(w *runtime.Warp, m uint32) {
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX lines 247: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 247: setp.eq.u32
-				c1t := uint32(k0) == uint32(k1)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 247: setp.eq.u32
-				c1t := uint32(k0) == uint32(k1)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// scaleRowsOmpFn0B5_1 runs b5 ($L16) of kernel scale_rows$_omp_fn$0, PTX lines 255-257.
-func scaleRowsOmpFn0B5_1(w *runtime.Warp, m uint32) {
-	r40 := w.Reg(40)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX line 255: bar.warp.sync
-	w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:255")
-	// PTX lines 256, 257: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 256: mov.pred
-				c1 := p5>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 257: selp.u32
-				v2 := uint64(k0)
-				if c1 {
-					v2 = uint64(k1)
-				}
-				r40[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 256: mov.pred
-				c1 := p5>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 257: selp.u32
-				v2 := uint64(k0)
-				if c1 {
-					v2 = uint64(k1)
-				}
-				r40[l] = v2
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// scaleRowsOmpFn0B5_2 runs b5 ($L16) of kernel scale_rows$_omp_fn$0, PTX lines 258-259.
-func scaleRowsOmpFn0B5_2(w *runtime.Warp, m uint32) {
-	r40 := w.Reg(40)
-	k0 := uint64(0x0)
-	// PTX line 258: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 40, -1, 40, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:258")
-	// PTX lines 259: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 259: setp.ne.u32
-				c1t := uint32(r40[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 259: setp.ne.u32
-				c1t := uint32(r40[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// scaleRowsOmpFn0B6 runs b6 ($L8) of kernel scale_rows$_omp_fn$0, PTX lines 263-275.
-func scaleRowsOmpFn0B6(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r16 := w.Reg(16)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	k0 := uint64(0x2)
-	k1 := uint64(0x5)
-	// PTX lines 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274, 275: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 263: cvt.rn.f32.s32
-				v1 := uint64(math.Float32bits(float32(int32(r1[l]))))
-				r6[l] = v1
-				// 264: cvt.s64.s32
-				v2 := uint64(uint64(int32(r16[l])))
-				// 265: cvt.s64.s32
-				v3 := uint64(uint64(int32(r10[l])))
-				// 266: add.u64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				// 267: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 268: add.u64
-				v6 := uint64(uint64(r5[l]) + uint64(v5))
-				r11[l] = v6
-				// 269: sub.u32
-				v7 := uint64(uint32(r34[l]) - uint32(r16[l]))
-				// 270: shr.u32
-				v8 := uint64(uint32(v7) >> uint32(k1))
-				// 271: cvt.u64.u32
-				v9 := uint64(uint64(uint32(v8)))
-				// 272: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
-				// 273: add.u64
-				v11 := uint64(uint64(v10) + uint64(v4))
-				// 274: shl.b64
-				v12 := uint64(uint64(v11) << uint32(k0))
-				// 275: add.u64
-				v13 := uint64(uint64(v12) + uint64(r35[l]))
-				r9[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 263: cvt.rn.f32.s32
-				v1 := uint64(math.Float32bits(float32(int32(r1[l]))))
-				r6[l] = v1
-				// 264: cvt.s64.s32
-				v2 := uint64(uint64(int32(r16[l])))
-				// 265: cvt.s64.s32
-				v3 := uint64(uint64(int32(r10[l])))
-				// 266: add.u64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				// 267: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 268: add.u64
-				v6 := uint64(uint64(r5[l]) + uint64(v5))
-				r11[l] = v6
-				// 269: sub.u32
-				v7 := uint64(uint32(r34[l]) - uint32(r16[l]))
-				// 270: shr.u32
-				v8 := uint64(uint32(v7) >> uint32(k1))
-				// 271: cvt.u64.u32
-				v9 := uint64(uint64(uint32(v8)))
-				// 272: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
-				// 273: add.u64
-				v11 := uint64(uint64(v10) + uint64(v4))
-				// 274: shl.b64
-				v12 := uint64(uint64(v11) << uint32(k0))
-				// 275: add.u64
-				v13 := uint64(uint64(v12) + uint64(r35[l]))
-				r9[l] = v13
-			}
-		}
-	}
-}
-
-// scaleRowsOmpFn0B7 runs b7 ($L10) of kernel scale_rows$_omp_fn$0, PTX lines 277-281.
-func scaleRowsOmpFn0B7(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r33 := w.Reg(33)
-	k0 := uint64(0x80)
-	// PTX line 277: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:277")
-	// PTX lines 278: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 278: fma.rn.f32
-				var v1 uint64
-				if v1f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(r33[l]))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v1f) {
-					v1 = uint64(math.Float32bits(float32(v1f)))
+				// PTX line 15: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 				} else {
-					v1 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(r33[l]), uint32(r6[l])))
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:15")
 				}
-				r8[l] = v1
+				runtime.Broadcast(r0, m, u1)
+				// PTX lines 62, 63: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 63: setp.ne.u32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 63: setp.ne.u32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+				_ = u1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 278: fma.rn.f32
-				var v1 uint64
-				if v1f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(r33[l]))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v1f) {
-					v1 = uint64(math.Float32bits(float32(v1f)))
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L5), PTX line 73; the lanes wait here for those bar.warp.sync at line 74 names
+			return pc, budget
+		case 2:
+			// b1 ($L5), PTX lines 74-74; the lanes wait here for those shfl.sync.idx.b32 at line 76 names
+			{
+				// PTX line 74: bar.warp.sync
+				w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:74")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b1 ($L5), PTX lines 76-77; the lanes wait here for those shfl.sync.idx.b32 at line 78 names
+			{
+				r2 := w.Reg(2)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				k0 := uint64(0xffffffff)
+				// PTX line 76: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 1, -1, 1, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:76")
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: mov.b64
+							m1 := r2[l]
+							m1_0 := m1 >> 0 & k0
+							r36[l] = m1_0
+							m1_1 := m1 >> 32 & k0
+							r37[l] = m1_1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: mov.b64
+							m1 := r2[l]
+							m1_0 := m1 >> 0 & k0
+							r36[l] = m1_0
+							m1_1 := m1 >> 32 & k0
+							r37[l] = m1_1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b1 ($L5), PTX lines 78-78; the lanes wait here for those shfl.sync.idx.b32 at line 79 names
+			{
+				// PTX line 78: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 36, -1, 36, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:78")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b1 ($L5), PTX lines 79-81; the lanes wait here for those shfl.sync.idx.b32 at line 82 names
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0xffffffff)
+				// PTX line 79: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 37, -1, 37, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:79")
+				// PTX lines 80, 81: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: mov.b64
+							v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
+							r2[l] = v1
+							// 81: mov.b64
+							m2 := r3[l]
+							m2_0 := m2 >> 0 & k0
+							r38[l] = m2_0
+							m2_1 := m2 >> 32 & k0
+							r39[l] = m2_1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: mov.b64
+							v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
+							r2[l] = v1
+							// 81: mov.b64
+							m2 := r3[l]
+							m2_0 := m2 >> 0 & k0
+							r38[l] = m2_0
+							m2_1 := m2 >> 32 & k0
+							r39[l] = m2_1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 6:
+			// b1 ($L5), PTX lines 82-82; the lanes wait here for those shfl.sync.idx.b32 at line 83 names
+			{
+				// PTX line 82: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 38, -1, 38, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:82")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 7:
+			// b1 ($L5), PTX lines 83-85; the lanes wait here for those shfl.sync.idx.b32 at line 86 names
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				r40 := w.Reg(40)
+				r41 := w.Reg(41)
+				k0 := uint64(0xffffffff)
+				// PTX line 83: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 39, -1, 39, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:83")
+				// PTX lines 84, 85: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: mov.b64
+							v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
+							r3[l] = v1
+							// 85: mov.b64
+							m2 := r4[l]
+							m2_0 := m2 >> 0 & k0
+							r40[l] = m2_0
+							m2_1 := m2 >> 32 & k0
+							r41[l] = m2_1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: mov.b64
+							v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
+							r3[l] = v1
+							// 85: mov.b64
+							m2 := r4[l]
+							m2_0 := m2 >> 0 & k0
+							r40[l] = m2_0
+							m2_1 := m2 >> 32 & k0
+							r41[l] = m2_1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 8:
+			// b1 ($L5), PTX lines 86-86; the lanes wait here for those shfl.sync.idx.b32 at line 87 names
+			{
+				// PTX line 86: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 40, -1, 40, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:86")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 9:
+			// b1 ($L5), PTX lines 87-102; divergent, reconverges at block 11 (b3 ($L2))
+			{
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r13 := w.Reg(13)
+				r40 := w.Reg(40)
+				r41 := w.Reg(41)
+				k0 := uint64(0x5)
+				k1 := uint64(0xffffffff)
+				// PTX line 87: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:87")
+				// PTX lines 88: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: mov.b64
+							v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
+							r4[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: mov.b64
+							v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
+							r4[l] = v1
+						}
+					}
+				}
+				// PTX line 89: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NCTAID().X))
+				// PTX line 90: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r13[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r13[l] = v4
+						}
+					}
+				}
+				// PTX line 92: shl.b32, warp-uniform
+				u5 := uint64(uint32(u2) << uint32(k0))
+				// PTX lines 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: add.u32
+							v6 := uint64(uint32(r1[l]) + uint32(k1))
+							// 94: add.u32
+							v7 := uint64(uint32(v6) + uint32(u5))
+							// 95: div.s32
+							v8 := isa.Div(v7, u5, 32, true)
+							// 96: mul.lo.u32
+							v9 := uint64(uint32(v8) * uint32(u3))
+							// 97: shl.b32
+							v10 := uint64(uint32(v9) << uint32(k0))
+							// 98: add.u32
+							v11 := uint64(uint32(v10) + uint32(r13[l]))
+							r6[l] = v11
+							// 99: shl.b32
+							v12 := uint64(uint32(v8) << uint32(k0))
+							// 100: add.u32
+							v13 := uint64(uint32(v12) + uint32(v11))
+							// 101: min.s32
+							v14 := uint64(uint32(min(int32(v13), int32(r1[l]))))
+							r7[l] = v14
+							// 102: setp.ge.s32
+							c15t := int32(v11) >= int32(v14)
+							c15 := c15t
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p0 = p0&^(1<<l) | c15b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: add.u32
+							v6 := uint64(uint32(r1[l]) + uint32(k1))
+							// 94: add.u32
+							v7 := uint64(uint32(v6) + uint32(u5))
+							// 95: div.s32
+							v8 := isa.Div(v7, u5, 32, true)
+							// 96: mul.lo.u32
+							v9 := uint64(uint32(v8) * uint32(u3))
+							// 97: shl.b32
+							v10 := uint64(uint32(v9) << uint32(k0))
+							// 98: add.u32
+							v11 := uint64(uint32(v10) + uint32(r13[l]))
+							r6[l] = v11
+							// 99: shl.b32
+							v12 := uint64(uint32(v8) << uint32(k0))
+							// 100: add.u32
+							v13 := uint64(uint32(v12) + uint32(v11))
+							// 101: min.s32
+							v14 := uint64(uint32(min(int32(v13), int32(r1[l]))))
+							r7[l] = v14
+							// 102: setp.ge.s32
+							c15t := int32(v11) >= int32(v14)
+							c15 := c15t
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p0 = p0&^(1<<l) | c15b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r30 := w.Reg(30)
+				r33 := w.Reg(33)
+				k0 := uint64(0x80)
+				// PTX lines 115, 116, 117, 118, 119, 120: lane-local, one loop over the lanes
+				{
+					v4aw := w.Window(0)
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: add.u64
+							v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
+							r30[l] = v1
+							// 116: add.u64
+							v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
+							// 117: add.u64
+							v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
+							// 118: ld.f32
+							v4a := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
+									continue
+								}
+								v4 = v4x
+							}
+							// 119: ld.f32
+							v5a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
+									continue
+								}
+								v5 = v5x
+							}
+							// 120: add.f32
+							v6 := uint64(isa.AddF32RN(uint32(v4), uint32(v5)))
+							r33[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: add.u64
+							v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
+							r30[l] = v1
+							// 116: add.u64
+							v2 := uint64(uint64(r2[l]) + uint64(r8[l]))
+							// 117: add.u64
+							v3 := uint64(uint64(r3[l]) + uint64(r8[l]))
+							// 118: ld.f32
+							v4a := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:118")
+									continue
+								}
+								v4 = v4x
+							}
+							// 119: ld.f32
+							v5a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:119")
+									continue
+								}
+								v5 = v5x
+							}
+							// 120: add.f32
+							v6 := uint64(isa.AddF32RN(uint32(v4), uint32(v5)))
+							r33[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 121, 122, 123: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					s7w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: st.f32
+							s7 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r33[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
+							}
+							// 122: add.u64
+							v8 := uint64(uint64(r8[l]) + uint64(k0))
+							r8[l] = v8
+							// 123: setp.ne.u64
+							c9t := uint64(r5[l]) != uint64(v8)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: st.f32
+							s7 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r33[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/gcc/acc_vecadd.ptx:121")
+							}
+							// 122: add.u64
+							v8 := uint64(uint64(r8[l]) + uint64(k0))
+							r8[l] = v8
+							// 123: setp.ne.u64
+							c9t := uint64(r5[l]) != uint64(v8)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b3 ($L2), PTX line 125; ret
+			next = 15
+		case 12:
+			// b4, PTX lines 66-71
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				// PTX lines 66, 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(3)
+					v3aw := w.Window(4)
+					v4aw := w.Window(5)
+					v5aw := w.Window(6)
+					v6aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: mov.u64
+							v1 := uint64(r0[l])
+							// 67: ld.u64
+							v2a := uint64(v1) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
+									continue
+								}
+								v2 = v2x
+							}
+							// 68: ld.u32
+							v3a := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
+									continue
+								}
+								v3 = v3x
+							}
+							r1[l] = v3
+							// 69: ld.u64
+							v4a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
+									continue
+								}
+								v4 = v4x
+							}
+							r2[l] = v4
+							// 70: ld.u64
+							v5a := uint64(v1) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
+									continue
+								}
+								v5 = v5x
+							}
+							r3[l] = v5
+							// 71: ld.u64
+							v6a := uint64(v1) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
+									continue
+								}
+								v6 = v6x
+							}
+							r4[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: mov.u64
+							v1 := uint64(r0[l])
+							// 67: ld.u64
+							v2a := uint64(v1) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:67")
+									continue
+								}
+								v2 = v2x
+							}
+							// 68: ld.u32
+							v3a := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:68")
+									continue
+								}
+								v3 = v3x
+							}
+							r1[l] = v3
+							// 69: ld.u64
+							v4a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:69")
+									continue
+								}
+								v4 = v4x
+							}
+							r2[l] = v4
+							// 70: ld.u64
+							v5a := uint64(v1) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:70")
+									continue
+								}
+								v5 = v5x
+							}
+							r3[l] = v5
+							// 71: ld.u64
+							v6a := uint64(v1) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:71")
+									continue
+								}
+								v6 = v6x
+							}
+							r4[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 13:
+			// b5, PTX lines 104-113
+			{
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				k0 := uint64(0x2)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x5)
+				k3 := uint64(0x20)
+				// PTX lines 104, 105, 106, 107, 108, 109, 110, 111, 112, 113: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: cvt.s64.s32
+							v1 := uint64(uint64(int32(r6[l])))
+							// 105: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							r8[l] = v2
+							// 106: sub.u32
+							v3 := uint64(uint32(r7[l]) - uint32(r6[l]))
+							// 107: add.u32
+							v4 := uint64(uint32(v3) + uint32(k1))
+							// 108: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k2))
+							// 109: cvt.u64.u32
+							v6 := uint64(uint64(uint32(v5)))
+							// 110: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k2))
+							// 111: add.u64
+							v8 := uint64(uint64(v1) + uint64(k3))
+							// 112: add.u64
+							v9 := uint64(uint64(v7) + uint64(v8))
+							// 113: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							r5[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: cvt.s64.s32
+							v1 := uint64(uint64(int32(r6[l])))
+							// 105: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							r8[l] = v2
+							// 106: sub.u32
+							v3 := uint64(uint32(r7[l]) - uint32(r6[l]))
+							// 107: add.u32
+							v4 := uint64(uint32(v3) + uint32(k1))
+							// 108: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k2))
+							// 109: cvt.u64.u32
+							v6 := uint64(uint64(uint32(v5)))
+							// 110: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k2))
+							// 111: add.u64
+							v8 := uint64(uint64(v1) + uint64(k3))
+							// 112: add.u64
+							v9 := uint64(uint64(v7) + uint64(v8))
+							// 113: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							r5[l] = v10
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 14:
+			// b6, PTX line 124
+			next = 11
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// scaleRowsOmpFn0Run runs blocks of kernel scale_rows$_omp_fn$0 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 138-192; divergent, reconverges at block 1 (b1 ($L18))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 138: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 				} else {
-					v1 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(r33[l]), uint32(r6[l])))
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:138")
 				}
-				r8[l] = v1
+				runtime.Broadcast(r0, m, u1)
+				// PTX lines 189, 190, 192: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					p6 := w.P[6]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 189: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 190: setp.ne.u32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 192: setp.eq.u32
+							c4t := uint32(k1) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p6 = p6&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 189: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 190: setp.ne.u32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 192: setp.eq.u32
+							c4t := uint32(k1) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p6 = p6&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[4] = p4
+					w.P[6] = p6
+				}
+				_ = u1
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L18), PTX line 207; the lanes wait here for those bar.warp.sync at line 208 names
+			return pc, budget
+		case 2:
+			// b1 ($L18), PTX lines 208-210; the lanes wait here for those shfl.sync.idx.b32 at line 211 names
+			{
+				r41 := w.Reg(41)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX line 208: bar.warp.sync
+				w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:208")
+				// PTX lines 209, 210: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: mov.pred
+							c1 := p6>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+							// 210: selp.u32
+							v2 := uint64(k0)
+							if c1 {
+								v2 = uint64(k1)
+							}
+							r41[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: mov.pred
+							c1 := p6>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+							// 210: selp.u32
+							v2 := uint64(k0)
+							if c1 {
+								v2 = uint64(k1)
+							}
+							r41[l] = v2
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b1 ($L18), PTX lines 211-212
+			{
+				r41 := w.Reg(41)
+				k0 := uint64(0x0)
+				// PTX line 211: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:211")
+				// PTX lines 212: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 212: setp.ne.u32
+							c1t := uint32(r41[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 212: setp.ne.u32
+							c1t := uint32(r41[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[0]
+			if t == m {
+				next = 23
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b2 ($L17), PTX line 223; the lanes wait here for those bar.warp.sync at line 224 names
+			return pc, budget
+		case 5:
+			// b2 ($L17), PTX lines 224-224
+			{
+				// PTX line 224: bar.warp.sync
+				w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:224")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b3 ($L12), PTX line 225; the lanes wait here for those shfl.sync.idx.b32 at line 228 names
+			return pc, budget
+		case 7:
+			// b3 ($L12), PTX lines 228-228; the lanes wait here for those shfl.sync.idx.b32 at line 229 names
+			{
+				// PTX line 228: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 1, -1, 1, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:228")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 8:
+			// b3 ($L12), PTX lines 229-229; the lanes wait here for those shfl.sync.idx.b32 at line 230 names
+			{
+				// PTX line 229: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 2, -1, 2, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:229")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 9:
+			// b3 ($L12), PTX lines 230-231; the lanes wait here for those shfl.sync.idx.b32 at line 232 names
+			{
+				r5 := w.Reg(5)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				k0 := uint64(0xffffffff)
+				// PTX line 230: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 3, -1, 3, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:230")
+				// PTX lines 231: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: mov.b64
+							m1 := r5[l]
+							m1_0 := m1 >> 0 & k0
+							r36[l] = m1_0
+							m1_1 := m1 >> 32 & k0
+							r37[l] = m1_1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: mov.b64
+							m1 := r5[l]
+							m1_0 := m1 >> 0 & k0
+							r36[l] = m1_0
+							m1_1 := m1 >> 32 & k0
+							r37[l] = m1_1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 10:
+			// b3 ($L12), PTX lines 232-232; the lanes wait here for those shfl.sync.idx.b32 at line 233 names
+			{
+				// PTX line 232: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 36, -1, 36, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:232")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 11:
+			// b3 ($L12), PTX lines 233-234; the lanes wait here for those shfl.sync.idx.b32 at line 235 names
+			{
+				r5 := w.Reg(5)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				// PTX line 233: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 37, -1, 37, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:233")
+				// PTX lines 234: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: mov.b64
+							v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
+							r5[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: mov.b64
+							v1 := uint64(uint32(r36[l])) | (uint64(uint32(r37[l])) << 32)
+							r5[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 12:
+			// b3 ($L12), PTX lines 235-235; the lanes wait here for those shfl.sync.idx.b32 at line 236 names
+			{
+				// PTX line 235: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 7, -1, 7, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:235")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 13:
+			// b3 ($L12), PTX lines 236-236; the lanes wait here for those shfl.sync.idx.b32 at line 237 names
+			{
+				// PTX line 236: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 10, -1, 10, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:236")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 14:
+			// b3 ($L12), PTX lines 237-238; the lanes wait here for those shfl.sync.idx.b32 at line 239 names
+			{
+				r35 := w.Reg(35)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0xffffffff)
+				// PTX line 237: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 34, -1, 34, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:237")
+				// PTX lines 238: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 238: mov.b64
+							m1 := r35[l]
+							m1_0 := m1 >> 0 & k0
+							r38[l] = m1_0
+							m1_1 := m1 >> 32 & k0
+							r39[l] = m1_1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 238: mov.b64
+							m1 := r35[l]
+							m1_0 := m1 >> 0 & k0
+							r38[l] = m1_0
+							m1_1 := m1 >> 32 & k0
+							r39[l] = m1_1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 15:
+			// b3 ($L12), PTX lines 239-239; the lanes wait here for those shfl.sync.idx.b32 at line 240 names
+			{
+				// PTX line 239: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 38, -1, 38, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:239")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 16:
+			// b3 ($L12), PTX lines 240-243; divergent, reconverges at block 17 (b4 ($L11))
+			{
+				r3 := w.Reg(3)
+				r16 := w.Reg(16)
+				r35 := w.Reg(35)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				// PTX line 240: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 39, -1, 39, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:240")
+				// PTX lines 241, 242, 243: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 241: mov.b64
+							v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
+							r35[l] = v1
+							// 242: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r16[l] = v2
+							// 243: setp.gt.s32
+							c3t := int32(r3[l]) > int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 241: mov.b64
+							v1 := uint64(uint32(r38[l])) | (uint64(uint32(r39[l])) << 32)
+							r35[l] = v1
+							// 242: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r16[l] = v2
+							// 243: setp.gt.s32
+							c3t := int32(r3[l]) > int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 21
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b4 ($L11), PTX lines 247-247; divergent, reconverges at block 18 (b5 ($L16))
+			{
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 247: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 247: setp.eq.u32
+							c1t := uint32(k0) == uint32(k1)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 247: setp.eq.u32
+							c1t := uint32(k0) == uint32(k1)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 18
+			} else if t == 0 {
+				next = 28
+			} else {
+				switch stop {
+				case 28:
+				default:
+					return runtime.RunDone, budget - scaleRowsOmpFn0Region17(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 18:
+			// b5 ($L16), PTX line 254; the lanes wait here for those bar.warp.sync at line 255 names
+			return pc, budget
+		case 19:
+			// b5 ($L16), PTX lines 255-257; the lanes wait here for those shfl.sync.idx.b32 at line 258 names
+			{
+				r40 := w.Reg(40)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX line 255: bar.warp.sync
+				w.BarWarpSync(43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:255")
+				// PTX lines 256, 257: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 256: mov.pred
+							c1 := p5>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+							// 257: selp.u32
+							v2 := uint64(k0)
+							if c1 {
+								v2 = uint64(k1)
+							}
+							r40[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 256: mov.pred
+							c1 := p5>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+							// 257: selp.u32
+							v2 := uint64(k0)
+							if c1 {
+								v2 = uint64(k1)
+							}
+							r40[l] = v2
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 20:
+			// b5 ($L16), PTX lines 258-259
+			{
+				r40 := w.Reg(40)
+				k0 := uint64(0x0)
+				// PTX line 258: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 40, -1, 40, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:258")
+				// PTX lines 259: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 259: setp.ne.u32
+							c1t := uint32(r40[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 259: setp.ne.u32
+							c1t := uint32(r40[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 21:
+			// b6 ($L8), PTX lines 263-275
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r16 := w.Reg(16)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				k0 := uint64(0x2)
+				k1 := uint64(0x5)
+				// PTX lines 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274, 275: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 263: cvt.rn.f32.s32
+							v1 := uint64(math.Float32bits(float32(int32(r1[l]))))
+							r6[l] = v1
+							// 264: cvt.s64.s32
+							v2 := uint64(uint64(int32(r16[l])))
+							// 265: cvt.s64.s32
+							v3 := uint64(uint64(int32(r10[l])))
+							// 266: add.u64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 267: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k0))
+							// 268: add.u64
+							v6 := uint64(uint64(r5[l]) + uint64(v5))
+							r11[l] = v6
+							// 269: sub.u32
+							v7 := uint64(uint32(r34[l]) - uint32(r16[l]))
+							// 270: shr.u32
+							v8 := uint64(uint32(v7) >> uint32(k1))
+							// 271: cvt.u64.u32
+							v9 := uint64(uint64(uint32(v8)))
+							// 272: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k1))
+							// 273: add.u64
+							v11 := uint64(uint64(v10) + uint64(v4))
+							// 274: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k0))
+							// 275: add.u64
+							v13 := uint64(uint64(v12) + uint64(r35[l]))
+							r9[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 263: cvt.rn.f32.s32
+							v1 := uint64(math.Float32bits(float32(int32(r1[l]))))
+							r6[l] = v1
+							// 264: cvt.s64.s32
+							v2 := uint64(uint64(int32(r16[l])))
+							// 265: cvt.s64.s32
+							v3 := uint64(uint64(int32(r10[l])))
+							// 266: add.u64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 267: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k0))
+							// 268: add.u64
+							v6 := uint64(uint64(r5[l]) + uint64(v5))
+							r11[l] = v6
+							// 269: sub.u32
+							v7 := uint64(uint32(r34[l]) - uint32(r16[l]))
+							// 270: shr.u32
+							v8 := uint64(uint32(v7) >> uint32(k1))
+							// 271: cvt.u64.u32
+							v9 := uint64(uint64(uint32(v8)))
+							// 272: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k1))
+							// 273: add.u64
+							v11 := uint64(uint64(v10) + uint64(v4))
+							// 274: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k0))
+							// 275: add.u64
+							v13 := uint64(uint64(v12) + uint64(r35[l]))
+							r9[l] = v13
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 22
+		case 22:
+			// b7 ($L10), PTX lines 277-281; divergent, reconverges at block 30 (b15)
+			{
+				r2 := w.Reg(2)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x80)
+				// PTX lines 277, 278: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 277: ld.f32
+							v1a := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
+									continue
+								}
+								v1 = v1x
+							}
+							// 278: fma.rn.f32
+							var v2 uint64
+							if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
+								v2 = uint64(math.Float32bits(float32(v2f)))
+							} else {
+								v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+							}
+							r8[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 277: ld.f32
+							v1a := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:277")
+									continue
+								}
+								v1 = v1x
+							}
+							// 278: fma.rn.f32
+							var v2 uint64
+							if v2f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))); isa.FmaF32Direct(v2f) {
+								v2 = uint64(math.Float32bits(float32(v2f)))
+							} else {
+								v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+							}
+							r8[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 279, 280, 281: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					s3w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 279: st.f32
+							s3 := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
+							}
+							// 280: add.u64
+							v4 := uint64(uint64(r11[l]) + uint64(k0))
+							r11[l] = v4
+							// 281: setp.ne.u64
+							c5t := uint64(r9[l]) != uint64(v4)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p2 = p2&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 279: st.f32
+							s3 := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/gcc/acc_vecadd.ptx:279")
+							}
+							// 280: add.u64
+							v4 := uint64(uint64(r11[l]) + uint64(k0))
+							r11[l] = v4
+							// 281: setp.ne.u64
+							c5t := uint64(r9[l]) != uint64(v4)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p2 = p2&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 22
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 23:
+			// b8 ($L6), PTX line 284; ret
+			next = 31
+		case 24:
+			// b9, PTX lines 194-206
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r17 := w.Reg(17)
+				k0 := uint64(0xffffffff)
+				// PTX lines 194, 195, 196: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(10)
+					v3aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: mov.u64
+							v1 := uint64(r0[l])
+							r17[l] = v1
+							// 195: ld.u64
+							v2a := uint64(v1) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
+									continue
+								}
+								v2 = v2x
+							}
+							// 196: ld.u32
+							v3a := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
+									continue
+								}
+								v3 = v3x
+							}
+							r4[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: mov.u64
+							v1 := uint64(r0[l])
+							r17[l] = v1
+							// 195: ld.u64
+							v2a := uint64(v1) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
+									continue
+								}
+								v2 = v2x
+							}
+							// 196: ld.u32
+							v3a := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
+									continue
+								}
+								v3 = v3x
+							}
+							r4[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 197: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NCTAID().X))
+				// PTX line 198: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 199, 200, 201, 202, 203, 204, 205, 206: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: add.u32
+							v6 := uint64(uint32(r4[l]) + uint32(k0))
+							// 200: add.u32
+							v7 := uint64(uint32(v6) + uint32(u4))
+							// 201: div.s32
+							v8 := isa.Div(v7, u4, 32, true)
+							// 202: mul.lo.u32
+							v9 := uint64(uint32(v8) * uint32(u5))
+							r1[l] = v9
+							// 203: add.u32
+							v10 := uint64(uint32(v9) + uint32(v8))
+							// 204: min.s32
+							v11 := uint64(uint32(min(int32(v10), int32(r4[l]))))
+							r7[l] = v11
+							// 205: setp.lt.s32
+							c12t := int32(v9) < int32(v11)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+							// 206: mov.pred
+							c13 := c12
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p6 = p6&^(1<<l) | c13b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: add.u32
+							v6 := uint64(uint32(r4[l]) + uint32(k0))
+							// 200: add.u32
+							v7 := uint64(uint32(v6) + uint32(u4))
+							// 201: div.s32
+							v8 := isa.Div(v7, u4, 32, true)
+							// 202: mul.lo.u32
+							v9 := uint64(uint32(v8) * uint32(u5))
+							r1[l] = v9
+							// 203: add.u32
+							v10 := uint64(uint32(v9) + uint32(v8))
+							// 204: min.s32
+							v11 := uint64(uint32(min(int32(v10), int32(r4[l]))))
+							r7[l] = v11
+							// 205: setp.lt.s32
+							c12t := int32(v9) < int32(v11)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+							// 206: mov.pred
+							c13 := c12
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p6 = p6&^(1<<l) | c13b0<<l
+						}
+					}
+					w.P[0] = p0
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 25:
+			// b10, PTX line 213; divergent, reconverges at block 4 (b2 ($L17))
+			t := m & w.P[4]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 26:
+			// b11, PTX lines 215-222
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r17 := w.Reg(17)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x80)
+				// PTX lines 215, 216, 217, 218, 219, 220, 221, 222: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(12)
+					v2aw := w.Window(13)
+					v3aw := w.Window(14)
+					v4aw := w.Window(15)
+					v5aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: ld.u64
+							v1a := uint64(r17[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
+									continue
+								}
+								v1 = v1x
+							}
+							// 216: ld.f32
+							v2a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
+									continue
+								}
+								v2 = v2x
+							}
+							r2[l] = v2
+							// 217: ld.u64
+							v3a := uint64(r17[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
+									continue
+								}
+								v3 = v3x
+							}
+							// 218: ld.u32
+							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+							// 219: ld.u64
+							v5a := uint64(r17[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+							// 220: mul.lo.u32
+							v6 := uint64(uint32(r1[l]) * uint32(v4))
+							r10[l] = v6
+							// 221: add.u32
+							v7 := uint64(uint32(v4) + uint32(k0))
+							r34[l] = v7
+							// 222: add.u64
+							v8 := uint64(uint64(v5) + uint64(k1))
+							r35[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: ld.u64
+							v1a := uint64(r17[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:215")
+									continue
+								}
+								v1 = v1x
+							}
+							// 216: ld.f32
+							v2a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:216")
+									continue
+								}
+								v2 = v2x
+							}
+							r2[l] = v2
+							// 217: ld.u64
+							v3a := uint64(r17[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:217")
+									continue
+								}
+								v3 = v3x
+							}
+							// 218: ld.u32
+							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:218")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+							// 219: ld.u64
+							v5a := uint64(r17[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:219")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+							// 220: mul.lo.u32
+							v6 := uint64(uint32(r1[l]) * uint32(v4))
+							r10[l] = v6
+							// 221: add.u32
+							v7 := uint64(uint32(v4) + uint32(k0))
+							r34[l] = v7
+							// 222: add.u64
+							v8 := uint64(uint64(v5) + uint64(k1))
+							r35[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 27:
+			// b12, PTX line 244
+			next = 17
+		case 28:
+			// b13, PTX lines 250-253
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				// PTX lines 250, 251, 252, 253: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 250: add.u32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							r1[l] = v1
+							// 251: add.u32
+							v2 := uint64(uint32(r10[l]) + uint32(r3[l]))
+							r10[l] = v2
+							// 252: setp.ne.u32
+							c3t := uint32(r7[l]) != uint32(v1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+							// 253: mov.pred
+							c4 := c3
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 250: add.u32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							r1[l] = v1
+							// 251: add.u32
+							v2 := uint64(uint32(r10[l]) + uint32(r3[l]))
+							r10[l] = v2
+							// 252: setp.ne.u32
+							c3t := uint32(r7[l]) != uint32(v1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+							// 253: mov.pred
+							c4 := c3
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[3] = p3
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 18
+		case 29:
+			// b14, PTX line 260
+			next = 23
+		case 30:
+			// b15, PTX line 282
+			next = 17
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 31 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 279: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r8, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/gcc/acc_vecadd.ptx:279")
-	// PTX lines 280, 281: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 280: add.u64
-				v2 := uint64(uint64(r11[l]) + uint64(k0))
-				r11[l] = v2
-				// 281: setp.ne.u64
-				c3t := uint64(r9[l]) != uint64(v2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+}
+
+// countPositiveOmpFn0Run runs blocks of kernel count_positive$_omp_fn$0 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 295-357; divergent, reconverges at block 1 (b1 ($L26))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 280: add.u64
-				v2 := uint64(uint64(r11[l]) + uint64(k0))
-				r11[l] = v2
-				// 281: setp.ne.u64
-				c3t := uint64(r9[l]) != uint64(v2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 295: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:295")
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				runtime.Broadcast(r0, m, u1)
+				// PTX lines 356, 357: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 356: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 357: setp.ne.u32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 356: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 357: setp.ne.u32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+				_ = u1
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L26), PTX line 365; the lanes wait here for those bar.warp.sync at line 366 names
+			return pc, budget
+		case 2:
+			// b1 ($L26), PTX lines 366-366; the lanes wait here for those shfl.sync.idx.b32 at line 368 names
+			{
+				// PTX line 366: bar.warp.sync
+				w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:366")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b1 ($L26), PTX lines 368-369; the lanes wait here for those shfl.sync.idx.b32 at line 370 names
+			{
+				r3 := w.Reg(3)
+				r48 := w.Reg(48)
+				r49 := w.Reg(49)
+				k0 := uint64(0xffffffff)
+				// PTX line 368: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 2, -1, 2, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:368")
+				// PTX lines 369: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 369: mov.b64
+							m1 := r3[l]
+							m1_0 := m1 >> 0 & k0
+							r48[l] = m1_0
+							m1_1 := m1 >> 32 & k0
+							r49[l] = m1_1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 369: mov.b64
+							m1 := r3[l]
+							m1_0 := m1 >> 0 & k0
+							r48[l] = m1_0
+							m1_1 := m1 >> 32 & k0
+							r49[l] = m1_1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b1 ($L26), PTX lines 370-370; the lanes wait here for those shfl.sync.idx.b32 at line 371 names
+			{
+				// PTX line 370: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 48, -1, 48, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:370")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b1 ($L26), PTX lines 371-373; the lanes wait here for those shfl.sync.idx.b32 at line 374 names
+			{
+				r3 := w.Reg(3)
+				r28 := w.Reg(28)
+				r48 := w.Reg(48)
+				r49 := w.Reg(49)
+				r50 := w.Reg(50)
+				r51 := w.Reg(51)
+				k0 := uint64(0xffffffff)
+				// PTX line 371: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 49, -1, 49, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:371")
+				// PTX lines 372, 373: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 372: mov.b64
+							v1 := uint64(uint32(r48[l])) | (uint64(uint32(r49[l])) << 32)
+							r3[l] = v1
+							// 373: mov.b64
+							m2 := r28[l]
+							m2_0 := m2 >> 0 & k0
+							r50[l] = m2_0
+							m2_1 := m2 >> 32 & k0
+							r51[l] = m2_1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 372: mov.b64
+							v1 := uint64(uint32(r48[l])) | (uint64(uint32(r49[l])) << 32)
+							r3[l] = v1
+							// 373: mov.b64
+							m2 := r28[l]
+							m2_0 := m2 >> 0 & k0
+							r50[l] = m2_0
+							m2_1 := m2 >> 32 & k0
+							r51[l] = m2_1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 6:
+			// b1 ($L26), PTX lines 374-374; the lanes wait here for those shfl.sync.idx.b32 at line 375 names
+			{
+				// PTX line 374: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 50, -1, 50, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:374")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 7:
+			// b1 ($L26), PTX lines 375-390; divergent, reconverges at block 10 (b4 ($L20))
+			{
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r28 := w.Reg(28)
+				r50 := w.Reg(50)
+				r51 := w.Reg(51)
+				k0 := uint64(0x5)
+				k1 := uint64(0xffffffff)
+				// PTX line 375: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 51, -1, 51, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:375")
+				// PTX lines 376, 377: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 376: mov.b64
+							v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
+							r28[l] = v1
+							// 377: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r10[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 376: mov.b64
+							v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
+							r28[l] = v1
+							// 377: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r10[l] = v2
+						}
+					}
+				}
+				// PTX line 378: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NCTAID().X))
+				// PTX line 379: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX line 380: shl.b32, warp-uniform
+				u5 := uint64(uint32(u3) << uint32(k0))
+				// PTX lines 381, 382, 383, 384, 385, 386, 387, 388, 389, 390: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 381: add.u32
+							v6 := uint64(uint32(r2[l]) + uint32(k1))
+							// 382: add.u32
+							v7 := uint64(uint32(v6) + uint32(u5))
+							// 383: div.s32
+							v8 := isa.Div(v7, u5, 32, true)
+							// 384: mul.lo.u32
+							v9 := uint64(uint32(v8) * uint32(u4))
+							// 385: shl.b32
+							v10 := uint64(uint32(v9) << uint32(k0))
+							// 386: add.u32
+							v11 := uint64(uint32(v10) + uint32(r10[l]))
+							r7[l] = v11
+							// 387: shl.b32
+							v12 := uint64(uint32(v8) << uint32(k0))
+							// 388: add.u32
+							v13 := uint64(uint32(v12) + uint32(v11))
+							// 389: min.s32
+							v14 := uint64(uint32(min(int32(v13), int32(r2[l]))))
+							r8[l] = v14
+							// 390: setp.ge.s32
+							c15t := int32(v11) >= int32(v14)
+							c15 := c15t
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p0 = p0&^(1<<l) | c15b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 381: add.u32
+							v6 := uint64(uint32(r2[l]) + uint32(k1))
+							// 382: add.u32
+							v7 := uint64(uint32(v6) + uint32(u5))
+							// 383: div.s32
+							v8 := isa.Div(v7, u5, 32, true)
+							// 384: mul.lo.u32
+							v9 := uint64(uint32(v8) * uint32(u4))
+							// 385: shl.b32
+							v10 := uint64(uint32(v9) << uint32(k0))
+							// 386: add.u32
+							v11 := uint64(uint32(v10) + uint32(r10[l]))
+							r7[l] = v11
+							// 387: shl.b32
+							v12 := uint64(uint32(v8) << uint32(k0))
+							// 388: add.u32
+							v13 := uint64(uint32(v12) + uint32(v11))
+							// 389: min.s32
+							v14 := uint64(uint32(min(int32(v13), int32(r2[l]))))
+							r8[l] = v14
+							// 390: setp.ge.s32
+							c15t := int32(v11) >= int32(v14)
+							c15 := c15t
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p0 = p0&^(1<<l) | c15b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
+			{
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r25 := w.Reg(25)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				k2 := uint64(0x80)
+				// PTX lines 406, 407, 408, 409, 410, 411: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					v1aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 406: ld.u32
+							v1a := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
+									continue
+								}
+								v1 = v1x
+							}
+							// 407: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 408: selp.u32
+							v3 := uint64(k0)
+							if c2 {
+								v3 = uint64(k1)
+							}
+							// 409: add.u32
+							v4 := uint64(uint32(r1[l]) + uint32(v3))
+							r1[l] = v4
+							// 410: add.u64
+							v5 := uint64(uint64(r25[l]) + uint64(k2))
+							r25[l] = v5
+							// 411: setp.ne.u64
+							c6t := uint64(r6[l]) != uint64(v5)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p2 = p2&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 406: ld.u32
+							v1a := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:406")
+									continue
+								}
+								v1 = v1x
+							}
+							// 407: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 408: selp.u32
+							v3 := uint64(k0)
+							if c2 {
+								v3 = uint64(k1)
+							}
+							// 409: add.u32
+							v4 := uint64(uint32(r1[l]) + uint32(v3))
+							r1[l] = v4
+							// 410: add.u64
+							v5 := uint64(uint64(r25[l]) + uint64(k2))
+							r25[l] = v5
+							// 411: setp.ne.u64
+							c6t := uint64(r6[l]) != uint64(v5)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p2 = p2&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b3 ($L23), PTX lines 416-417
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				// PTX lines 416, 417: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 416: mov.u32
+							v1 := uint64(k0)
+							r5[l] = v1
+							// 417: mov.u32
+							v2 := uint64(v1)
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 416: mov.u32
+							v1 := uint64(k0)
+							r5[l] = v1
+							// 417: mov.u32
+							v2 := uint64(v1)
+							r1[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b4 ($L20), PTX line 418; the lanes wait here for those shfl.sync.down.b32 at line 419 names
+			return pc, budget
+		case 11:
+			// b4 ($L20), PTX lines 419-420; the lanes wait here for those shfl.sync.down.b32 at line 421 names
+			{
+				r1 := w.Reg(1)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				// PTX line 419: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 13, -1, 5, 57, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:419")
+				// PTX lines 420: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 420: add.u32
+							v1 := uint64(uint32(r13[l]) + uint32(r1[l]))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 420: add.u32
+							v1 := uint64(uint32(r13[l]) + uint32(r1[l]))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 12:
+			// b4 ($L20), PTX lines 421-422; the lanes wait here for those shfl.sync.down.b32 at line 423 names
+			{
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				// PTX line 421: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 15, -1, 14, 58, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:421")
+				// PTX lines 422: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 422: add.u32
+							v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
+							r16[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 422: add.u32
+							v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
+							r16[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 13:
+			// b4 ($L20), PTX lines 423-424; the lanes wait here for those shfl.sync.down.b32 at line 425 names
+			{
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				// PTX line 423: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 17, -1, 16, 59, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:423")
+				// PTX lines 424: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 424: add.u32
+							v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
+							r18[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 424: add.u32
+							v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
+							r18[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 14:
+			// b4 ($L20), PTX lines 425-426; the lanes wait here for those shfl.sync.down.b32 at line 427 names
+			{
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				// PTX line 425: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 19, -1, 18, 60, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:425")
+				// PTX lines 426: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 426: add.u32
+							v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
+							r20[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 426: add.u32
+							v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
+							r20[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 15:
+			// b4 ($L20), PTX lines 427-427; divergent, reconverges at block 16 (b5 ($L29))
+			{
+				// PTX line 427: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 21, -1, 20, 61, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:427")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 16
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 16:
+			// b5 ($L29), PTX line 434; the lanes wait here for those bar.warp.sync at line 435 names
+			return pc, budget
+		case 17:
+			// b5 ($L29), PTX lines 435-435
+			{
+				// PTX line 435: bar.warp.sync
+				w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:435")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 18:
+			// b6 ($L24), PTX line 437; divergent, reconverges at block 19 (b7 ($L27))
+			t := m & w.P[4]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 29
+			} else {
+				switch stop {
+				case 29:
+				default:
+					return runtime.RunDone, budget - countPositiveOmpFn0Region18(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 19:
+			// b7 ($L27), PTX line 440; the lanes wait here for those bar.warp.sync at line 441 names
+			return pc, budget
+		case 20:
+			// b7 ($L27), PTX lines 441-441
+			{
+				// PTX line 441: bar.warp.sync
+				w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:441")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 21:
+			// b8 ($L22), PTX lines 443-443; divergent, reconverges at block 22 (b9 ($L28))
+			{
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 443: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 443: setp.eq.u32
+							c1t := uint32(k0) == uint32(k1)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 443: setp.eq.u32
+							c1t := uint32(k0) == uint32(k1)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 22
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 22:
+			// b9 ($L28), PTX line 449; the lanes wait here for those bar.warp.sync at line 450 names
+			return pc, budget
+		case 23:
+			// b9 ($L28), PTX lines 450-452; the lanes wait here for those shfl.sync.idx.b32 at line 453 names
+			{
+				r52 := w.Reg(52)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX line 450: bar.warp.sync
+				w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:450")
+				// PTX lines 451, 452: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 451: mov.pred
+							c1 := p5>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+							// 452: selp.u32
+							v2 := uint64(k0)
+							if c1 {
+								v2 = uint64(k1)
+							}
+							r52[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 451: mov.pred
+							c1 := p5>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+							// 452: selp.u32
+							v2 := uint64(k0)
+							if c1 {
+								v2 = uint64(k1)
+							}
+							r52[l] = v2
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 24:
+			// b9 ($L28), PTX lines 453-454
+			{
+				r52 := w.Reg(52)
+				k0 := uint64(0x0)
+				// PTX line 453: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 52, -1, 52, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:453")
+				// PTX lines 454: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 454: setp.ne.u32
+							c1t := uint32(r52[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 454: setp.ne.u32
+							c1t := uint32(r52[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 18
+			} else if t == 0 {
+				next = 31
+			} else {
+				return pc, budget
+			}
+		case 25:
+			// b10, PTX lines 360-363
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r28 := w.Reg(28)
+				// PTX lines 360, 361, 362, 363: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(18)
+					v3aw := w.Window(19)
+					v4aw := w.Window(20)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 360: mov.u64
+							v1 := uint64(r0[l])
+							r28[l] = v1
+							// 361: ld.u64
+							v2a := uint64(v1) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
+									continue
+								}
+								v2 = v2x
+							}
+							// 362: ld.u32
+							v3a := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 363: ld.u64
+							v4a := uint64(v1) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 360: mov.u64
+							v1 := uint64(r0[l])
+							r28[l] = v1
+							// 361: ld.u64
+							v2a := uint64(v1) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:361")
+									continue
+								}
+								v2 = v2x
+							}
+							// 362: ld.u32
+							v3a := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:362")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 363: ld.u64
+							v4a := uint64(v1) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:363")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 26:
+			// b11, PTX lines 392-404
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r25 := w.Reg(25)
+				k0 := uint64(0x2)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x5)
+				k3 := uint64(0x80)
+				k4 := uint64(0x0)
+				// PTX lines 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 392: cvt.s64.s32
+							v1 := uint64(uint64(int32(r7[l])))
+							// 393: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 394: add.u64
+							v3 := uint64(uint64(r3[l]) + uint64(v2))
+							r25[l] = v3
+							// 395: sub.u32
+							v4 := uint64(uint32(r8[l]) - uint32(r7[l]))
+							// 396: add.u32
+							v5 := uint64(uint32(v4) + uint32(k1))
+							// 397: shr.u32
+							v6 := uint64(uint32(v5) >> uint32(k2))
+							// 398: cvt.u64.u32
+							v7 := uint64(uint64(uint32(v6)))
+							// 399: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k2))
+							// 400: add.u64
+							v9 := uint64(uint64(v8) + uint64(v1))
+							// 401: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							// 402: add.u64
+							v11 := uint64(uint64(r3[l]) + uint64(k3))
+							// 403: add.u64
+							v12 := uint64(uint64(v10) + uint64(v11))
+							r6[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 392: cvt.s64.s32
+							v1 := uint64(uint64(int32(r7[l])))
+							// 393: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 394: add.u64
+							v3 := uint64(uint64(r3[l]) + uint64(v2))
+							r25[l] = v3
+							// 395: sub.u32
+							v4 := uint64(uint32(r8[l]) - uint32(r7[l]))
+							// 396: add.u32
+							v5 := uint64(uint32(v4) + uint32(k1))
+							// 397: shr.u32
+							v6 := uint64(uint32(v5) >> uint32(k2))
+							// 398: cvt.u64.u32
+							v7 := uint64(uint64(uint32(v6)))
+							// 399: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k2))
+							// 400: add.u64
+							v9 := uint64(uint64(v8) + uint64(v1))
+							// 401: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							// 402: add.u64
+							v11 := uint64(uint64(r3[l]) + uint64(k3))
+							// 403: add.u64
+							v12 := uint64(uint64(v10) + uint64(v11))
+							r6[l] = v12
+						}
+					}
+				}
+				// PTX line 404: mov.u32, warp-uniform
+				u13 := uint64(k4)
+				runtime.Broadcast(r1, m, u13)
+				_ = u13
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 27:
+			// b12, PTX lines 413-413
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				// PTX lines 413: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 413: mov.u32
+							v1 := uint64(r1[l])
+							r5[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 413: mov.u32
+							v1 := uint64(r1[l])
+							r5[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 28:
+			// b13, PTX lines 431-433
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r28 := w.Reg(28)
+				k0 := uint64(0x0)
+				// PTX lines 431, 432, 433: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(21)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 431: add.u32
+							v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
+							r22[l] = v1
+							// 432: ld.u64
+							v2a := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
+									continue
+								}
+								v2 = v2x
+							}
+							r9[l] = v2
+							// 433: mov.u32
+							v3 := uint64(k0)
+							r4[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 431: add.u32
+							v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
+							r22[l] = v1
+							// 432: ld.u64
+							v2a := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:432")
+									continue
+								}
+								v2 = v2x
+							}
+							r9[l] = v2
+							// 433: mov.u32
+							v3 := uint64(k0)
+							r4[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 29:
+			// b14, PTX lines 439-439
+			{
+				r4 := w.Reg(4)
+				r23 := w.Reg(23)
+				// PTX lines 439: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 439: mov.u32
+							v1 := uint64(r23[l])
+							r4[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 439: mov.u32
+							v1 := uint64(r23[l])
+							r4[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 19
+		case 30:
+			// b15, PTX lines 445-448
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				// PTX lines 445: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 445: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(r22[l]))
+							r24[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 445: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(r22[l]))
+							r24[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    9,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 446: atom.cas.b32
+				w.AtomLanes(runtime.SpaceGeneric, atomCas32, r23, r9, r4, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/gcc/acc_vecadd.ptx:446")
+				// PTX lines 447, 448: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 447: setp.ne.u32
+							c2t := uint32(r4[l]) != uint32(r23[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 448: mov.pred
+							c3 := c2
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p5 = p5&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 447: setp.ne.u32
+							c2t := uint32(r4[l]) != uint32(r23[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 448: mov.pred
+							c3 := c2
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p5 = p5&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[3] = p3
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 22
+		case 31:
+			// b16, PTX line 455; ret
+			next = 32
+		default:
+			return pc, budget
 		}
-		w.P[2] = p2
-	}
-}
-
-// scaleRowsOmpFn0B9 runs b9 of kernel scale_rows$_omp_fn$0, PTX lines 194-206.
-func scaleRowsOmpFn0B9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0xffffffff)
-	// PTX lines 194: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: mov.u64
-				v1 := uint64(r0[l])
-				r17[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: mov.u64
-				v1 := uint64(r0[l])
-				r17[l] = v1
-			}
+		if next == stop || next >= 32 || budget <= 1 {
+			return pc, budget
 		}
-	}
-	// PTX line 195: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r18, r17, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:195")
-	// PTX line 196: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r4, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:196")
-	// PTX line 197: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NCTAID().X))
-	// PTX line 198: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX lines 199, 200, 201, 202, 203, 204, 205, 206: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: add.u32
-				v4 := uint64(uint32(r4[l]) + uint32(k0))
-				// 200: add.u32
-				v5 := uint64(uint32(v4) + uint32(u2))
-				// 201: div.s32
-				v6 := isa.Div(v5, u2, 32, true)
-				// 202: mul.lo.u32
-				v7 := uint64(uint32(v6) * uint32(u3))
-				r1[l] = v7
-				// 203: add.u32
-				v8 := uint64(uint32(v7) + uint32(v6))
-				// 204: min.s32
-				v9 := uint64(uint32(min(int32(v8), int32(r4[l]))))
-				r7[l] = v9
-				// 205: setp.lt.s32
-				c10t := int32(v7) < int32(v9)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-				// 206: mov.pred
-				c11 := c10
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p6 = p6&^(1<<l) | c11b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: add.u32
-				v4 := uint64(uint32(r4[l]) + uint32(k0))
-				// 200: add.u32
-				v5 := uint64(uint32(v4) + uint32(u2))
-				// 201: div.s32
-				v6 := isa.Div(v5, u2, 32, true)
-				// 202: mul.lo.u32
-				v7 := uint64(uint32(v6) * uint32(u3))
-				r1[l] = v7
-				// 203: add.u32
-				v8 := uint64(uint32(v7) + uint32(v6))
-				// 204: min.s32
-				v9 := uint64(uint32(min(int32(v8), int32(r4[l]))))
-				r7[l] = v9
-				// 205: setp.lt.s32
-				c10t := int32(v7) < int32(v9)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-				// 206: mov.pred
-				c11 := c10
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p6 = p6&^(1<<l) | c11b0<<l
-			}
-		}
-		w.P[0] = p0
-		w.P[6] = p6
-	}
-}
-
-// scaleRowsOmpFn0B11 runs b11 of kernel scale_rows$_omp_fn$0, PTX lines 215-222.
-func scaleRowsOmpFn0B11(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r17 := w.Reg(17)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x80)
-	// PTX line 215: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r17, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:215")
-	// PTX line 216: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r2, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:216")
-	// PTX line 217: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r23, r17, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:217")
-	// PTX line 218: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r3, r23, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:218")
-	// PTX line 219: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r5, r17, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:219")
-	// PTX lines 220, 221, 222: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 220: mul.lo.u32
-				v1 := uint64(uint32(r1[l]) * uint32(r3[l]))
-				r10[l] = v1
-				// 221: add.u32
-				v2 := uint64(uint32(r3[l]) + uint32(k0))
-				r34[l] = v2
-				// 222: add.u64
-				v3 := uint64(uint64(r5[l]) + uint64(k1))
-				r35[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 220: mul.lo.u32
-				v1 := uint64(uint32(r1[l]) * uint32(r3[l]))
-				r10[l] = v1
-				// 221: add.u32
-				v2 := uint64(uint32(r3[l]) + uint32(k0))
-				r34[l] = v2
-				// 222: add.u64
-				v3 := uint64(uint64(r5[l]) + uint64(k1))
-				r35[l] = v3
-			}
-		}
-	}
-}
-
-// scaleRowsOmpFn0B13 runs b13 of kernel scale_rows$_omp_fn$0, PTX lines 250-253.
-func scaleRowsOmpFn0B13(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	// PTX lines 250, 251, 252, 253: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 250: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r1[l] = v1
-				// 251: add.u32
-				v2 := uint64(uint32(r10[l]) + uint32(r3[l]))
-				r10[l] = v2
-				// 252: setp.ne.u32
-				c3t := uint32(r7[l]) != uint32(v1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-				// 253: mov.pred
-				c4 := c3
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p5 = p5&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 250: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r1[l] = v1
-				// 251: add.u32
-				v2 := uint64(uint32(r10[l]) + uint32(r3[l]))
-				r10[l] = v2
-				// 252: setp.ne.u32
-				c3t := uint32(r7[l]) != uint32(v1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-				// 253: mov.pred
-				c4 := c3
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p5 = p5&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[3] = p3
-		w.P[5] = p5
-	}
-}
-
-// countPositiveOmpFn0B0 runs b0 of kernel count_positive$_omp_fn$0, PTX lines 295-357.
-func countPositiveOmpFn0B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x0)
-	// PTX line 295: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:295")
-	runtime.Broadcast(r0, m, u1)
-	// PTX lines 356, 357: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 356: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 357: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 356: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 357: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-	_ = u1
-}
-
-// countPositiveOmpFn0B1_1 runs b1 ($L26) of kernel count_positive$_omp_fn$0, PTX lines 366-366.
-func countPositiveOmpFn0B1_1(w *runtime.Warp, m uint32) {
-	// PTX line 366: bar.warp.sync
-	w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:366")
-}
-
-// countPositiveOmpFn0B1_2 runs b1 ($L26) of kernel count_positive$_omp_fn$0, PTX lines 368-369.
-func countPositiveOmpFn0B1_2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	k0 := uint64(0xffffffff)
-	// PTX line 368: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 2, -1, 2, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:368")
-	// PTX lines 369: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 369: mov.b64
-				m1 := r3[l]
-				m1_0 := m1 >> 0 & k0
-				r48[l] = m1_0
-				m1_1 := m1 >> 32 & k0
-				r49[l] = m1_1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 369: mov.b64
-				m1 := r3[l]
-				m1_0 := m1 >> 0 & k0
-				r48[l] = m1_0
-				m1_1 := m1 >> 32 & k0
-				r49[l] = m1_1
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B1_3 runs b1 ($L26) of kernel count_positive$_omp_fn$0, PTX lines 370-370.
-func countPositiveOmpFn0B1_3(w *runtime.Warp, m uint32) {
-	// PTX line 370: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 48, -1, 48, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:370")
-}
-
-// countPositiveOmpFn0B1_4 runs b1 ($L26) of kernel count_positive$_omp_fn$0, PTX lines 371-373.
-func countPositiveOmpFn0B1_4(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r28 := w.Reg(28)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	k0 := uint64(0xffffffff)
-	// PTX line 371: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 49, -1, 49, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:371")
-	// PTX lines 372, 373: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 372: mov.b64
-				v1 := uint64(uint32(r48[l])) | (uint64(uint32(r49[l])) << 32)
-				r3[l] = v1
-				// 373: mov.b64
-				m2 := r28[l]
-				m2_0 := m2 >> 0 & k0
-				r50[l] = m2_0
-				m2_1 := m2 >> 32 & k0
-				r51[l] = m2_1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 372: mov.b64
-				v1 := uint64(uint32(r48[l])) | (uint64(uint32(r49[l])) << 32)
-				r3[l] = v1
-				// 373: mov.b64
-				m2 := r28[l]
-				m2_0 := m2 >> 0 & k0
-				r50[l] = m2_0
-				m2_1 := m2 >> 32 & k0
-				r51[l] = m2_1
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B1_5 runs b1 ($L26) of kernel count_positive$_omp_fn$0, PTX lines 374-374.
-func countPositiveOmpFn0B1_5(w *runtime.Warp, m uint32) {
-	// PTX line 374: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 50, -1, 50, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:374")
-}
-
-// countPositiveOmpFn0B1_6 runs b1 ($L26) of kernel count_positive$_omp_fn$0, PTX lines 375-390.
-func countPositiveOmpFn0B1_6(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r28 := w.Reg(28)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	k0 := uint64(0x5)
-	k1 := uint64(0xffffffff)
-	// PTX line 375: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 51, -1, 51, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:375")
-	// PTX lines 376, 377: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 376: mov.b64
-				v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
-				r28[l] = v1
-				// 377: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r10[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 376: mov.b64
-				v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
-				r28[l] = v1
-				// 377: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r10[l] = v2
-			}
-		}
-	}
-	// PTX line 378: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NCTAID().X))
-	// PTX line 379: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 380: shl.b32, warp-uniform
-	u5 := uint64(uint32(u3) << uint32(k0))
-	// PTX lines 381, 382, 383, 384, 385, 386, 387, 388, 389, 390: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 381: add.u32
-				v6 := uint64(uint32(r2[l]) + uint32(k1))
-				// 382: add.u32
-				v7 := uint64(uint32(v6) + uint32(u5))
-				// 383: div.s32
-				v8 := isa.Div(v7, u5, 32, true)
-				// 384: mul.lo.u32
-				v9 := uint64(uint32(v8) * uint32(u4))
-				// 385: shl.b32
-				v10 := uint64(uint32(v9) << uint32(k0))
-				// 386: add.u32
-				v11 := uint64(uint32(v10) + uint32(r10[l]))
-				r7[l] = v11
-				// 387: shl.b32
-				v12 := uint64(uint32(v8) << uint32(k0))
-				// 388: add.u32
-				v13 := uint64(uint32(v12) + uint32(v11))
-				// 389: min.s32
-				v14 := uint64(uint32(min(int32(v13), int32(r2[l]))))
-				r8[l] = v14
-				// 390: setp.ge.s32
-				c15t := int32(v11) >= int32(v14)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 381: add.u32
-				v6 := uint64(uint32(r2[l]) + uint32(k1))
-				// 382: add.u32
-				v7 := uint64(uint32(v6) + uint32(u5))
-				// 383: div.s32
-				v8 := isa.Div(v7, u5, 32, true)
-				// 384: mul.lo.u32
-				v9 := uint64(uint32(v8) * uint32(u4))
-				// 385: shl.b32
-				v10 := uint64(uint32(v9) << uint32(k0))
-				// 386: add.u32
-				v11 := uint64(uint32(v10) + uint32(r10[l]))
-				r7[l] = v11
-				// 387: shl.b32
-				v12 := uint64(uint32(v8) << uint32(k0))
-				// 388: add.u32
-				v13 := uint64(uint32(v12) + uint32(v11))
-				// 389: min.s32
-				v14 := uint64(uint32(min(int32(v13), int32(r2[l]))))
-				r8[l] = v14
-				// 390: setp.ge.s32
-				c15t := int32(v11) >= int32(v14)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// countPositiveOmpFn0B2 runs b2 ($L21) of kernel count_positive$_omp_fn$0, PTX lines 406-411.
-func countPositiveOmpFn0B2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r25 := w.Reg(25)
-	r46 := w.Reg(46)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	k2 := uint64(0x80)
-	// PTX line 406: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r25, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:406")
-	// PTX lines 407, 408, 409, 410, 411: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 407: setp.gt.s32
-				c1t := int32(r46[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 408: selp.u32
-				v2 := uint64(k0)
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 409: add.u32
-				v3 := uint64(uint32(r1[l]) + uint32(v2))
-				r1[l] = v3
-				// 410: add.u64
-				v4 := uint64(uint64(r25[l]) + uint64(k2))
-				r25[l] = v4
-				// 411: setp.ne.u64
-				c5t := uint64(r6[l]) != uint64(v4)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p2 = p2&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 407: setp.gt.s32
-				c1t := int32(r46[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 408: selp.u32
-				v2 := uint64(k0)
-				if c1 {
-					v2 = uint64(k1)
-				}
-				// 409: add.u32
-				v3 := uint64(uint32(r1[l]) + uint32(v2))
-				r1[l] = v3
-				// 410: add.u64
-				v4 := uint64(uint64(r25[l]) + uint64(k2))
-				r25[l] = v4
-				// 411: setp.ne.u64
-				c5t := uint64(r6[l]) != uint64(v4)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p2 = p2&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-		w.P[2] = p2
-	}
-}
-
-// countPositiveOmpFn0B3 runs b3 ($L23) of kernel count_positive$_omp_fn$0, PTX lines 416-417.
-func countPositiveOmpFn0B3(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	// PTX lines 416, 417: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 416: mov.u32
-				v1 := uint64(k0)
-				r5[l] = v1
-				// 417: mov.u32
-				v2 := uint64(v1)
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 416: mov.u32
-				v1 := uint64(k0)
-				r5[l] = v1
-				// 417: mov.u32
-				v2 := uint64(v1)
-				r1[l] = v2
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B4_1 runs b4 ($L20) of kernel count_positive$_omp_fn$0, PTX lines 419-420.
-func countPositiveOmpFn0B4_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	// PTX line 419: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 13, -1, 5, 57, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:419")
-	// PTX lines 420: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 420: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(r1[l]))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 420: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(r1[l]))
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B4_2 runs b4 ($L20) of kernel count_positive$_omp_fn$0, PTX lines 421-422.
-func countPositiveOmpFn0B4_2(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	// PTX line 421: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 15, -1, 14, 58, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:421")
-	// PTX lines 422: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 422: add.u32
-				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 422: add.u32
-				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
-				r16[l] = v1
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B4_3 runs b4 ($L20) of kernel count_positive$_omp_fn$0, PTX lines 423-424.
-func countPositiveOmpFn0B4_3(w *runtime.Warp, m uint32) {
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	// PTX line 423: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 17, -1, 16, 59, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:423")
-	// PTX lines 424: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 424: add.u32
-				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
-				r18[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 424: add.u32
-				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
-				r18[l] = v1
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B4_4 runs b4 ($L20) of kernel count_positive$_omp_fn$0, PTX lines 425-426.
-func countPositiveOmpFn0B4_4(w *runtime.Warp, m uint32) {
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	// PTX line 425: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 19, -1, 18, 60, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:425")
-	// PTX lines 426: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 426: add.u32
-				v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
-				r20[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 426: add.u32
-				v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
-				r20[l] = v1
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B4_5 runs b4 ($L20) of kernel count_positive$_omp_fn$0, PTX lines 427-427.
-func countPositiveOmpFn0B4_5(w *runtime.Warp, m uint32) {
-	// PTX line 427: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 21, -1, 20, 61, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:427")
-}
-
-// countPositiveOmpFn0B5_1 runs b5 ($L29) of kernel count_positive$_omp_fn$0, PTX lines 435-435.
-func countPositiveOmpFn0B5_1(w *runtime.Warp, m uint32) {
-	// PTX line 435: bar.warp.sync
-	w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:435")
-}
-
-// countPositiveOmpFn0B7_1 runs b7 ($L27) of kernel count_positive$_omp_fn$0, PTX lines 441-441.
-func countPositiveOmpFn0B7_1(w *runtime.Warp, m uint32) {
-	// PTX line 441: bar.warp.sync
-	w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:441")
-}
-
-// countPositiveOmpFn0B8 runs b8 ($L22) of kernel count_positive$_omp_fn$0, PTX lines 443-443.
-func countPositiveOmpFn0B8(w *runtime.Warp, m uint32) {
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX lines 443: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 443: setp.eq.u32
-				c1t := uint32(k0) == uint32(k1)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 443: setp.eq.u32
-				c1t := uint32(k0) == uint32(k1)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// countPositiveOmpFn0B9_1 runs b9 ($L28) of kernel count_positive$_omp_fn$0, PTX lines 450-452.
-func countPositiveOmpFn0B9_1(w *runtime.Warp, m uint32) {
-	r52 := w.Reg(52)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX line 450: bar.warp.sync
-	w.BarWarpSync(54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:450")
-	// PTX lines 451, 452: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 451: mov.pred
-				c1 := p5>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 452: selp.u32
-				v2 := uint64(k0)
-				if c1 {
-					v2 = uint64(k1)
-				}
-				r52[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 451: mov.pred
-				c1 := p5>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 452: selp.u32
-				v2 := uint64(k0)
-				if c1 {
-					v2 = uint64(k1)
-				}
-				r52[l] = v2
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// countPositiveOmpFn0B9_2 runs b9 ($L28) of kernel count_positive$_omp_fn$0, PTX lines 453-454.
-func countPositiveOmpFn0B9_2(w *runtime.Warp, m uint32) {
-	r52 := w.Reg(52)
-	k0 := uint64(0x0)
-	// PTX line 453: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 52, -1, 52, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:453")
-	// PTX lines 454: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 454: setp.ne.u32
-				c1t := uint32(r52[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 454: setp.ne.u32
-				c1t := uint32(r52[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// countPositiveOmpFn0B10 runs b10 of kernel count_positive$_omp_fn$0, PTX lines 360-363.
-func countPositiveOmpFn0B10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	// PTX lines 360: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 360: mov.u64
-				v1 := uint64(r0[l])
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 360: mov.u64
-				v1 := uint64(r0[l])
-				r28[l] = v1
-			}
-		}
-	}
-	// PTX line 361: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r28, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:361")
-	// PTX line 362: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r2, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:362")
-	// PTX line 363: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r3, r28, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:363")
-}
-
-// countPositiveOmpFn0B11 runs b11 of kernel count_positive$_omp_fn$0, PTX lines 392-404.
-func countPositiveOmpFn0B11(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r25 := w.Reg(25)
-	k0 := uint64(0x2)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x5)
-	k3 := uint64(0x80)
-	k4 := uint64(0x0)
-	// PTX lines 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 392: cvt.s64.s32
-				v1 := uint64(uint64(int32(r7[l])))
-				// 393: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 394: add.u64
-				v3 := uint64(uint64(r3[l]) + uint64(v2))
-				r25[l] = v3
-				// 395: sub.u32
-				v4 := uint64(uint32(r8[l]) - uint32(r7[l]))
-				// 396: add.u32
-				v5 := uint64(uint32(v4) + uint32(k1))
-				// 397: shr.u32
-				v6 := uint64(uint32(v5) >> uint32(k2))
-				// 398: cvt.u64.u32
-				v7 := uint64(uint64(uint32(v6)))
-				// 399: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k2))
-				// 400: add.u64
-				v9 := uint64(uint64(v8) + uint64(v1))
-				// 401: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k0))
-				// 402: add.u64
-				v11 := uint64(uint64(r3[l]) + uint64(k3))
-				// 403: add.u64
-				v12 := uint64(uint64(v10) + uint64(v11))
-				r6[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 392: cvt.s64.s32
-				v1 := uint64(uint64(int32(r7[l])))
-				// 393: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 394: add.u64
-				v3 := uint64(uint64(r3[l]) + uint64(v2))
-				r25[l] = v3
-				// 395: sub.u32
-				v4 := uint64(uint32(r8[l]) - uint32(r7[l]))
-				// 396: add.u32
-				v5 := uint64(uint32(v4) + uint32(k1))
-				// 397: shr.u32
-				v6 := uint64(uint32(v5) >> uint32(k2))
-				// 398: cvt.u64.u32
-				v7 := uint64(uint64(uint32(v6)))
-				// 399: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k2))
-				// 400: add.u64
-				v9 := uint64(uint64(v8) + uint64(v1))
-				// 401: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k0))
-				// 402: add.u64
-				v11 := uint64(uint64(r3[l]) + uint64(k3))
-				// 403: add.u64
-				v12 := uint64(uint64(v10) + uint64(v11))
-				r6[l] = v12
-			}
-		}
-	}
-	// PTX line 404: mov.u32, warp-uniform
-	u13 := uint64(k4)
-	runtime.Broadcast(r1, m, u13)
-	_ = u13
-}
-
-// countPositiveOmpFn0B122 runs b12 of kernel count_positive$_omp_fn$0, PTX lines 413-413.
-func countPositiveOmpFn0B122(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	// PTX lines 413: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 413: mov.u32
-				v1 := uint64(r1[l])
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 413: mov.u32
-				v1 := uint64(r1[l])
-				r5[l] = v1
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B132 runs b13 of kernel count_positive$_omp_fn$0, PTX lines 431-433.
-func countPositiveOmpFn0B132(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r28 := w.Reg(28)
-	k0 := uint64(0x0)
-	// PTX lines 431: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 431: add.u32
-				v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
-				r22[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 431: add.u32
-				v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
-				r22[l] = v1
-			}
-		}
-	}
-	// PTX line 432: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r9, r28, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/gcc/acc_vecadd.ptx:432")
-	// PTX lines 433: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 433: mov.u32
-				v2 := uint64(k0)
-				r4[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 433: mov.u32
-				v2 := uint64(k0)
-				r4[l] = v2
-			}
-		}
-	}
-}
-
-// countPositiveOmpFn0B142 runs b14 of kernel count_positive$_omp_fn$0, PTX lines 439-439.
-func countPositiveOmpFn0B142(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r23 := w.Reg(23)
-	// PTX lines 439: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 439: mov.u32
-				v1 := uint64(r23[l])
-				r4[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 439: mov.u32
-				v1 := uint64(r23[l])
-				r4[l] = v1
-			}
-		}
+		pc, budget = next, budget-1
 	}
 }
 
 // atomCas32 is isa.AtomFunc(isa.AtomCas, 32).
 var atomCas32 = isa.AtomFunc(isa.AtomCas, 32)
 
-// countPositiveOmpFn0B152 runs b15 of kernel count_positive$_omp_fn$0, PTX lines 445-448.
-func countPositiveOmpFn0B152(w *runtime.Warp, m uint32) {
+// scaleRowsOmpFn0Region17 runs blocks 28 of kernel scale_rows$_omp_fn$0 for each lane of m on its own, from the branch ending block from (one of 17) to block 18,
+// the reconvergence point of the divergent branch of block 17 (a per-lane region, region.go in codegen/gosrc).
+func scaleRowsOmpFn0Region17(w *runtime.Warp, m uint32, from int32) int {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	k0 := uint64(0x1)
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x1 := r1[l]
+		x3 := r3[l]
+		x7 := r7[l]
+		x10 := r10[l]
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 17:
+			if q4 {
+				goto done
+			}
+			goto b28
+		}
+	b28:
+		{
+			// 250: add.u32
+			v1 := uint64(uint32(x1) + uint32(k0))
+			x1 = v1
+			// 251: add.u32
+			v2 := uint64(uint32(x10) + uint32(x3))
+			x10 = v2
+			// 252: setp.ne.u32
+			c3t := uint32(x7) != uint32(x1)
+			c3 := c3t
+			q3 = c3
+			// 253: mov.pred
+			c4 := c3
+			q5 = c4
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r1[l] = x1
+		r10[l] = x10
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+	}
+	w.P[3] = p3
+	w.P[5] = p5
+	w.Split(18, parked, &at)
+	return most
+}
+
+// countPositiveOmpFn0Region18 runs blocks 29 of kernel count_positive$_omp_fn$0 for each lane of m on its own, from the branch ending block from (one of 18) to block 19,
+// the reconvergence point of the divergent branch of block 18 (a per-lane region, region.go in codegen/gosrc).
+func countPositiveOmpFn0Region18(w *runtime.Warp, m uint32, from int32) int {
 	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r22 := w.Reg(22)
 	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	// PTX lines 445: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 445: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(r22[l]))
-				r24[l] = v1
+	p4 := w.P[4]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x4 := r4[l]
+		x23 := r23[l]
+		q4 := p4>>l&1 != 0
+		n := 0
+		switch from {
+		case 18:
+			if q4 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 445: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(r22[l]))
-				r24[l] = v1
-			}
+			goto b29
 		}
-	}
-	// PTX line 446: atom.cas.b32
-	w.AtomLanes(runtime.SpaceGeneric, atomCas32, r23, r9, r4, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/gcc/acc_vecadd.ptx:446")
-	// PTX lines 447, 448: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 447: setp.ne.u32
-				c2t := uint32(r4[l]) != uint32(r23[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 448: mov.pred
-				c3 := c2
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p5 = p5&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 447: setp.ne.u32
-				c2t := uint32(r4[l]) != uint32(r23[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 448: mov.pred
-				c3 := c2
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p5 = p5&^(1<<l) | c3b0<<l
-			}
+	b29:
+		{
+			// 439: mov.u32
+			v1 := uint64(x23)
+			x4 = v1
+			goto done
 		}
-		w.P[3] = p3
-		w.P[5] = p5
+	done:
+		most = max(most, n)
+		r4[l] = x4
 	}
+	w.Split(19, parked, &at)
+	return most
 }

@@ -4,6 +4,7 @@
 package gcc_funcs
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 
@@ -16,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/gcc/funcs.ptx",
+	NumWindows: 6,
 	SM:         30,
 	SharedSize: 256,
 }
@@ -351,9 +353,30 @@ func init() {
 	add1Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 16-20; ret
 	add1Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{add1B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			add1Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:16",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  16,
+			}, {
+				Count: 1,
+				Line:  18,
+			}, {
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:21",
@@ -367,12 +390,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	add1Func.Run = add1Run
 	dblFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 32-36; ret
 	dblFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{dblB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dblRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:32",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:37",
@@ -386,12 +431,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	dblFunc.Run = dblRun
 	negFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 48-52; ret
 	negFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{negB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			negRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:48",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:53",
@@ -405,12 +472,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	negFunc.Run = negRun
 	sumSquaresFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 64-71; divergent, reconverges at block 3 (b3 ($L4))
 	sumSquaresFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{sumSquaresB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sumSquaresRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:64",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -422,9 +510,29 @@ func init() {
 	}
 	// b1 ($L6), PTX lines 76-78; divergent, reconverges at block 5 (b5)
 	sumSquaresFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{sumSquaresB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sumSquaresRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:76",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -436,9 +544,18 @@ func init() {
 	}
 	// b2 ($L7), PTX lines 82-82
 	sumSquaresFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{sumSquaresB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sumSquaresRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:82",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:83",
@@ -449,9 +566,24 @@ func init() {
 	}
 	// b3 ($L4), PTX lines 84-85; ret
 	sumSquaresFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{sumSquaresB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sumSquaresRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:84",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:86",
@@ -462,9 +594,21 @@ func init() {
 	}
 	// b4, PTX lines 73-74
 	sumSquaresFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{sumSquaresB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sumSquaresRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:73",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:75",
@@ -477,6 +621,15 @@ func init() {
 	sumSquaresFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:80",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:80",
@@ -490,12 +643,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	sumSquaresFunc.Run = sumSquaresRun
 	classifyFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 97-106; divergent, reconverges at block 2 (b2 ($L9))
 	classifyFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifyB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:97",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -507,9 +681,18 @@ func init() {
 	}
 	// b1 ($L11), PTX lines 115-115
 	classifyFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifyB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:115",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  115,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:116",
@@ -520,9 +703,24 @@ func init() {
 	}
 	// b2 ($L9), PTX lines 117-118; ret
 	classifyFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{classifyB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:117",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:119",
@@ -533,9 +731,35 @@ func init() {
 	}
 	// b3, PTX lines 108-112
 	classifyFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{classifyB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:108",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:113",
@@ -549,12 +773,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifyFunc.Run = classifyRun
 	fibFunc.Blocks = make([]runtime.Block, 49)
 	// b0, PTX lines 130-197; divergent, reconverges at block 28 (b27 ($L41))
 	fibFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fibB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:130",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -567,9 +812,26 @@ func init() {
 	}
 	// b1 ($L16), PTX lines 204-205; divergent, reconverges at block 28 (b27 ($L41))
 	fibFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{fibB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:204",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -581,9 +843,29 @@ func init() {
 	}
 	// b2 ($L18), PTX lines 211-213; divergent, reconverges at block 28 (b27 ($L41))
 	fibFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fibB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:211",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    31,
 			Kind:   runtime.TermBranch,
@@ -596,9 +878,23 @@ func init() {
 	}
 	// b3 ($L42), PTX lines 218-218
 	fibFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{fibB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:218",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:219",
@@ -609,9 +905,27 @@ func init() {
 	}
 	// b4 ($L14), PTX lines 221-224
 	fibFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{fibB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:221",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:225",
@@ -622,9 +936,26 @@ func init() {
 	}
 	// b5 ($L19), PTX lines 226-227; divergent, reconverges at block 2 (b2 ($L18))
 	fibFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{fibB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:226",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    32,
 			Kind:   runtime.TermBranch,
@@ -636,9 +967,29 @@ func init() {
 	}
 	// b6 ($L21), PTX lines 233-235; divergent, reconverges at block 2 (b2 ($L18))
 	fibFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{fibB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:233",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    33,
 			Kind:   runtime.TermBranch,
@@ -651,9 +1002,27 @@ func init() {
 	}
 	// b7 ($L17), PTX lines 239-242
 	fibFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{fibB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:239",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:243",
@@ -664,9 +1033,26 @@ func init() {
 	}
 	// b8 ($L22), PTX lines 244-245; divergent, reconverges at block 6 (b6 ($L21))
 	fibFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{fibB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:244",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    34,
 			Kind:   runtime.TermBranch,
@@ -678,9 +1064,29 @@ func init() {
 	}
 	// b9 ($L24), PTX lines 251-253; divergent, reconverges at block 6 (b6 ($L21))
 	fibFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{fibB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:251",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    35,
 			Kind:   runtime.TermBranch,
@@ -693,9 +1099,27 @@ func init() {
 	}
 	// b10 ($L20), PTX lines 257-260
 	fibFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{fibB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:257",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:261",
@@ -706,9 +1130,26 @@ func init() {
 	}
 	// b11 ($L25), PTX lines 262-263; divergent, reconverges at block 9 (b9 ($L24))
 	fibFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{fibB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:262",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    36,
 			Kind:   runtime.TermBranch,
@@ -720,9 +1161,29 @@ func init() {
 	}
 	// b12 ($L27), PTX lines 269-271; divergent, reconverges at block 9 (b9 ($L24))
 	fibFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{fibB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:269",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    37,
 			Kind:   runtime.TermBranch,
@@ -735,9 +1196,27 @@ func init() {
 	}
 	// b13 ($L23), PTX lines 275-278
 	fibFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{fibB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:275",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:279",
@@ -748,9 +1227,26 @@ func init() {
 	}
 	// b14 ($L28), PTX lines 280-281; divergent, reconverges at block 12 (b12 ($L27))
 	fibFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{fibB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:280",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    38,
 			Kind:   runtime.TermBranch,
@@ -762,9 +1258,29 @@ func init() {
 	}
 	// b15 ($L30), PTX lines 287-289; divergent, reconverges at block 12 (b12 ($L27))
 	fibFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{fibB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:287",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    39,
 			Kind:   runtime.TermBranch,
@@ -777,9 +1293,27 @@ func init() {
 	}
 	// b16 ($L26), PTX lines 293-296
 	fibFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{fibB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:293",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  296,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:297",
@@ -790,9 +1324,26 @@ func init() {
 	}
 	// b17 ($L31), PTX lines 298-299; divergent, reconverges at block 15 (b15 ($L30))
 	fibFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{fibB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:298",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    40,
 			Kind:   runtime.TermBranch,
@@ -804,9 +1355,29 @@ func init() {
 	}
 	// b18 ($L33), PTX lines 305-307; divergent, reconverges at block 15 (b15 ($L30))
 	fibFunc.Blocks[18] = runtime.Block{
-		Code:      []runtime.Instr{fibB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 18, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:305",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    41,
 			Kind:   runtime.TermBranch,
@@ -819,9 +1390,27 @@ func init() {
 	}
 	// b19 ($L29), PTX lines 311-314
 	fibFunc.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{fibB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:311",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  311,
+			}, {
+				Count: 1,
+				Line:  312,
+			}, {
+				Count: 1,
+				Line:  313,
+			}, {
+				Count: 1,
+				Line:  314,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:315",
@@ -832,9 +1421,26 @@ func init() {
 	}
 	// b20 ($L34), PTX lines 316-317; divergent, reconverges at block 18 (b18 ($L33))
 	fibFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{fibB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:316",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  316,
+			}, {
+				Count: 1,
+				Line:  317,
+			}, {
+				Count: 1,
+				Line:  318,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    42,
 			Kind:   runtime.TermBranch,
@@ -846,9 +1452,29 @@ func init() {
 	}
 	// b21 ($L36), PTX lines 323-325; divergent, reconverges at block 18 (b18 ($L33))
 	fibFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{fibB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:323",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  323,
+			}, {
+				Count: 1,
+				Line:  324,
+			}, {
+				Count: 1,
+				Line:  325,
+			}, {
+				Count: 1,
+				Line:  326,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    43,
 			Kind:   runtime.TermBranch,
@@ -861,9 +1487,27 @@ func init() {
 	}
 	// b22 ($L32), PTX lines 329-332
 	fibFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{fibB22},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:329",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  329,
+			}, {
+				Count: 1,
+				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}, {
+				Count: 1,
+				Line:  332,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:333",
@@ -874,9 +1518,26 @@ func init() {
 	}
 	// b23 ($L37), PTX lines 334-335; divergent, reconverges at block 21 (b21 ($L36))
 	fibFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{fibB23},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:334",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  334,
+			}, {
+				Count: 1,
+				Line:  335,
+			}, {
+				Count: 1,
+				Line:  336,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    44,
 			Kind:   runtime.TermBranch,
@@ -888,9 +1549,35 @@ func init() {
 	}
 	// b24 ($L38), PTX lines 341-345; divergent, reconverges at block 21 (b21 ($L36))
 	fibFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{fibB24},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 24, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:341",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  341,
+			}, {
+				Count: 1,
+				Line:  342,
+			}, {
+				Count: 1,
+				Line:  343,
+			}, {
+				Count: 1,
+				Line:  344,
+			}, {
+				Count: 1,
+				Line:  345,
+			}, {
+				Count: 1,
+				Line:  346,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    45,
 			Kind:   runtime.TermBranch,
@@ -903,9 +1590,18 @@ func init() {
 	}
 	// b25 ($L39), PTX lines 349-349
 	fibFunc.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{fibB25},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:349",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  349,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:350",
@@ -916,9 +1612,21 @@ func init() {
 	}
 	// b26 ($L35), PTX lines 351-355; code before the call
 	fibFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{fibB26},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 26, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:351",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  351,
+			}, {
+				Count: 1,
+				Line:  355,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -929,6 +1637,13 @@ func init() {
 	fibFunc.Blocks[27] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:356",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  356,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -953,9 +1668,24 @@ func init() {
 	}
 	// b27 ($L41), PTX lines 365-366; ret
 	fibFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{fibB27},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:365",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  365,
+			}, {
+				Count: 1,
+				Line:  366,
+			}, {
+				Count: 1,
+				Line:  367,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:367",
@@ -966,9 +1696,27 @@ func init() {
 	}
 	// b28, PTX lines 199-202
 	fibFunc.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{fibB28},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 29, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:199",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:203",
@@ -979,9 +1727,26 @@ func init() {
 	}
 	// b29, PTX lines 207-208
 	fibFunc.Blocks[30] = runtime.Block{
-		Code:      []runtime.Instr{fibB29},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 30, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:207",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:209",
@@ -992,9 +1757,23 @@ func init() {
 	}
 	// b30, PTX lines 215-215
 	fibFunc.Blocks[31] = runtime.Block{
-		Code:      []runtime.Instr{fibB30},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 31, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:215",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:216",
@@ -1005,9 +1784,26 @@ func init() {
 	}
 	// b31, PTX lines 229-230
 	fibFunc.Blocks[32] = runtime.Block{
-		Code:      []runtime.Instr{fibB31},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 32, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:229",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:231",
@@ -1020,6 +1816,15 @@ func init() {
 	fibFunc.Blocks[33] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:237",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:237",
@@ -1030,9 +1835,26 @@ func init() {
 	}
 	// b33, PTX lines 247-248
 	fibFunc.Blocks[34] = runtime.Block{
-		Code:      []runtime.Instr{fibB33},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 34, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:247",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:249",
@@ -1045,6 +1867,15 @@ func init() {
 	fibFunc.Blocks[35] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:255",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  255,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:255",
@@ -1055,9 +1886,26 @@ func init() {
 	}
 	// b35, PTX lines 265-266
 	fibFunc.Blocks[36] = runtime.Block{
-		Code:      []runtime.Instr{fibB35},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 36, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:265",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:267",
@@ -1070,6 +1918,15 @@ func init() {
 	fibFunc.Blocks[37] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:273",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  273,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:273",
@@ -1080,9 +1937,26 @@ func init() {
 	}
 	// b37, PTX lines 283-284
 	fibFunc.Blocks[38] = runtime.Block{
-		Code:      []runtime.Instr{fibB37},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 38, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:283",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:285",
@@ -1095,6 +1969,15 @@ func init() {
 	fibFunc.Blocks[39] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:291",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  291,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:291",
@@ -1105,9 +1988,26 @@ func init() {
 	}
 	// b39, PTX lines 301-302
 	fibFunc.Blocks[40] = runtime.Block{
-		Code:      []runtime.Instr{fibB39},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 40, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:301",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}, {
+				Count: 1,
+				Line:  303,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:303",
@@ -1120,6 +2020,15 @@ func init() {
 	fibFunc.Blocks[41] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:309",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  309,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:309",
@@ -1130,9 +2039,26 @@ func init() {
 	}
 	// b41, PTX lines 319-320
 	fibFunc.Blocks[42] = runtime.Block{
-		Code:      []runtime.Instr{fibB41},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 42, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:319",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  319,
+			}, {
+				Count: 1,
+				Line:  320,
+			}, {
+				Count: 1,
+				Line:  321,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:321",
@@ -1145,6 +2071,15 @@ func init() {
 	fibFunc.Blocks[43] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:327",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  327,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:327",
@@ -1155,9 +2090,26 @@ func init() {
 	}
 	// b43, PTX lines 337-338
 	fibFunc.Blocks[44] = runtime.Block{
-		Code:      []runtime.Instr{fibB43},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 44, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:337",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  337,
+			}, {
+				Count: 1,
+				Line:  338,
+			}, {
+				Count: 1,
+				Line:  339,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:339",
@@ -1170,6 +2122,15 @@ func init() {
 	fibFunc.Blocks[45] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:347",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  347,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:347",
@@ -1180,9 +2141,32 @@ func init() {
 	}
 	// b45, PTX lines 357-361; divergent, reconverges at block 47 (b46)
 	fibFunc.Blocks[46] = runtime.Block{
-		Code:      []runtime.Instr{fibB45},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 46, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:357",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  357,
+			}, {
+				Count: 1,
+				Line:  359,
+			}, {
+				Count: 1,
+				Line:  360,
+			}, {
+				Count: 1,
+				Line:  361,
+			}, {
+				Count: 1,
+				Line:  362,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    47,
 			Kind:   runtime.TermBranch,
@@ -1197,6 +2181,15 @@ func init() {
 	fibFunc.Blocks[47] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:363",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  363,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:363",
@@ -1210,12 +2203,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fibFunc.Run = fibRun
 	factFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 378-389; divergent, reconverges at block 3 (b3 ($L43))
 	factFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{factB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			factRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:378",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  378,
+			}, {
+				Count: 1,
+				Line:  388,
+			}, {
+				Count: 1,
+				Line:  389,
+			}, {
+				Count: 1,
+				Line:  390,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -1227,9 +2241,29 @@ func init() {
 	}
 	// b1 ($L45), PTX lines 398-400; divergent, reconverges at block 3 (b3 ($L43))
 	factFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{factB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			factRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:398",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  398,
+			}, {
+				Count: 1,
+				Line:  399,
+			}, {
+				Count: 1,
+				Line:  400,
+			}, {
+				Count: 1,
+				Line:  401,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -1242,9 +2276,18 @@ func init() {
 	}
 	// b2 ($L46), PTX lines 405-405
 	factFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{factB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			factRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:405",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  405,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:406",
@@ -1255,9 +2298,24 @@ func init() {
 	}
 	// b3 ($L43), PTX lines 407-408; ret
 	factFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{factB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			factRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:407",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  407,
+			}, {
+				Count: 1,
+				Line:  408,
+			}, {
+				Count: 1,
+				Line:  409,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:409",
@@ -1268,9 +2326,33 @@ func init() {
 	}
 	// b4, PTX lines 391-396
 	factFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{factB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			factRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:391",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  391,
+			}, {
+				Count: 1,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}, {
+				Count: 1,
+				Line:  395,
+			}, {
+				Count: 1,
+				Line:  396,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:397",
@@ -1281,9 +2363,23 @@ func init() {
 	}
 	// b5, PTX lines 402-402
 	factFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{factB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			factRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:402",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  402,
+			}, {
+				Count: 1,
+				Line:  403,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:403",
@@ -1297,12 +2393,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	factFunc.Run = factRun
 	polyFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 420-432; divergent, reconverges at block 1 (b1 ($L48))
 	polyFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{polyB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:420",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  420,
+			}, {
+				Count: 1,
+				Line:  428,
+			}, {
+				Count: 1,
+				Line:  429,
+			}, {
+				Count: 1,
+				Line:  430,
+			}, {
+				Count: 1,
+				Line:  431,
+			}, {
+				Count: 1,
+				Line:  432,
+			}, {
+				Count: 1,
+				Line:  433,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -1315,9 +2441,24 @@ func init() {
 	}
 	// b1 ($L48), PTX lines 438-439; ret
 	polyFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{polyB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:438",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  438,
+			}, {
+				Count: 1,
+				Line:  439,
+			}, {
+				Count: 1,
+				Line:  440,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:440",
@@ -1328,9 +2469,24 @@ func init() {
 	}
 	// b2, PTX lines 434-436
 	polyFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{polyB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:434",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  434,
+			}, {
+				Count: 1,
+				Line:  435,
+			}, {
+				Count: 1,
+				Line:  436,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:437",
@@ -1344,12 +2500,39 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	polyFunc.Run = polyRun
 	meanFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 451-468; divergent, reconverges at block 3 (b3 ($L52))
 	meanFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{meanB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			meanRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:451",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  451,
+			}, {
+				Count: 1,
+				Line:  453,
+			}, {
+				Count: 1,
+				Line:  466,
+			}, {
+				Count: 1,
+				Line:  467,
+			}, {
+				Count: 1,
+				Line:  468,
+			}, {
+				Count: 1,
+				Line:  469,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -1361,9 +2544,32 @@ func init() {
 	}
 	// b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
 	meanFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{meanB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			meanRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:476",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  476,
+			}, {
+				Count: 1,
+				Line:  477,
+			}, {
+				Count: 1,
+				Line:  478,
+			}, {
+				Count: 1,
+				Line:  479,
+			}, {
+				Count: 1,
+				Line:  480,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -1375,9 +2581,18 @@ func init() {
 	}
 	// b2 ($L55), PTX lines 485-485
 	meanFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{meanB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			meanRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:485",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  485,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:486",
@@ -1388,9 +2603,24 @@ func init() {
 	}
 	// b3 ($L52), PTX lines 487-488; ret
 	meanFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{meanB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			meanRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:487",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  487,
+			}, {
+				Count: 1,
+				Line:  488,
+			}, {
+				Count: 1,
+				Line:  489,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:489",
@@ -1401,9 +2631,30 @@ func init() {
 	}
 	// b4, PTX lines 470-474
 	meanFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{meanB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			meanRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:470",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  470,
+			}, {
+				Count: 1,
+				Line:  471,
+			}, {
+				Count: 1,
+				Line:  472,
+			}, {
+				Count: 1,
+				Line:  473,
+			}, {
+				Count: 1,
+				Line:  474,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:475",
@@ -1414,9 +2665,26 @@ func init() {
 	}
 	// b5, PTX lines 481-482
 	meanFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{meanB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			meanRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:481",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  481,
+			}, {
+				Count: 1,
+				Line:  482,
+			}, {
+				Count: 1,
+				Line:  483,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:483",
@@ -1430,12 +2698,67 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	meanFunc.Run = meanRun
 	mix64Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 500-525; ret
 	mix64Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mix64B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mix64Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:500",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  500,
+			}, {
+				Count: 1,
+				Line:  502,
+			}, {
+				Count: 1,
+				Line:  513,
+			}, {
+				Count: 1,
+				Line:  514,
+			}, {
+				Count: 1,
+				Line:  515,
+			}, {
+				Count: 1,
+				Line:  516,
+			}, {
+				Count: 1,
+				Line:  517,
+			}, {
+				Count: 1,
+				Line:  518,
+			}, {
+				Count: 1,
+				Line:  519,
+			}, {
+				Count: 1,
+				Line:  520,
+			}, {
+				Count: 1,
+				Line:  521,
+			}, {
+				Count: 1,
+				Line:  522,
+			}, {
+				Count: 1,
+				Line:  523,
+			}, {
+				Count: 1,
+				Line:  524,
+			}, {
+				Count: 1,
+				Line:  525,
+			}, {
+				Count: 1,
+				Line:  526,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:526",
@@ -1449,12 +2772,39 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mix64Func.Run = mix64Run
 	sdiv64Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 537-547; divergent, reconverges at block 1 (b1 ($L59))
 	sdiv64Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{sdiv64B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sdiv64Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:537",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  537,
+			}, {
+				Count: 1,
+				Line:  539,
+			}, {
+				Count: 1,
+				Line:  545,
+			}, {
+				Count: 1,
+				Line:  546,
+			}, {
+				Count: 1,
+				Line:  547,
+			}, {
+				Count: 1,
+				Line:  548,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -1466,9 +2816,24 @@ func init() {
 	}
 	// b1 ($L59), PTX lines 553-554; ret
 	sdiv64Func.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{sdiv64B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sdiv64Run(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:553",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  553,
+			}, {
+				Count: 1,
+				Line:  554,
+			}, {
+				Count: 1,
+				Line:  555,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:555",
@@ -1479,9 +2844,24 @@ func init() {
 	}
 	// b2, PTX lines 549-551
 	sdiv64Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{sdiv64B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sdiv64Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:549",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  549,
+			}, {
+				Count: 1,
+				Line:  550,
+			}, {
+				Count: 1,
+				Line:  551,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:552",
@@ -1495,12 +2875,52 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	sdiv64Func.Run = sdiv64Run
 	applyOpFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 566-591; code before the call
 	applyOpFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{applyOpB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyOpRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:566",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  566,
+			}, {
+				Count: 1,
+				Line:  568,
+			}, {
+				Count: 1,
+				Line:  578,
+			}, {
+				Count: 1,
+				Line:  579,
+			}, {
+				Count: 1,
+				Line:  580,
+			}, {
+				Count: 1,
+				Line:  581,
+			}, {
+				Count: 1,
+				Line:  582,
+			}, {
+				Count: 1,
+				Line:  583,
+			}, {
+				Count: 1,
+				Line:  584,
+			}, {
+				Count: 1,
+				Line:  585,
+			}, {
+				Count: 1,
+				Line:  591,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -1511,6 +2931,13 @@ func init() {
 	applyOpFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/gcc/funcs.ptx:592",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  592,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -1534,9 +2961,27 @@ func init() {
 	}
 	// b1, PTX lines 593-596; ret
 	applyOpFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{applyOpB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyOpRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:593",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  593,
+			}, {
+				Count: 1,
+				Line:  595,
+			}, {
+				Count: 1,
+				Line:  596,
+			}, {
+				Count: 1,
+				Line:  597,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:597",
@@ -1550,12 +2995,58 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	applyOpFunc.Run = applyOpRun
 	primeWindowFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 608-646
 	primeWindowFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{primeWindowB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			primeWindowRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:608",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  608,
+			}, {
+				Count: 1,
+				Line:  617,
+			}, {
+				Count: 1,
+				Line:  618,
+			}, {
+				Count: 1,
+				Line:  619,
+			}, {
+				Count: 1,
+				Line:  620,
+			}, {
+				Count: 1,
+				Line:  621,
+			}, {
+				Count: 1,
+				Line:  622,
+			}, {
+				Count: 1,
+				Line:  623,
+			}, {
+				Count: 1,
+				Line:  642,
+			}, {
+				Count: 1,
+				Line:  643,
+			}, {
+				Count: 1,
+				Line:  644,
+			}, {
+				Count: 1,
+				Line:  645,
+			}, {
+				Count: 1,
+				Line:  646,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:647",
@@ -1566,9 +3057,47 @@ func init() {
 	}
 	// b1 ($L65), PTX lines 648-656; divergent, reconverges at block 3 (b3)
 	primeWindowFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{primeWindowB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			primeWindowRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:648",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  648,
+			}, {
+				Count: 1,
+				Line:  649,
+			}, {
+				Count: 1,
+				Line:  650,
+			}, {
+				Count: 1,
+				Line:  651,
+			}, {
+				Count: 1,
+				Line:  652,
+			}, {
+				Count: 1,
+				Line:  653,
+			}, {
+				Count: 1,
+				Line:  654,
+			}, {
+				Count: 1,
+				Line:  655,
+			}, {
+				Count: 1,
+				Line:  656,
+			}, {
+				Count: 1,
+				Line:  657,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -1580,9 +3109,38 @@ func init() {
 	}
 	// b2 ($L66), PTX lines 661-666; divergent, reconverges at block 4 (b4)
 	primeWindowFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{primeWindowB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			primeWindowRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:661",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  661,
+			}, {
+				Count: 1,
+				Line:  662,
+			}, {
+				Count: 1,
+				Line:  663,
+			}, {
+				Count: 1,
+				Line:  664,
+			}, {
+				Count: 1,
+				Line:  665,
+			}, {
+				Count: 1,
+				Line:  666,
+			}, {
+				Count: 1,
+				Line:  667,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -1594,9 +3152,21 @@ func init() {
 	}
 	// b3, PTX lines 658-659
 	primeWindowFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{primeWindowB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			primeWindowRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:658",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  658,
+			}, {
+				Count: 1,
+				Line:  659,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:660",
@@ -1607,9 +3177,24 @@ func init() {
 	}
 	// b4, PTX lines 668-669; ret
 	primeWindowFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{primeWindowB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			primeWindowRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/gcc/funcs.ptx:668",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/gcc/funcs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  668,
+			}, {
+				Count: 1,
+				Line:  669,
+			}, {
+				Count: 1,
+				Line:  670,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/gcc/funcs.ptx:670",
@@ -1623,3157 +3208,5707 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	primeWindowFunc.Run = primeWindowRun
 }
 
-// add1B0 runs b0 of function add1, PTX lines 16-20.
-func add1B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX line 16: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:16")
-	// PTX lines 18, 19: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 18: mov.u32
-				v1 := uint64(r1[l])
-				// 19: add.u32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r0[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 18: mov.u32
-				v1 := uint64(r1[l])
-				// 19: add.u32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r0[l] = v2
-			}
-		}
-	}
-	// PTX line 20: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:20")
-}
-
-// dblB0 runs b0 of function dbl, PTX lines 32-36.
-func dblB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 32: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:32")
-	// PTX lines 34, 35: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v1 := uint64(r1[l])
-				// 35: add.u32
-				v2 := uint64(uint32(v1) + uint32(v1))
-				r0[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v1 := uint64(r1[l])
-				// 35: add.u32
-				v2 := uint64(uint32(v1) + uint32(v1))
-				r0[l] = v2
-			}
-		}
-	}
-	// PTX line 36: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:36")
-}
-
-// negB0 runs b0 of function neg, PTX lines 48-52.
-func negB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 48: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:48")
-	// PTX lines 50, 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: mov.u32
-				v1 := uint64(r1[l])
-				// 51: neg.s32
-				v2 := uint64(-uint32(v1))
-				r0[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: mov.u32
-				v1 := uint64(r1[l])
-				// 51: neg.s32
-				v2 := uint64(-uint32(v1))
-				r0[l] = v2
-			}
-		}
-	}
-	// PTX line 52: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:52")
-}
-
-// sumSquaresB0 runs b0 of function sum_squares, PTX lines 64-71.
-func sumSquaresB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	// PTX line 64: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:64")
-	// PTX lines 70, 71: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: mov.u32
-				v1 := uint64(r1[l])
-				r4[l] = v1
-				// 71: setp.le.s32
-				c2t := int32(v1) <= int32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// add1Run runs blocks of function add1 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func add1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 16-20; ret
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 16, 18, 19: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 16: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
+									continue
+								}
+								v1 = v1x
+							}
+							// 18: mov.u32
+							v2 := uint64(v1)
+							// 19: add.u32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r0[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 16: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
+									continue
+								}
+								v1 = v1x
+							}
+							// 18: mov.u32
+							v2 := uint64(v1)
+							// 19: add.u32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r0[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: mov.u32
-				v1 := uint64(r1[l])
-				r4[l] = v1
-				// 71: setp.le.s32
-				c2t := int32(v1) <= int32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 20: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 20: st.param.u32
+							s4 := uint64(0x4)
+							s4v := uint64(r0[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 20: st.param.u32
+							s4 := uint64(0x4)
+							s4v := uint64(r0[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// sumSquaresB1 runs b1 ($L6) of function sum_squares, PTX lines 76-78.
-func sumSquaresB1(w *runtime.Warp, m uint32) {
+// dblRun runs blocks of function dbl for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func dblRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 32-36; ret
+			{
+				r0 := w.Reg(0)
+				// PTX lines 32, 34, 35: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
+									continue
+								}
+								v1 = v1x
+							}
+							// 34: mov.u32
+							v2 := uint64(v1)
+							// 35: add.u32
+							v3 := uint64(uint32(v2) + uint32(v2))
+							r0[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
+									continue
+								}
+								v1 = v1x
+							}
+							// 34: mov.u32
+							v2 := uint64(v1)
+							// 35: add.u32
+							v3 := uint64(uint32(v2) + uint32(v2))
+							r0[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 36: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: st.param.u32
+							s4 := uint64(0x4)
+							s4v := uint64(r0[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: st.param.u32
+							s4 := uint64(0x4)
+							s4v := uint64(r0[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// negRun runs blocks of function neg for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func negRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 48-52; ret
+			{
+				r0 := w.Reg(0)
+				// PTX lines 48, 50, 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
+									continue
+								}
+								v1 = v1x
+							}
+							// 50: mov.u32
+							v2 := uint64(v1)
+							// 51: neg.s32
+							v3 := uint64(-uint32(v2))
+							r0[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
+									continue
+								}
+								v1 = v1x
+							}
+							// 50: mov.u32
+							v2 := uint64(v1)
+							// 51: neg.s32
+							v3 := uint64(-uint32(v2))
+							r0[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.param.u32
+							s4 := uint64(0x4)
+							s4v := uint64(r0[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.param.u32
+							s4 := uint64(0x4)
+							s4v := uint64(r0[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// sumSquaresRun runs blocks of function sum_squares for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 64-71; divergent, reconverges at block 3 (b3 ($L4))
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				// PTX lines 64, 70, 71: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
+									continue
+								}
+								v1 = v1x
+							}
+							// 70: mov.u32
+							v2 := uint64(v1)
+							r4[l] = v2
+							// 71: setp.le.s32
+							c3t := int32(v2) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
+									continue
+								}
+								v1 = v1x
+							}
+							// 70: mov.u32
+							v2 := uint64(v1)
+							r4[l] = v2
+							// 71: setp.le.s32
+							c3t := int32(v2) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				switch stop {
+				case 1, 2, 4, 5:
+				default:
+					return runtime.RunDone, budget - sumSquaresRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L6), PTX lines 76-78; divergent, reconverges at block 5 (b5)
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				k0 := uint64(0x1)
+				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: mad.lo.u32
+							v1 := uint64(uint32(uint32(r2[l])*uint32(r2[l]) + uint32(r3[l])))
+							r3[l] = v1
+							// 77: add.u32
+							v2 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v2
+							// 78: setp.ne.u32
+							c3t := uint32(r4[l]) != uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: mad.lo.u32
+							v1 := uint64(uint32(uint32(r2[l])*uint32(r2[l]) + uint32(r3[l])))
+							r3[l] = v1
+							// 77: add.u32
+							v2 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v2
+							// 78: setp.ne.u32
+							c3t := uint32(r4[l]) != uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 5
+			} else {
+				switch stop {
+				case 1, 2, 4, 5:
+				default:
+					return runtime.RunDone, budget - sumSquaresRegion0(w, m, pc)
+				}
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - sumSquaresRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L7), PTX lines 82-82
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: mov.u32
+							v1 := uint64(k0)
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: mov.u32
+							v1 := uint64(k0)
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L4), PTX lines 84-85; ret
+			{
+				r3 := w.Reg(3)
+				// PTX lines 84, 85: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: mov.u32
+							v1 := uint64(r3[l])
+							// 85: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: mov.u32
+							v1 := uint64(r3[l])
+							// 85: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 4:
+			// b4, PTX lines 73-74
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				// PTX line 73: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r2, m, u1)
+				// PTX line 74: mov.u32, warp-uniform
+				u2 := uint64(u1)
+				runtime.Broadcast(r3, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 5:
+			// b5, PTX line 79
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// classifyRun runs blocks of function classify for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 97-106; divergent, reconverges at block 2 (b2 ($L9))
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0xd)
+				// PTX lines 97, 105, 106: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
+									continue
+								}
+								v1 = v1x
+							}
+							// 105: mov.u32
+							v2 := uint64(v1)
+							r3[l] = v2
+							// 106: setp.gt.u32
+							c3t := uint32(v2) > uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
+									continue
+								}
+								v1 = v1x
+							}
+							// 105: mov.u32
+							v2 := uint64(v1)
+							r3[l] = v2
+							// 106: setp.gt.u32
+							c3t := uint32(v2) > uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L11), PTX lines 115-115
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0xffffffff)
+				// PTX lines 115: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: mov.u32
+							v1 := uint64(k0)
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: mov.u32
+							v1 := uint64(k0)
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L9), PTX lines 117-118; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 117, 118: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: mov.u32
+							v1 := uint64(r2[l])
+							// 118: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: mov.u32
+							v1 := uint64(r2[l])
+							// 118: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 3:
+			// b3, PTX lines 108-112
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				k1 := uint64(0x2)
+				// PTX line 108: cvta.const.u64, warp-uniform
+				u1 := uint64((w.GlobalVar(2) + k0))
+				// PTX lines 109, 110, 111, 112: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: cvt.u64.u32
+							v2 := uint64(uint64(uint32(r3[l])))
+							// 110: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 111: add.u64
+							v4 := uint64(uint64(u1) + uint64(v3))
+							// 112: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
+									continue
+								}
+								v5 = v5x
+							}
+							r2[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: cvt.u64.u32
+							v2 := uint64(uint64(uint32(r3[l])))
+							// 110: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 111: add.u64
+							v4 := uint64(uint64(u1) + uint64(v3))
+							// 112: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:112")
+									continue
+								}
+								v5 = v5x
+							}
+							r2[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// fibRun runs blocks of function fib for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 130-197; divergent, reconverges at block 28 (b27 ($L41))
+			{
+				r28 := w.Reg(28)
+				k0 := uint64(0x1)
+				// PTX lines 130, 196, 197: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							// 196: mov.u32
+							v2 := uint64(v1)
+							r28[l] = v2
+							// 197: setp.gt.s32
+							c3t := int32(v2) > int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							// 196: mov.u32
+							v2 := uint64(v1)
+							r28[l] = v2
+							// 197: setp.gt.s32
+							c3t := int32(v2) > int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[0]
+			if t == m {
+				next = 28
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L16), PTX lines 204-205; divergent, reconverges at block 28 (b27 ($L41))
+			{
+				r4 := w.Reg(4)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r46 := w.Reg(46)
+				// PTX lines 204, 205: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: mov.u32
+							v1 := uint64(r46[l])
+							r4[l] = v1
+							// 205: setp.ne.u32
+							c2t := uint32(r28[l]) != uint32(r27[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: mov.u32
+							v1 := uint64(r46[l])
+							r4[l] = v1
+							// 205: setp.ne.u32
+							c2t := uint32(r28[l]) != uint32(r27[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L18), PTX lines 211-213; divergent, reconverges at block 28 (b27 ($L41))
+			{
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r28 := w.Reg(28)
+				r44 := w.Reg(44)
+				k0 := uint64(0x1)
+				// PTX lines 211, 212, 213: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 211: mov.u32
+							v1 := uint64(r44[l])
+							r28[l] = v1
+							// 212: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(r4[l]), uint32(r5[l])))
+							r2[l] = v2
+							// 213: setp.gt.s32
+							c3t := int32(v1) > int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 211: mov.u32
+							v1 := uint64(r44[l])
+							r28[l] = v1
+							// 212: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(r4[l]), uint32(r5[l])))
+							r2[l] = v2
+							// 213: setp.gt.s32
+							c3t := int32(v1) > int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[2]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 31
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L42), PTX lines 218-218
+			{
+				r2 := w.Reg(2)
+				r28 := w.Reg(28)
+				// PTX lines 218: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 218: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(r2[l]))
+							r28[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 218: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(r2[l]))
+							r28[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 28
+		case 4:
+			// b4 ($L14), PTX lines 221-224
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r26 := w.Reg(26)
+				r28 := w.Reg(28)
+				r44 := w.Reg(44)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x0)
+				// PTX lines 221, 222, 223: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 221: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(k0))
+							r44[l] = v1
+							// 222: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 223: sub.u32
+							v3 := uint64(uint32(r4[l]) - uint32(v2))
+							r26[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 221: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(k0))
+							r44[l] = v1
+							// 222: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 223: sub.u32
+							v3 := uint64(uint32(r4[l]) - uint32(v2))
+							r26[l] = v3
+						}
+					}
+				}
+				// PTX line 224: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r5, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L19), PTX lines 226-227; divergent, reconverges at block 2 (b2 ($L18))
+			{
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r26 := w.Reg(26)
+				k0 := uint64(0xffffffff)
+				// PTX lines 226, 227: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 226: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							r6[l] = v1
+							// 227: setp.ne.u32
+							c2t := uint32(r4[l]) != uint32(r26[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 226: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							r6[l] = v1
+							// 227: setp.ne.u32
+							c2t := uint32(r4[l]) != uint32(r26[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 32
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L21), PTX lines 233-235; divergent, reconverges at block 2 (b2 ($L18))
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r41 := w.Reg(41)
+				k0 := uint64(0x1)
+				// PTX lines 233, 234, 235: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 233: mov.u32
+							v1 := uint64(r41[l])
+							r4[l] = v1
+							// 234: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r5[l]), uint32(r6[l]), uint32(r7[l])))
+							r5[l] = v2
+							// 235: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 233: mov.u32
+							v1 := uint64(r41[l])
+							r4[l] = v1
+							// 234: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r5[l]), uint32(r6[l]), uint32(r7[l])))
+							r5[l] = v2
+							// 235: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[4]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 33
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L17), PTX lines 239-242
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r41 := w.Reg(41)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x0)
+				// PTX lines 239, 240, 241: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 239: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							r41[l] = v1
+							// 240: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 241: sub.u32
+							v3 := uint64(uint32(r6[l]) - uint32(v2))
+							r3[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 239: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							r41[l] = v1
+							// 240: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 241: sub.u32
+							v3 := uint64(uint32(r6[l]) - uint32(v2))
+							r3[l] = v3
+						}
+					}
+				}
+				// PTX line 242: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r7, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b8 ($L22), PTX lines 244-245; divergent, reconverges at block 6 (b6 ($L21))
+			{
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				k0 := uint64(0xffffffff)
+				// PTX lines 244, 245: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: add.u32
+							v1 := uint64(uint32(r6[l]) + uint32(k0))
+							r8[l] = v1
+							// 245: setp.ne.u32
+							c2t := uint32(r3[l]) != uint32(r6[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p5 = p5&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: add.u32
+							v1 := uint64(uint32(r6[l]) + uint32(k0))
+							r8[l] = v1
+							// 245: setp.ne.u32
+							c2t := uint32(r3[l]) != uint32(r6[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p5 = p5&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 34
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b9 ($L24), PTX lines 251-253; divergent, reconverges at block 6 (b6 ($L21))
+			{
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r42 := w.Reg(42)
+				k0 := uint64(0x1)
+				// PTX lines 251, 252, 253: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 251: mov.u32
+							v1 := uint64(r42[l])
+							r6[l] = v1
+							// 252: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r7[l]), uint32(r8[l]), uint32(r9[l])))
+							r7[l] = v2
+							// 253: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 251: mov.u32
+							v1 := uint64(r42[l])
+							r6[l] = v1
+							// 252: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r7[l]), uint32(r8[l]), uint32(r9[l])))
+							r7[l] = v2
+							// 253: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[6]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 35
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b10 ($L20), PTX lines 257-260
+			{
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r16 := w.Reg(16)
+				r42 := w.Reg(42)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x0)
+				// PTX lines 257, 258, 259: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 257: add.u32
+							v1 := uint64(uint32(r6[l]) + uint32(k0))
+							r42[l] = v1
+							// 258: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 259: sub.u32
+							v3 := uint64(uint32(r8[l]) - uint32(v2))
+							r16[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 257: add.u32
+							v1 := uint64(uint32(r6[l]) + uint32(k0))
+							r42[l] = v1
+							// 258: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 259: sub.u32
+							v3 := uint64(uint32(r8[l]) - uint32(v2))
+							r16[l] = v3
+						}
+					}
+				}
+				// PTX line 260: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r9, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b11 ($L25), PTX lines 262-263; divergent, reconverges at block 9 (b9 ($L24))
+			{
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r16 := w.Reg(16)
+				k0 := uint64(0xffffffff)
+				// PTX lines 262, 263: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 262: add.u32
+							v1 := uint64(uint32(r8[l]) + uint32(k0))
+							r10[l] = v1
+							// 263: setp.ne.u32
+							c2t := uint32(r16[l]) != uint32(r8[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 262: add.u32
+							v1 := uint64(uint32(r8[l]) + uint32(k0))
+							r10[l] = v1
+							// 263: setp.ne.u32
+							c2t := uint32(r16[l]) != uint32(r8[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 36
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b12 ($L27), PTX lines 269-271; divergent, reconverges at block 9 (b9 ($L24))
+			{
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r43 := w.Reg(43)
+				k0 := uint64(0x1)
+				// PTX lines 269, 270, 271: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 269: mov.u32
+							v1 := uint64(r43[l])
+							r8[l] = v1
+							// 270: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(r10[l]), uint32(r11[l])))
+							r9[l] = v2
+							// 271: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p8 = p8&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 269: mov.u32
+							v1 := uint64(r43[l])
+							r8[l] = v1
+							// 270: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(r10[l]), uint32(r11[l])))
+							r9[l] = v2
+							// 271: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p8 = p8&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[8]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 37
+			} else {
+				return pc, budget
+			}
+		case 13:
+			// b13 ($L23), PTX lines 275-278
+			{
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r21 := w.Reg(21)
+				r43 := w.Reg(43)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x0)
+				// PTX lines 275, 276, 277: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 275: add.u32
+							v1 := uint64(uint32(r8[l]) + uint32(k0))
+							r43[l] = v1
+							// 276: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 277: sub.u32
+							v3 := uint64(uint32(r10[l]) - uint32(v2))
+							r21[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 275: add.u32
+							v1 := uint64(uint32(r8[l]) + uint32(k0))
+							r43[l] = v1
+							// 276: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 277: sub.u32
+							v3 := uint64(uint32(r10[l]) - uint32(v2))
+							r21[l] = v3
+						}
+					}
+				}
+				// PTX line 278: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r11, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 14:
+			// b14 ($L28), PTX lines 280-281; divergent, reconverges at block 12 (b12 ($L27))
+			{
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r21 := w.Reg(21)
+				k0 := uint64(0xffffffff)
+				// PTX lines 280, 281: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 280: add.u32
+							v1 := uint64(uint32(r10[l]) + uint32(k0))
+							r12[l] = v1
+							// 281: setp.ne.u32
+							c2t := uint32(r10[l]) != uint32(r21[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p9 = p9&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 280: add.u32
+							v1 := uint64(uint32(r10[l]) + uint32(k0))
+							r12[l] = v1
+							// 281: setp.ne.u32
+							c2t := uint32(r10[l]) != uint32(r21[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p9 = p9&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 16
+			} else if t == 0 {
+				next = 38
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b15 ($L30), PTX lines 287-289; divergent, reconverges at block 12 (b12 ($L27))
+			{
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r45 := w.Reg(45)
+				k0 := uint64(0x1)
+				// PTX lines 287, 288, 289: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 287: mov.u32
+							v1 := uint64(r45[l])
+							r10[l] = v1
+							// 288: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r11[l]), uint32(r12[l]), uint32(r13[l])))
+							r11[l] = v2
+							// 289: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p10 = p10&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 287: mov.u32
+							v1 := uint64(r45[l])
+							r10[l] = v1
+							// 288: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r11[l]), uint32(r12[l]), uint32(r13[l])))
+							r11[l] = v2
+							// 289: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p10 = p10&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[10] = p10
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[10]
+			if t == m {
+				next = 14
+			} else if t == 0 {
+				next = 39
+			} else {
+				return pc, budget
+			}
+		case 16:
+			// b16 ($L26), PTX lines 293-296
+			{
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r22 := w.Reg(22)
+				r45 := w.Reg(45)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x0)
+				// PTX lines 293, 294, 295: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 293: add.u32
+							v1 := uint64(uint32(r10[l]) + uint32(k0))
+							r45[l] = v1
+							// 294: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 295: sub.u32
+							v3 := uint64(uint32(r12[l]) - uint32(v2))
+							r22[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 293: add.u32
+							v1 := uint64(uint32(r10[l]) + uint32(k0))
+							r45[l] = v1
+							// 294: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 295: sub.u32
+							v3 := uint64(uint32(r12[l]) - uint32(v2))
+							r22[l] = v3
+						}
+					}
+				}
+				// PTX line 296: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r13, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 17:
+			// b17 ($L31), PTX lines 298-299; divergent, reconverges at block 15 (b15 ($L30))
+			{
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r22 := w.Reg(22)
+				k0 := uint64(0xffffffff)
+				// PTX lines 298, 299: lane-local, one loop over the lanes
+				{
+					p11 := w.P[11]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 298: add.u32
+							v1 := uint64(uint32(r12[l]) + uint32(k0))
+							r14[l] = v1
+							// 299: setp.ne.u32
+							c2t := uint32(r12[l]) != uint32(r22[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p11 = p11&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 298: add.u32
+							v1 := uint64(uint32(r12[l]) + uint32(k0))
+							r14[l] = v1
+							// 299: setp.ne.u32
+							c2t := uint32(r12[l]) != uint32(r22[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p11 = p11&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[11] = p11
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[11]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 40
+			} else {
+				return pc, budget
+			}
+		case 18:
+			// b18 ($L33), PTX lines 305-307; divergent, reconverges at block 15 (b15 ($L30))
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r47 := w.Reg(47)
+				k0 := uint64(0x1)
+				// PTX lines 305, 306, 307: lane-local, one loop over the lanes
+				{
+					p12 := w.P[12]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: mov.u32
+							v1 := uint64(r47[l])
+							r12[l] = v1
+							// 306: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r13[l]), uint32(r14[l]), uint32(r15[l])))
+							r13[l] = v2
+							// 307: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p12 = p12&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: mov.u32
+							v1 := uint64(r47[l])
+							r12[l] = v1
+							// 306: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r13[l]), uint32(r14[l]), uint32(r15[l])))
+							r13[l] = v2
+							// 307: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p12 = p12&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[12] = p12
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[12]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 41
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b19 ($L29), PTX lines 311-314
+			{
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r23 := w.Reg(23)
+				r47 := w.Reg(47)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x0)
+				// PTX lines 311, 312, 313: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 311: add.u32
+							v1 := uint64(uint32(r12[l]) + uint32(k0))
+							r47[l] = v1
+							// 312: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 313: sub.u32
+							v3 := uint64(uint32(r14[l]) - uint32(v2))
+							r23[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 311: add.u32
+							v1 := uint64(uint32(r12[l]) + uint32(k0))
+							r47[l] = v1
+							// 312: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 313: sub.u32
+							v3 := uint64(uint32(r14[l]) - uint32(v2))
+							r23[l] = v3
+						}
+					}
+				}
+				// PTX line 314: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r15, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 20
+		case 20:
+			// b20 ($L34), PTX lines 316-317; divergent, reconverges at block 18 (b18 ($L33))
+			{
+				r14 := w.Reg(14)
+				r17 := w.Reg(17)
+				r23 := w.Reg(23)
+				k0 := uint64(0xffffffff)
+				// PTX lines 316, 317: lane-local, one loop over the lanes
+				{
+					p13 := w.P[13]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 316: add.u32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							r17[l] = v1
+							// 317: setp.ne.u32
+							c2t := uint32(r14[l]) != uint32(r23[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p13 = p13&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 316: add.u32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							r17[l] = v1
+							// 317: setp.ne.u32
+							c2t := uint32(r14[l]) != uint32(r23[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p13 = p13&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[13] = p13
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[13]
+			if t == m {
+				next = 22
+			} else if t == 0 {
+				next = 42
+			} else {
+				return pc, budget
+			}
+		case 21:
+			// b21 ($L36), PTX lines 323-325; divergent, reconverges at block 18 (b18 ($L33))
+			{
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r48 := w.Reg(48)
+				k0 := uint64(0x1)
+				// PTX lines 323, 324, 325: lane-local, one loop over the lanes
+				{
+					p14 := w.P[14]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 323: mov.u32
+							v1 := uint64(r48[l])
+							r14[l] = v1
+							// 324: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r17[l]), uint32(r18[l])))
+							r15[l] = v2
+							// 325: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p14 = p14&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 323: mov.u32
+							v1 := uint64(r48[l])
+							r14[l] = v1
+							// 324: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r17[l]), uint32(r18[l])))
+							r15[l] = v2
+							// 325: setp.le.s32
+							c3t := int32(v1) <= int32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p14 = p14&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[14] = p14
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[14]
+			if t == m {
+				next = 20
+			} else if t == 0 {
+				next = 43
+			} else {
+				return pc, budget
+			}
+		case 22:
+			// b22 ($L32), PTX lines 329-332
+			{
+				r14 := w.Reg(14)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r25 := w.Reg(25)
+				r48 := w.Reg(48)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x0)
+				// PTX lines 329, 330, 331: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 329: add.u32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							r48[l] = v1
+							// 330: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 331: sub.u32
+							v3 := uint64(uint32(r17[l]) - uint32(v2))
+							r25[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 329: add.u32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							r48[l] = v1
+							// 330: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 331: sub.u32
+							v3 := uint64(uint32(r17[l]) - uint32(v2))
+							r25[l] = v3
+						}
+					}
+				}
+				// PTX line 332: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r18, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 23
+		case 23:
+			// b23 ($L37), PTX lines 334-335; divergent, reconverges at block 21 (b21 ($L36))
+			{
+				r17 := w.Reg(17)
+				r19 := w.Reg(19)
+				r25 := w.Reg(25)
+				k0 := uint64(0xffffffff)
+				// PTX lines 334, 335: lane-local, one loop over the lanes
+				{
+					p15 := w.P[15]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 334: add.u32
+							v1 := uint64(uint32(r17[l]) + uint32(k0))
+							r19[l] = v1
+							// 335: setp.ne.u32
+							c2t := uint32(r17[l]) != uint32(r25[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p15 = p15&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 334: add.u32
+							v1 := uint64(uint32(r17[l]) + uint32(k0))
+							r19[l] = v1
+							// 335: setp.ne.u32
+							c2t := uint32(r17[l]) != uint32(r25[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p15 = p15&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[15] = p15
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[15]
+			if t == m {
+				next = 25
+			} else if t == 0 {
+				next = 44
+			} else {
+				return pc, budget
+			}
+		case 24:
+			// b24 ($L38), PTX lines 341-345; divergent, reconverges at block 21 (b21 ($L36))
+			{
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				k0 := uint64(0xfffffffd)
+				k1 := uint64(0xfffffffe)
+				k2 := uint64(0x1)
+				// PTX lines 341, 342, 343, 344, 345: lane-local, one loop over the lanes
+				{
+					p16 := w.P[16]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 341: add.u32
+							v1 := uint64(uint32(r17[l]) + uint32(k0))
+							// 342: add.u32
+							v2 := uint64(uint32(r17[l]) + uint32(k1))
+							r17[l] = v2
+							// 343: and.b32
+							v3 := uint64(uint32(v1) & uint32(k2))
+							// 344: vadd.u32.u32.u32.add
+							v4 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r18[l]), uint32(r20[l]), uint32(v3)))
+							r18[l] = v4
+							// 345: setp.le.s32
+							c5t := int32(v2) <= int32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p16 = p16&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 341: add.u32
+							v1 := uint64(uint32(r17[l]) + uint32(k0))
+							// 342: add.u32
+							v2 := uint64(uint32(r17[l]) + uint32(k1))
+							r17[l] = v2
+							// 343: and.b32
+							v3 := uint64(uint32(v1) & uint32(k2))
+							// 344: vadd.u32.u32.u32.add
+							v4 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r18[l]), uint32(r20[l]), uint32(v3)))
+							r18[l] = v4
+							// 345: setp.le.s32
+							c5t := int32(v2) <= int32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p16 = p16&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[16] = p16
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[16]
+			if t == m {
+				next = 23
+			} else if t == 0 {
+				next = 45
+			} else {
+				return pc, budget
+			}
+		case 25:
+			// b25 ($L39), PTX lines 349-349
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x0)
+				// PTX line 349: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r20, m, u1)
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 26
+		case 26:
+			// b26 ($L35), PTX lines 351-355; code before the call
+			{
+				r19 := w.Reg(19)
+				k0 := uint64(0xffffffff)
+				// PTX lines 351, 355: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 351: add.u32
+							v1 := uint64(uint32(r19[l]) + uint32(k0))
+							// 355: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 351: add.u32
+							v1 := uint64(uint32(r19[l]) + uint32(k0))
+							// 355: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 27
+		case 27:
+			// b26 ($L35), PTX line 350
+			return pc, budget
+		case 28:
+			// b27 ($L41), PTX lines 365-366; ret
+			{
+				r28 := w.Reg(28)
+				// PTX lines 365, 366: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 365: mov.u32
+							v1 := uint64(r28[l])
+							// 366: st.param.u32
+							s2 := uint64(0xc)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 365: mov.u32
+							v1 := uint64(r28[l])
+							// 366: st.param.u32
+							s2 := uint64(0xc)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 48
+		case 29:
+			// b28, PTX lines 199-202
+			{
+				r2 := w.Reg(2)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r46 := w.Reg(46)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0xfffffffe)
+				k2 := uint64(0x0)
+				// PTX lines 199, 200, 201: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(k0))
+							r46[l] = v1
+							// 200: and.b32
+							v2 := uint64(uint32(v1) & uint32(k1))
+							// 201: sub.u32
+							v3 := uint64(uint32(r28[l]) - uint32(v2))
+							r27[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(k0))
+							r46[l] = v1
+							// 200: and.b32
+							v2 := uint64(uint32(v1) & uint32(k1))
+							// 201: sub.u32
+							v3 := uint64(uint32(r28[l]) - uint32(v2))
+							r27[l] = v3
+						}
+					}
+				}
+				// PTX line 202: mov.u32, warp-uniform
+				u4 := uint64(k2)
+				runtime.Broadcast(r2, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 30:
+			// b29, PTX lines 207-208
+			{
+				r2 := w.Reg(2)
+				r28 := w.Reg(28)
+				r46 := w.Reg(46)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 207, 208: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 207: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(k0))
+							// 208: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(v1), uint32(r46[l])))
+							r28[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 207: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(k0))
+							// 208: vadd.u32.u32.u32.add
+							v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(v1), uint32(r46[l])))
+							r28[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 28
+		case 31:
+			// b30, PTX lines 215-215
+			{
+				r28 := w.Reg(28)
+				r46 := w.Reg(46)
+				k0 := uint64(0xffffffff)
+				// PTX lines 215: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(k0))
+							r46[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: add.u32
+							v1 := uint64(uint32(r28[l]) + uint32(k0))
+							r46[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 32:
+			// b31, PTX lines 229-230
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 229, 230: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 229: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							r4[l] = v1
+							// 230: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(r6[l]))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 229: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							r4[l] = v1
+							// 230: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(r6[l]))
+							r5[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 33:
+			// b32, PTX line 236
+			next = 2
+		case 34:
+			// b33, PTX lines 247-248
+			{
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 247, 248: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 247: add.u32
+							v1 := uint64(uint32(r6[l]) + uint32(k0))
+							r6[l] = v1
+							// 248: add.u32
+							v2 := uint64(uint32(r7[l]) + uint32(r8[l]))
+							r7[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 247: add.u32
+							v1 := uint64(uint32(r6[l]) + uint32(k0))
+							r6[l] = v1
+							// 248: add.u32
+							v2 := uint64(uint32(r7[l]) + uint32(r8[l]))
+							r7[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 35:
+			// b34, PTX line 254
+			next = 6
+		case 36:
+			// b35, PTX lines 265-266
+			{
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 265, 266: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 265: add.u32
+							v1 := uint64(uint32(r8[l]) + uint32(k0))
+							r8[l] = v1
+							// 266: add.u32
+							v2 := uint64(uint32(r9[l]) + uint32(r10[l]))
+							r9[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 265: add.u32
+							v1 := uint64(uint32(r8[l]) + uint32(k0))
+							r8[l] = v1
+							// 266: add.u32
+							v2 := uint64(uint32(r9[l]) + uint32(r10[l]))
+							r9[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 37:
+			// b36, PTX line 272
+			next = 9
+		case 38:
+			// b37, PTX lines 283-284
+			{
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 283, 284: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 283: add.u32
+							v1 := uint64(uint32(r10[l]) + uint32(k0))
+							r10[l] = v1
+							// 284: add.u32
+							v2 := uint64(uint32(r11[l]) + uint32(r12[l]))
+							r11[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 283: add.u32
+							v1 := uint64(uint32(r10[l]) + uint32(k0))
+							r10[l] = v1
+							// 284: add.u32
+							v2 := uint64(uint32(r11[l]) + uint32(r12[l]))
+							r11[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 12
+		case 39:
+			// b38, PTX line 290
+			next = 12
+		case 40:
+			// b39, PTX lines 301-302
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 301, 302: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 301: add.u32
+							v1 := uint64(uint32(r12[l]) + uint32(k0))
+							r12[l] = v1
+							// 302: add.u32
+							v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
+							r13[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 301: add.u32
+							v1 := uint64(uint32(r12[l]) + uint32(k0))
+							r12[l] = v1
+							// 302: add.u32
+							v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
+							r13[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 41:
+			// b40, PTX line 308
+			next = 15
+		case 42:
+			// b41, PTX lines 319-320
+			{
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 319, 320: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 319: add.u32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							r14[l] = v1
+							// 320: add.u32
+							v2 := uint64(uint32(r15[l]) + uint32(r17[l]))
+							r15[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 319: add.u32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							r14[l] = v1
+							// 320: add.u32
+							v2 := uint64(uint32(r15[l]) + uint32(r17[l]))
+							r15[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 18
+		case 43:
+			// b42, PTX line 326
+			next = 18
+		case 44:
+			// b43, PTX lines 337-338
+			{
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 337, 338: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 337: add.u32
+							v1 := uint64(uint32(r17[l]) + uint32(k0))
+							r17[l] = v1
+							// 338: add.u32
+							v2 := uint64(uint32(r18[l]) + uint32(r19[l]))
+							r18[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 337: add.u32
+							v1 := uint64(uint32(r17[l]) + uint32(k0))
+							r17[l] = v1
+							// 338: add.u32
+							v2 := uint64(uint32(r18[l]) + uint32(r19[l]))
+							r18[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 45:
+			// b44, PTX line 346
+			next = 21
+		case 46:
+			// b45, PTX lines 357-361; divergent, reconverges at block 47 (b46)
+			{
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x1)
+				// PTX lines 357, 359, 360, 361: lane-local, one loop over the lanes
+				{
+					p17 := w.P[17]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 357: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
+									continue
+								}
+								v1 = v1x
+							}
+							// 359: add.u32
+							v2 := uint64(uint32(r19[l]) + uint32(k0))
+							r19[l] = v2
+							// 360: add.u32
+							v3 := uint64(uint32(r20[l]) + uint32(v1))
+							r20[l] = v3
+							// 361: setp.le.s32
+							c4t := int32(v2) <= int32(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p17 = p17&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 357: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
+									continue
+								}
+								v1 = v1x
+							}
+							// 359: add.u32
+							v2 := uint64(uint32(r19[l]) + uint32(k0))
+							r19[l] = v2
+							// 360: add.u32
+							v3 := uint64(uint32(r20[l]) + uint32(v1))
+							r20[l] = v3
+							// 361: setp.le.s32
+							c4t := int32(v2) <= int32(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p17 = p17&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[17] = p17
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[17]
+			if t == m {
+				next = 26
+			} else if t == 0 {
+				next = 47
+			} else {
+				return pc, budget
+			}
+		case 47:
+			// b46, PTX line 362
+			next = 24
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 48 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// factRun runs blocks of function fact for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 378-389; divergent, reconverges at block 3 (b3 ($L43))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x1)
+				// PTX lines 378, 388, 389: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 378: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
+									continue
+								}
+								v1 = v1x
+							}
+							// 388: mov.u32
+							v2 := uint64(v1)
+							r5[l] = v2
+							// 389: setp.le.u32
+							c3t := uint32(v2) <= uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 378: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
+									continue
+								}
+								v1 = v1x
+							}
+							// 388: mov.u32
+							v2 := uint64(v1)
+							r5[l] = v2
+							// 389: setp.le.u32
+							c3t := uint32(v2) <= uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				switch stop {
+				case 1, 2, 4, 5:
+				default:
+					return runtime.RunDone, budget - factRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L45), PTX lines 398-400; divergent, reconverges at block 3 (b3 ($L43))
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				// PTX lines 398, 399, 400: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 398: mul.lo.u64
+							v1 := uint64(uint64(r4[l]) * uint64(r2[l]))
+							r4[l] = v1
+							// 399: mov.u64
+							v2 := uint64(r8[l])
+							r2[l] = v2
+							// 400: setp.ne.u64
+							c3t := uint64(r8[l]) != uint64(r3[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 398: mul.lo.u64
+							v1 := uint64(uint64(r4[l]) * uint64(r2[l]))
+							r4[l] = v1
+							// 399: mov.u64
+							v2 := uint64(r8[l])
+							r2[l] = v2
+							// 400: setp.ne.u64
+							c3t := uint64(r8[l]) != uint64(r3[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 5
+			} else {
+				switch stop {
+				case 1, 2, 4, 5:
+				default:
+					return runtime.RunDone, budget - factRegion0(w, m, pc)
+				}
+				switch stop {
+				case 1, 5:
+				default:
+					return runtime.RunDone, budget - factRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L46), PTX lines 405-405
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x1)
+				// PTX lines 405: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 405: mov.u64
+							v1 := uint64(k0)
+							r4[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 405: mov.u64
+							v1 := uint64(k0)
+							r4[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L43), PTX lines 407-408; ret
+			{
+				r4 := w.Reg(4)
+				// PTX lines 407, 408: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 407: mov.u64
+							v1 := uint64(r4[l])
+							// 408: st.param.u64
+							s2 := uint64(0x8)
+							s2v := uint64(v1)
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 407: mov.u64
+							v1 := uint64(r4[l])
+							// 408: st.param.u64
+							s2 := uint64(0x8)
+							s2v := uint64(v1)
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 4:
+			// b4, PTX lines 391-396
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				k0 := uint64(0xffffffffffffffff)
+				k1 := uint64(0xfffffffe)
+				k2 := uint64(0x1)
+				// PTX lines 391, 392, 393, 394, 395: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 391: cvt.u64.u32
+							v1 := uint64(uint64(uint32(r5[l])))
+							r2[l] = v1
+							// 392: add.u64
+							v2 := uint64(uint64(v1) + uint64(k0))
+							r8[l] = v2
+							// 393: add.u32
+							v3 := uint64(uint32(r5[l]) + uint32(k1))
+							// 394: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							// 395: sub.u64
+							v5 := uint64(uint64(v2) - uint64(v4))
+							r3[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 391: cvt.u64.u32
+							v1 := uint64(uint64(uint32(r5[l])))
+							r2[l] = v1
+							// 392: add.u64
+							v2 := uint64(uint64(v1) + uint64(k0))
+							r8[l] = v2
+							// 393: add.u32
+							v3 := uint64(uint32(r5[l]) + uint32(k1))
+							// 394: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							// 395: sub.u64
+							v5 := uint64(uint64(v2) - uint64(v4))
+							r3[l] = v5
+						}
+					}
+				}
+				// PTX line 396: mov.u64, warp-uniform
+				u6 := uint64(k2)
+				runtime.Broadcast(r4, m, u6)
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 5:
+			// b5, PTX lines 402-402
+			{
+				r8 := w.Reg(8)
+				k0 := uint64(0xffffffffffffffff)
+				// PTX lines 402: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 402: add.u64
+							v1 := uint64(uint64(r8[l]) + uint64(k0))
+							r8[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 402: add.u64
+							v1 := uint64(uint64(r8[l]) + uint64(k0))
+							r8[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// polyRun runs blocks of function poly for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func polyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 420-432; divergent, reconverges at block 1 (b1 ($L48))
+			{
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x3f000000)
+				k1 := uint64(0xbfa00000)
+				k2 := uint64(0x40400000)
+				k3 := uint64(0xc0e00000)
+				k4 := uint64(0x0)
+				// PTX lines 420, 428, 429, 430, 431, 432: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 420: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
+									continue
+								}
+								v1 = v1x
+							}
+							// 428: mov.f32
+							v2 := uint64(v1)
+							r7[l] = v2
+							// 429: fma.rn.f32
+							var v3 uint64
+							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
+								v3 = uint64(math.Float32bits(float32(v3f)))
+							} else {
+								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+							}
+							// 430: fma.rn.f32
+							var v4 uint64
+							if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
+								v4 = uint64(math.Float32bits(float32(v4f)))
+							} else {
+								v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v2), uint32(k2)))
+							}
+							// 431: fma.rn.f32
+							var v5 uint64
+							if v5f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
+								v5 = uint64(math.Float32bits(float32(v5f)))
+							} else {
+								v5 = uint64(isa.FmaF32RN(uint32(v4), uint32(v2), uint32(k3)))
+							}
+							r6[l] = v5
+							// 432: setp.lt.f32
+							c6x, c6y := float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(k4)))
+							c6t := c6x < c6y
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 420: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
+									continue
+								}
+								v1 = v1x
+							}
+							// 428: mov.f32
+							v2 := uint64(v1)
+							r7[l] = v2
+							// 429: fma.rn.f32
+							var v3 uint64
+							if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v3f) {
+								v3 = uint64(math.Float32bits(float32(v3f)))
+							} else {
+								v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(k0), uint32(k1)))
+							}
+							// 430: fma.rn.f32
+							var v4 uint64
+							if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v4f) {
+								v4 = uint64(math.Float32bits(float32(v4f)))
+							} else {
+								v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v2), uint32(k2)))
+							}
+							// 431: fma.rn.f32
+							var v5 uint64
+							if v5f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v5f) {
+								v5 = uint64(math.Float32bits(float32(v5f)))
+							} else {
+								v5 = uint64(isa.FmaF32RN(uint32(v4), uint32(v2), uint32(k3)))
+							}
+							r6[l] = v5
+							// 432: setp.lt.f32
+							c6x, c6y := float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(k4)))
+							c6t := c6x < c6y
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				switch stop {
+				case 2:
+				default:
+					return runtime.RunDone, budget - polyRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L48), PTX lines 438-439; ret
+			{
+				r6 := w.Reg(6)
+				// PTX lines 438, 439: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 438: mov.f32
+							v1 := uint64(r6[l])
+							// 439: st.param.f32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 438: mov.f32
+							v1 := uint64(r6[l])
+							// 439: st.param.f32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2, PTX lines 434-436
+			{
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x3f800000)
+				// PTX lines 434, 435, 436: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 434: neg.f32
+							v1 := uint64(isa.NegF32(uint32(r6[l])))
+							// 435: fma.rn.f32
+							var v2 uint64
+							if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
+								v2 = uint64(math.Float32bits(float32(v2f)))
+							} else {
+								v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+							}
+							// 436: div.rn.f32
+							v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
+							r6[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 434: neg.f32
+							v1 := uint64(isa.NegF32(uint32(r6[l])))
+							// 435: fma.rn.f32
+							var v2 uint64
+							if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
+								v2 = uint64(math.Float32bits(float32(v2f)))
+							} else {
+								v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
+							}
+							// 436: div.rn.f32
+							v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
+							r6[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// meanRun runs blocks of function mean for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 451-468; divergent, reconverges at block 3 (b3 ($L52))
+			{
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				k0 := uint64(0x0)
+				// PTX lines 451, 453, 466, 467, 468: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 451: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
+									continue
+								}
+								v1 = v1x
+							}
+							// 453: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
+									continue
+								}
+								v2 = v2x
+							}
+							// 466: mov.u64
+							v3 := uint64(v1)
+							r7[l] = v3
+							// 467: mov.u32
+							v4 := uint64(v2)
+							r8[l] = v4
+							// 468: setp.le.s32
+							c5t := int32(v4) <= int32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 451: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
+									continue
+								}
+								v1 = v1x
+							}
+							// 453: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
+									continue
+								}
+								v2 = v2x
+							}
+							// 466: mov.u64
+							v3 := uint64(v1)
+							r7[l] = v3
+							// 467: mov.u32
+							v4 := uint64(v2)
+							r8[l] = v4
+							// 468: setp.le.s32
+							c5t := int32(v4) <= int32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x8)
+				// PTX lines 476, 477, 478, 479: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 476: ld.f64
+							v1a := uint64(r4[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
+									continue
+								}
+								v1 = v1x
+							}
+							// 477: add.f64
+							v2 := isa.AddF64RN(r3[l], v1)
+							r3[l] = v2
+							// 478: add.u64
+							v3 := uint64(uint64(r4[l]) + uint64(k0))
+							r4[l] = v3
+							// 479: setp.ne.u64
+							c4t := uint64(v3) != uint64(r5[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 476: ld.f64
+							v1a := uint64(r4[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/gcc/funcs.ptx:476")
+									continue
+								}
+								v1 = v1x
+							}
+							// 477: add.f64
+							v2 := isa.AddF64RN(r3[l], v1)
+							r3[l] = v2
+							// 478: add.u64
+							v3 := uint64(uint64(r4[l]) + uint64(k0))
+							r4[l] = v3
+							// 479: setp.ne.u64
+							c4t := uint64(v3) != uint64(r5[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L55), PTX lines 485-485
+			{
+				r6 := w.Reg(6)
+				k0 := uint64(0x0)
+				// PTX lines 485: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 485: mov.f64
+							v1 := uint64(k0)
+							r6[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 485: mov.f64
+							v1 := uint64(k0)
+							r6[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L52), PTX lines 487-488; ret
+			{
+				r6 := w.Reg(6)
+				// PTX lines 487, 488: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 487: mov.f64
+							v1 := uint64(r6[l])
+							// 488: st.param.f64
+							s2 := uint64(0x10)
+							s2v := uint64(v1)
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 487: mov.f64
+							v1 := uint64(r6[l])
+							// 488: st.param.f64
+							s2 := uint64(0x10)
+							s2v := uint64(v1)
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 4:
+			// b4, PTX lines 470-474
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				k0 := uint64(0x3)
+				k1 := uint64(0x0)
+				// PTX lines 470, 471, 472, 473: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 470: mov.u64
+							v1 := uint64(r7[l])
+							r4[l] = v1
+							// 471: cvt.s64.s32
+							v2 := uint64(uint64(int32(r8[l])))
+							// 472: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 473: add.u64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r5[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 470: mov.u64
+							v1 := uint64(r7[l])
+							r4[l] = v1
+							// 471: cvt.s64.s32
+							v2 := uint64(uint64(int32(r8[l])))
+							// 472: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 473: add.u64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r5[l] = v4
+						}
+					}
+				}
+				// PTX line 474: mov.f64, warp-uniform
+				u5 := uint64(k1)
+				runtime.Broadcast(r3, m, u5)
+				_ = u5
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 5:
+			// b5, PTX lines 481-482
+			{
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				// PTX lines 481, 482: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 481: cvt.rn.f64.s32
+							v1 := math.Float64bits(float64(int32(r8[l])))
+							// 482: div.rn.f64
+							v2 := isa.DivF64(r3[l], v1, isa.RN)
+							r6[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 481: cvt.rn.f64.s32
+							v1 := math.Float64bits(float64(int32(r8[l])))
+							// 482: div.rn.f64
+							v2 := isa.DivF64(r3[l], v1, isa.RN)
+							r6[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// mix64Run runs blocks of function mix64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 500-525; ret
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x9e3779b97f4a7c15)
+				k1 := uint64(0x1d)
+				k2 := uint64(0xd)
+				k3 := uint64(0x33)
+				k4 := uint64(0x1)
+				k5 := uint64(0xf4243)
+				// PTX lines 500, 502, 513, 514, 515, 516, 517, 518, 519, 520, 521, 522, 523, 524: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 500: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
+									continue
+								}
+								v1 = v1x
+							}
+							// 502: ld.param.u64
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd8 {
+								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
+									continue
+								}
+								v2 = v2x
+							}
+							// 513: mov.u64
+							v3 := uint64(v1)
+							// 514: mov.u64
+							v4 := uint64(v2)
+							// 515: mad.lo.u64
+							v5 := uint64(uint64(uint64(v3)*uint64(k0) + uint64(v4)))
+							// 516: shr.u64
+							v6 := uint64(uint64(v5) >> uint32(k1))
+							// 517: xor.b64
+							v7 := uint64(uint64(v6) ^ uint64(v5))
+							// 518: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k2))
+							// 519: shr.u64
+							v9 := uint64(uint64(v7) >> uint32(k3))
+							// 520: or.b64
+							v10 := uint64(uint64(v9) | uint64(v8))
+							// 521: or.b64
+							v11 := uint64(uint64(v4) | uint64(k4))
+							// 522: div.u64
+							v12 := isa.Div(v10, v11, 64, false)
+							// 523: rem.u64
+							v13 := isa.Rem(v10, k5, 64, false)
+							// 524: add.u64
+							v14 := uint64(uint64(v12) + uint64(v13))
+							r0[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 500: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
+									continue
+								}
+								v1 = v1x
+							}
+							// 502: ld.param.u64
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd8 {
+								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
+									continue
+								}
+								v2 = v2x
+							}
+							// 513: mov.u64
+							v3 := uint64(v1)
+							// 514: mov.u64
+							v4 := uint64(v2)
+							// 515: mad.lo.u64
+							v5 := uint64(uint64(uint64(v3)*uint64(k0) + uint64(v4)))
+							// 516: shr.u64
+							v6 := uint64(uint64(v5) >> uint32(k1))
+							// 517: xor.b64
+							v7 := uint64(uint64(v6) ^ uint64(v5))
+							// 518: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k2))
+							// 519: shr.u64
+							v9 := uint64(uint64(v7) >> uint32(k3))
+							// 520: or.b64
+							v10 := uint64(uint64(v9) | uint64(v8))
+							// 521: or.b64
+							v11 := uint64(uint64(v4) | uint64(k4))
+							// 522: div.u64
+							v12 := isa.Div(v10, v11, 64, false)
+							// 523: rem.u64
+							v13 := isa.Rem(v10, k5, 64, false)
+							// 524: add.u64
+							v14 := uint64(uint64(v12) + uint64(v13))
+							r0[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 525: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 525: st.param.u64
+							s15 := uint64(0x10)
+							s15v := uint64(r0[l])
+							if s15 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 525: st.param.u64
+							s15 := uint64(0x10)
+							s15v := uint64(r0[l])
+							if s15 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// sdiv64Run runs blocks of function sdiv64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func sdiv64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 537-547; divergent, reconverges at block 1 (b1 ($L59))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				// PTX lines 537, 539, 545, 546, 547: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 537: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
+									continue
+								}
+								v1 = v1x
+							}
+							// 539: ld.param.u64
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd8 {
+								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
+									continue
+								}
+								v2 = v2x
+							}
+							// 545: mov.u64
+							v3 := uint64(v1)
+							r3[l] = v3
+							// 546: mov.u64
+							v4 := uint64(v2)
+							r4[l] = v4
+							// 547: setp.eq.u64
+							c5t := uint64(v4) == uint64(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 537: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
+									continue
+								}
+								v1 = v1x
+							}
+							// 539: ld.param.u64
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd8 {
+								v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
+									continue
+								}
+								v2 = v2x
+							}
+							// 545: mov.u64
+							v3 := uint64(v1)
+							r3[l] = v3
+							// 546: mov.u64
+							v4 := uint64(v2)
+							r4[l] = v4
+							// 547: setp.eq.u64
+							c5t := uint64(v4) == uint64(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				switch stop {
+				case 2:
+				default:
+					return runtime.RunDone, budget - sdiv64Region0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L59), PTX lines 553-554; ret
+			{
+				r4 := w.Reg(4)
+				// PTX lines 553, 554: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 553: mov.u64
+							v1 := uint64(r4[l])
+							// 554: st.param.u64
+							s2 := uint64(0x10)
+							s2v := uint64(v1)
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 553: mov.u64
+							v1 := uint64(r4[l])
+							// 554: st.param.u64
+							s2 := uint64(0x10)
+							s2v := uint64(v1)
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2, PTX lines 549-551
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				// PTX lines 549, 550, 551: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 549: div.s64
+							v1 := isa.Div(r3[l], r4[l], 64, true)
+							// 550: rem.s64
+							v2 := isa.Rem(r3[l], r4[l], 64, true)
+							// 551: sub.u64
+							v3 := uint64(uint64(v1) - uint64(v2))
+							r4[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 549: div.s64
+							v1 := isa.Div(r3[l], r4[l], 64, true)
+							// 550: rem.s64
+							v2 := isa.Rem(r3[l], r4[l], 64, true)
+							// 551: sub.u64
+							v3 := uint64(uint64(v1) - uint64(v2))
+							r4[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// applyOpRun runs blocks of function apply_op for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func applyOpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 566-591; code before the call
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				k0 := uint64(0x0)
+				k1 := uint64(0x3)
+				// PTX lines 566, 568, 578, 579: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 566: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
+									continue
+								}
+								v1 = v1x
+							}
+							// 568: ld.param.u32
+							v2a := uint64(0xc)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
+									continue
+								}
+								v2 = v2x
+							}
+							// 578: mov.u32
+							v3 := uint64(v1)
+							r3[l] = v3
+							// 579: mov.u32
+							v4 := uint64(v2)
+							r4[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 566: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
+									continue
+								}
+								v1 = v1x
+							}
+							// 568: ld.param.u32
+							v2a := uint64(0xc)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
+									continue
+								}
+								v2 = v2x
+							}
+							// 578: mov.u32
+							v3 := uint64(v1)
+							r3[l] = v3
+							// 579: mov.u32
+							v4 := uint64(v2)
+							r4[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 580: cvta.const.u64, warp-uniform
+				u5 := uint64((w.GlobalVar(1) + k0))
+				// PTX lines 581, 582, 583, 584, 585: lane-local, one loop over the lanes
+				{
+					v10aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 581: rem.u32
+							v6 := isa.Rem(r3[l], k1, 32, false)
+							// 582: cvt.u64.u32
+							v7 := uint64(uint64(uint32(v6)))
+							// 583: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k1))
+							// 584: add.u64
+							v9 := uint64(uint64(u5) + uint64(v8))
+							// 585: ld.u64
+							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+								v10 = runtime.Load64(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
+									continue
+								}
+								v10 = v10x
+							}
+							r11[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 581: rem.u32
+							v6 := isa.Rem(r3[l], k1, 32, false)
+							// 582: cvt.u64.u32
+							v7 := uint64(uint64(uint32(v6)))
+							// 583: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k1))
+							// 584: add.u64
+							v9 := uint64(uint64(u5) + uint64(v8))
+							// 585: ld.u64
+							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+								v10 = runtime.Load64(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
+									continue
+								}
+								v10 = v10x
+							}
+							r11[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 591: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 591: st.param.u32
+							s11 := uint64(0x4)
+							s11v := uint64(r4[l])
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 591: st.param.u32
+							s11 := uint64(0x4)
+							s11v := uint64(r4[l])
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 563; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 593-596; ret
+			{
+				r0 := w.Reg(0)
+				// PTX lines 593, 595: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 593: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
+									continue
+								}
+								v1 = v1x
+							}
+							// 595: mov.u32
+							v2 := uint64(v1)
+							r0[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 593: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
+									continue
+								}
+								v1 = v1x
+							}
+							// 595: mov.u32
+							v2 := uint64(v1)
+							r0[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 596: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 596: st.param.u32
+							s3 := uint64(0x10)
+							s3v := uint64(r0[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 596: st.param.u32
+							s3 := uint64(0x10)
+							s3v := uint64(r0[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// primeWindowRun runs blocks of function prime_window for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 608-646
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r23 := w.Reg(23)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				k2 := uint64(0x10)
+				// PTX lines 608, 617, 618: lane-local, one loop over the lanes
+				{
+					tid1 := &w.Tid[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 608: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
+									continue
+								}
+								v1 = v1x
+							}
+							r1[l] = v1
+							// 617: mov.u32
+							v2 := uint64(uint64(tid1[l]))
+							// 618: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							r7[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 608: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
+									continue
+								}
+								v1 = v1x
+							}
+							r1[l] = v1
+							// 617: mov.u32
+							v2 := uint64(uint64(tid1[l]))
+							// 618: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							r7[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 619: mov.u64, warp-uniform
+				u4 := uint64(k1)
+				// PTX lines 620, 621, 622, 623, 642, 643, 644, 645: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd8 := runtime.AccessEnd(sh, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 620: add.u64
+							v5 := uint64(uint64(u4) + uint64(r7[l]))
+							// 621: ld.shared.u64
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6a < shEnd8 && v6a&7 == 0 {
+								v6 = runtime.Load64(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
+									continue
+								}
+								v6 = v6x
+							}
+							// 622: sub.u64
+							v7 := uint64(uint64(v6) - uint64(k2))
+							r3[l] = v7
+							// 623: sub.u64
+							v8 := uint64(uint64(v7) - uint64(k1))
+							_ = v8
+							// 642: mov.u32
+							v9 := uint64(r1[l])
+							r11[l] = v9
+							// 643: mov.u64
+							v10 := uint64(v7)
+							r13[l] = v10
+							// 644: add.u64
+							v11 := uint64(uint64(v7) + uint64(k2))
+							r14[l] = v11
+							// 645: mov.u64
+							v12 := uint64(v7)
+							r12[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 620: add.u64
+							v5 := uint64(uint64(u4) + uint64(r7[l]))
+							// 621: ld.shared.u64
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6a < shEnd8 && v6a&7 == 0 {
+								v6 = runtime.Load64(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
+									continue
+								}
+								v6 = v6x
+							}
+							// 622: sub.u64
+							v7 := uint64(uint64(v6) - uint64(k2))
+							r3[l] = v7
+							// 623: sub.u64
+							v8 := uint64(uint64(v7) - uint64(k1))
+							_ = v8
+							// 642: mov.u32
+							v9 := uint64(r1[l])
+							r11[l] = v9
+							// 643: mov.u64
+							v10 := uint64(v7)
+							r13[l] = v10
+							// 644: add.u64
+							v11 := uint64(uint64(v7) + uint64(k2))
+							r14[l] = v11
+							// 645: mov.u64
+							v12 := uint64(v7)
+							r12[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 646: cvta.global.u64, warp-uniform
+				u13 := uint64((w.GlobalVar(0) + k1))
+				runtime.Broadcast(r23, m, u13)
+				_ = u13
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 ($L65), PTX lines 648-656; divergent, reconverges at block 3 (b3)
+			{
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				k0 := uint64(0x7)
+				k1 := uint64(0x2)
+				k2 := uint64(0x1)
+				k3 := uint64(0x4)
+				// PTX lines 648, 649, 650, 651, 652: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 648: and.b32
+							v1 := uint64(uint32(r11[l]) & uint32(k0))
+							// 649: cvt.s64.s32
+							v2 := uint64(uint64(int32(v1)))
+							// 650: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 651: add.u64
+							v4 := uint64(uint64(r23[l]) + uint64(v3))
+							// 652: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 648: and.b32
+							v1 := uint64(uint32(r11[l]) & uint32(k0))
+							// 649: cvt.s64.s32
+							v2 := uint64(uint64(int32(v1)))
+							// 650: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 651: add.u64
+							v4 := uint64(uint64(r23[l]) + uint64(v3))
+							// 652: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/gcc/funcs.ptx:652")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 653, 654, 655, 656: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					s6w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 653: st.u32
+							s6 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
+							}
+							// 654: add.u32
+							v7 := uint64(uint32(r11[l]) + uint32(k2))
+							r11[l] = v7
+							// 655: add.u64
+							v8 := uint64(uint64(r12[l]) + uint64(k3))
+							r12[l] = v8
+							// 656: setp.ne.u64
+							c9t := uint64(v8) != uint64(r14[l])
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 653: st.u32
+							s6 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/gcc/funcs.ptx:653")
+							}
+							// 654: add.u32
+							v7 := uint64(uint32(r11[l]) + uint32(k2))
+							r11[l] = v7
+							// 655: add.u64
+							v8 := uint64(uint64(r12[l]) + uint64(k3))
+							r12[l] = v8
+							// 656: setp.ne.u64
+							c9t := uint64(v8) != uint64(r14[l])
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L66), PTX lines 661-666; divergent, reconverges at block 4 (b4)
+			{
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0xfffffffffffffffc)
+				// PTX lines 661, 662, 663, 664, 665, 666: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v2aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 661: add.u32
+							v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
+							// 662: ld.u32
+							v2a := uint64(r9[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
+									continue
+								}
+								v2 = v2x
+							}
+							// 663: vadd.u32.u32.u32.add
+							v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
+							r15[l] = v3
+							// 664: mov.u64
+							v4 := uint64(r9[l])
+							// 665: add.u64
+							v5 := uint64(uint64(r9[l]) + uint64(k0))
+							r9[l] = v5
+							// 666: setp.ne.u64
+							c6t := uint64(v4) != uint64(r13[l])
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 661: add.u32
+							v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
+							// 662: ld.u32
+							v2a := uint64(r9[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/gcc/funcs.ptx:662")
+									continue
+								}
+								v2 = v2x
+							}
+							// 663: vadd.u32.u32.u32.add
+							v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
+							r15[l] = v3
+							// 664: mov.u64
+							v4 := uint64(r9[l])
+							// 665: add.u64
+							v5 := uint64(uint64(r9[l]) + uint64(k0))
+							r9[l] = v5
+							// 666: setp.ne.u64
+							c6t := uint64(v4) != uint64(r13[l])
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3, PTX lines 658-659
+			{
+				r3 := w.Reg(3)
+				r9 := w.Reg(9)
+				r15 := w.Reg(15)
+				k0 := uint64(0xc)
+				k1 := uint64(0x0)
+				// PTX lines 658: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 658: add.u64
+							v1 := uint64(uint64(r3[l]) + uint64(k0))
+							r9[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 658: add.u64
+							v1 := uint64(uint64(r3[l]) + uint64(k0))
+							r9[l] = v1
+						}
+					}
+				}
+				// PTX line 659: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				runtime.Broadcast(r15, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 4:
+			// b4, PTX lines 668-669; ret
+			{
+				r15 := w.Reg(15)
+				// PTX lines 668, 669: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 668: mov.u32
+							v1 := uint64(r15[l])
+							// 669: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 668: mov.u32
+							v1 := uint64(r15[l])
+							// 669: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// sumSquaresRegion0 runs blocks 1, 2, 4, 5 of function sum_squares for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 3,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func sumSquaresRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	k0 := uint64(0x1)
-	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: mad.lo.u32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(r2[l]) + uint32(r3[l])))
-				r3[l] = v1
-				// 77: add.u32
-				v2 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v2
-				// 78: setp.ne.u32
-				c3t := uint32(r4[l]) != uint32(v2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
+	k1 := uint64(0x0)
+	p0 := w.P[0]
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x2 := r2[l]
+		x3 := r3[l]
+		x4 := r4[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto b2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: mad.lo.u32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(r2[l]) + uint32(r3[l])))
-				r3[l] = v1
-				// 77: add.u32
-				v2 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v2
-				// 78: setp.ne.u32
-				c3t := uint32(r4[l]) != uint32(v2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
+			goto b4
+		case 1:
+			if q1 {
+				goto b1
 			}
+			goto b5
 		}
-		w.P[1] = p1
-	}
-}
-
-// sumSquaresB2 runs b2 ($L7) of function sum_squares, PTX lines 82-82.
-func sumSquaresB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: mov.u32
-				v1 := uint64(k0)
-				r3[l] = v1
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: mov.u32
-				v1 := uint64(k0)
-				r3[l] = v1
+			n++
+			// 76: mad.lo.u32
+			v1 := uint64(uint32(uint32(x2)*uint32(x2) + uint32(x3)))
+			x3 = v1
+			// 77: add.u32
+			v2 := uint64(uint32(x2) + uint32(k0))
+			x2 = v2
+			// 78: setp.ne.u32
+			c3t := uint32(x4) != uint32(x2)
+			c3 := c3t
+			q1 = c3
+			if q1 {
+				goto b1
 			}
+			goto b5
 		}
-	}
-}
-
-// sumSquaresB3 runs b3 ($L4) of function sum_squares, PTX lines 84-85.
-func sumSquaresB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	// PTX lines 84: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: mov.u32
-				v1 := uint64(r3[l])
-				r0[l] = v1
-			}
+	b2:
+		{
+			// 82: mov.u32
+			v4 := uint64(k1)
+			x3 = v4
+			goto done
+		}
+	b4:
+		{
+			// 73: mov.u32
+			v5 := uint64(k1)
+			x2 = v5
+			// 74: mov.u32
+			v6 := uint64(x2)
+			x3 = v6
+			goto b1
+		}
+	b5:
+		{
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r2[l] = x2
+		r3[l] = x3
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: mov.u32
-				v1 := uint64(r3[l])
-				r0[l] = v1
-			}
+			p1 &^= 1 << l
 		}
 	}
-	// PTX line 85: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:85")
+	w.P[1] = p1
+	w.Split(3, parked, &at)
+	return most
 }
 
-// sumSquaresB4 runs b4 of function sum_squares, PTX lines 73-74.
-func sumSquaresB4(w *runtime.Warp, m uint32) {
+// sumSquaresRegion1 runs blocks 1 of function sum_squares for each lane of m on its own, from the branch ending block from (one of 1) to block 5,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func sumSquaresRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	// PTX line 73: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r2, m, u1)
-	// PTX line 74: mov.u32, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r3, m, u2)
-	_ = u2
-}
-
-// classifyB0 runs b0 of function classify, PTX lines 97-106.
-func classifyB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	k0 := uint64(0xd)
-	// PTX line 97: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:97")
-	// PTX lines 105, 106: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: mov.u32
-				v1 := uint64(r1[l])
-				r3[l] = v1
-				// 106: setp.gt.u32
-				c2t := uint32(v1) > uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
+	r4 := w.Reg(4)
+	k0 := uint64(0x1)
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x2 := r2[l]
+		x3 := r3[l]
+		x4 := r4[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q1 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: mov.u32
-				v1 := uint64(r1[l])
-				r3[l] = v1
-				// 106: setp.gt.u32
-				c2t := uint32(v1) > uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
+			goto done
 		}
-		w.P[0] = p0
-	}
-}
-
-// classifyB1 runs b1 ($L11) of function classify, PTX lines 115-115.
-func classifyB1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	k0 := uint64(0xffffffff)
-	// PTX lines 115: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 115: mov.u32
-				v1 := uint64(k0)
-				r2[l] = v1
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
+			n++
+			// 76: mad.lo.u32
+			v1 := uint64(uint32(uint32(x2)*uint32(x2) + uint32(x3)))
+			x3 = v1
+			// 77: add.u32
+			v2 := uint64(uint32(x2) + uint32(k0))
+			x2 = v2
+			// 78: setp.ne.u32
+			c3t := uint32(x4) != uint32(x2)
+			c3 := c3t
+			q1 = c3
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r2[l] = x2
+		r3[l] = x3
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 115: mov.u32
-				v1 := uint64(k0)
-				r2[l] = v1
-			}
+			p1 &^= 1 << l
 		}
 	}
+	w.P[1] = p1
+	w.Split(5, parked, &at)
+	return most
 }
 
-// classifyB2 runs b2 ($L9) of function classify, PTX lines 117-118.
-func classifyB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	// PTX lines 117: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 117: mov.u32
-				v1 := uint64(r2[l])
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 117: mov.u32
-				v1 := uint64(r2[l])
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 118: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:118")
-}
-
-// classifyB3 runs b3 of function classify, PTX lines 108-112.
-func classifyB3(w *runtime.Warp, m uint32) {
+// factRegion0 runs blocks 1, 2, 4, 5 of function fact for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 3,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func factRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
 	r7 := w.Reg(7)
-	k0 := uint64(0x0)
-	k1 := uint64(0x2)
-	// PTX line 108: cvta.const.u64, warp-uniform
-	u1 := uint64((w.GlobalVar(2) + k0))
-	// PTX lines 109, 110, 111: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 109: cvt.u64.u32
-				v2 := uint64(uint64(uint32(r3[l])))
-				// 110: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k1))
-				// 111: add.u64
-				v4 := uint64(uint64(u1) + uint64(v3))
-				r7[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 109: cvt.u64.u32
-				v2 := uint64(uint64(uint32(r3[l])))
-				// 110: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k1))
-				// 111: add.u64
-				v4 := uint64(uint64(u1) + uint64(v3))
-				r7[l] = v4
-			}
-		}
-	}
-	// PTX line 112: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r2, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:112")
-}
-
-// fibB0 runs b0 of function fib, PTX lines 130-197.
-func fibB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r28 := w.Reg(28)
-	k0 := uint64(0x1)
-	// PTX line 130: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:130")
-	// PTX lines 196, 197: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 196: mov.u32
-				v1 := uint64(r1[l])
-				r28[l] = v1
-				// 197: setp.gt.s32
-				c2t := int32(v1) > int32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 196: mov.u32
-				v1 := uint64(r1[l])
-				r28[l] = v1
-				// 197: setp.gt.s32
-				c2t := int32(v1) > int32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// fibB1 runs b1 ($L16) of function fib, PTX lines 204-205.
-func fibB1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r46 := w.Reg(46)
-	// PTX lines 204, 205: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: mov.u32
-				v1 := uint64(r46[l])
-				r4[l] = v1
-				// 205: setp.ne.u32
-				c2t := uint32(r28[l]) != uint32(r27[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: mov.u32
-				v1 := uint64(r46[l])
-				r4[l] = v1
-				// 205: setp.ne.u32
-				c2t := uint32(r28[l]) != uint32(r27[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// fibB2 runs b2 ($L18) of function fib, PTX lines 211-213.
-func fibB2(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r28 := w.Reg(28)
-	r44 := w.Reg(44)
-	k0 := uint64(0x1)
-	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 211: mov.u32
-				v1 := uint64(r44[l])
-				r28[l] = v1
-				// 212: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(r4[l]), uint32(r5[l])))
-				r2[l] = v2
-				// 213: setp.gt.s32
-				c3t := int32(v1) > int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 211: mov.u32
-				v1 := uint64(r44[l])
-				r28[l] = v1
-				// 212: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(r4[l]), uint32(r5[l])))
-				r2[l] = v2
-				// 213: setp.gt.s32
-				c3t := int32(v1) > int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// fibB3 runs b3 ($L42) of function fib, PTX lines 218-218.
-func fibB3(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r28 := w.Reg(28)
-	// PTX lines 218: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 218: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(r2[l]))
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 218: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(r2[l]))
-				r28[l] = v1
-			}
-		}
-	}
-}
-
-// fibB4 runs b4 ($L14) of function fib, PTX lines 221-224.
-func fibB4(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r26 := w.Reg(26)
-	r28 := w.Reg(28)
-	r44 := w.Reg(44)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x0)
-	// PTX lines 221, 222, 223: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 221: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(k0))
-				r44[l] = v1
-				// 222: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 223: sub.u32
-				v3 := uint64(uint32(r4[l]) - uint32(v2))
-				r26[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 221: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(k0))
-				r44[l] = v1
-				// 222: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 223: sub.u32
-				v3 := uint64(uint32(r4[l]) - uint32(v2))
-				r26[l] = v3
-			}
-		}
-	}
-	// PTX line 224: mov.u32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r5, m, u4)
-	_ = u4
-}
-
-// fibB5 runs b5 ($L19) of function fib, PTX lines 226-227.
-func fibB5(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r26 := w.Reg(26)
-	k0 := uint64(0xffffffff)
-	// PTX lines 226, 227: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r6[l] = v1
-				// 227: setp.ne.u32
-				c2t := uint32(r4[l]) != uint32(r26[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r6[l] = v1
-				// 227: setp.ne.u32
-				c2t := uint32(r4[l]) != uint32(r26[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// fibB6 runs b6 ($L21) of function fib, PTX lines 233-235.
-func fibB6(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r41 := w.Reg(41)
-	k0 := uint64(0x1)
-	// PTX lines 233, 234, 235: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 233: mov.u32
-				v1 := uint64(r41[l])
-				r4[l] = v1
-				// 234: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r5[l]), uint32(r6[l]), uint32(r7[l])))
-				r5[l] = v2
-				// 235: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 233: mov.u32
-				v1 := uint64(r41[l])
-				r4[l] = v1
-				// 234: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r5[l]), uint32(r6[l]), uint32(r7[l])))
-				r5[l] = v2
-				// 235: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// fibB7 runs b7 ($L17) of function fib, PTX lines 239-242.
-func fibB7(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r41 := w.Reg(41)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x0)
-	// PTX lines 239, 240, 241: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 239: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r41[l] = v1
-				// 240: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 241: sub.u32
-				v3 := uint64(uint32(r6[l]) - uint32(v2))
-				r3[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 239: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r41[l] = v1
-				// 240: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 241: sub.u32
-				v3 := uint64(uint32(r6[l]) - uint32(v2))
-				r3[l] = v3
-			}
-		}
-	}
-	// PTX line 242: mov.u32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r7, m, u4)
-	_ = u4
-}
-
-// fibB8 runs b8 ($L22) of function fib, PTX lines 244-245.
-func fibB8(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
 	r8 := w.Reg(8)
-	k0 := uint64(0xffffffff)
-	// PTX lines 244, 245: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 244: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r8[l] = v1
-				// 245: setp.ne.u32
-				c2t := uint32(r3[l]) != uint32(r6[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p5 = p5&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 244: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r8[l] = v1
-				// 245: setp.ne.u32
-				c2t := uint32(r3[l]) != uint32(r6[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p5 = p5&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// fibB9 runs b9 ($L24) of function fib, PTX lines 251-253.
-func fibB9(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r42 := w.Reg(42)
 	k0 := uint64(0x1)
-	// PTX lines 251, 252, 253: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 251: mov.u32
-				v1 := uint64(r42[l])
-				r6[l] = v1
-				// 252: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r7[l]), uint32(r8[l]), uint32(r9[l])))
-				r7[l] = v2
-				// 253: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p6 = p6&^(1<<l) | c3b0<<l
+	k1 := uint64(0xffffffffffffffff)
+	k2 := uint64(0xfffffffe)
+	p0 := w.P[0]
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x2 := r2[l]
+		x3 := r3[l]
+		x4 := r4[l]
+		x5 := r5[l]
+		x6 := r6[l]
+		x7 := r7[l]
+		x8 := r8[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto b2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 251: mov.u32
-				v1 := uint64(r42[l])
-				r6[l] = v1
-				// 252: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r7[l]), uint32(r8[l]), uint32(r9[l])))
-				r7[l] = v2
-				// 253: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p6 = p6&^(1<<l) | c3b0<<l
+			goto b4
+		case 1:
+			if !q1 {
+				goto done
 			}
+			goto b5
 		}
-		w.P[6] = p6
-	}
-}
-
-// fibB10 runs b10 ($L20) of function fib, PTX lines 257-260.
-func fibB10(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r16 := w.Reg(16)
-	r42 := w.Reg(42)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x0)
-	// PTX lines 257, 258, 259: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 257: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r42[l] = v1
-				// 258: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 259: sub.u32
-				v3 := uint64(uint32(r8[l]) - uint32(v2))
-				r16[l] = v3
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 257: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r42[l] = v1
-				// 258: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 259: sub.u32
-				v3 := uint64(uint32(r8[l]) - uint32(v2))
-				r16[l] = v3
+			n++
+			// 398: mul.lo.u64
+			v1 := uint64(uint64(x4) * uint64(x2))
+			x4 = v1
+			// 399: mov.u64
+			v2 := uint64(x8)
+			x2 = v2
+			// 400: setp.ne.u64
+			c3t := uint64(x8) != uint64(x3)
+			c3 := c3t
+			q1 = c3
+			if !q1 {
+				goto done
 			}
+			goto b5
 		}
-	}
-	// PTX line 260: mov.u32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r9, m, u4)
-	_ = u4
-}
-
-// fibB11 runs b11 ($L25) of function fib, PTX lines 262-263.
-func fibB11(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r16 := w.Reg(16)
-	k0 := uint64(0xffffffff)
-	// PTX lines 262, 263: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 262: add.u32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r10[l] = v1
-				// 263: setp.ne.u32
-				c2t := uint32(r16[l]) != uint32(r8[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 262: add.u32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r10[l] = v1
-				// 263: setp.ne.u32
-				c2t := uint32(r16[l]) != uint32(r8[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
-			}
+	b2:
+		{
+			// 405: mov.u64
+			v4 := uint64(k0)
+			x4 = v4
+			goto done
 		}
-		w.P[7] = p7
-	}
-}
-
-// fibB12 runs b12 ($L27) of function fib, PTX lines 269-271.
-func fibB12(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r43 := w.Reg(43)
-	k0 := uint64(0x1)
-	// PTX lines 269, 270, 271: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 269: mov.u32
-				v1 := uint64(r43[l])
-				r8[l] = v1
-				// 270: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(r10[l]), uint32(r11[l])))
-				r9[l] = v2
-				// 271: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p8 = p8&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 269: mov.u32
-				v1 := uint64(r43[l])
-				r8[l] = v1
-				// 270: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(r10[l]), uint32(r11[l])))
-				r9[l] = v2
-				// 271: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p8 = p8&^(1<<l) | c3b0<<l
-			}
+	b4:
+		{
+			// 391: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x5)))
+			x2 = v5
+			// 392: add.u64
+			v6 := uint64(uint64(x2) + uint64(k1))
+			x8 = v6
+			// 393: add.u32
+			v7 := uint64(uint32(x5) + uint32(k2))
+			x6 = v7
+			// 394: cvt.u64.u32
+			v8 := uint64(uint64(uint32(x6)))
+			x7 = v8
+			// 395: sub.u64
+			v9 := uint64(uint64(x8) - uint64(x7))
+			x3 = v9
+			// 396: mov.u64
+			v10 := uint64(k0)
+			x4 = v10
+			goto b1
 		}
-		w.P[8] = p8
-	}
-}
-
-// fibB13 runs b13 ($L23) of function fib, PTX lines 275-278.
-func fibB13(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r21 := w.Reg(21)
-	r43 := w.Reg(43)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x0)
-	// PTX lines 275, 276, 277: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 275: add.u32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r43[l] = v1
-				// 276: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 277: sub.u32
-				v3 := uint64(uint32(r10[l]) - uint32(v2))
-				r21[l] = v3
-			}
+	b5:
+		{
+			// 402: add.u64
+			v11 := uint64(uint64(x8) + uint64(k1))
+			x8 = v11
+			goto b1
+		}
+	done:
+		most = max(most, n)
+		r2[l] = x2
+		r3[l] = x3
+		r4[l] = x4
+		r6[l] = x6
+		r7[l] = x7
+		r8[l] = x8
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 275: add.u32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r43[l] = v1
-				// 276: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 277: sub.u32
-				v3 := uint64(uint32(r10[l]) - uint32(v2))
-				r21[l] = v3
-			}
+			p1 &^= 1 << l
 		}
 	}
-	// PTX line 278: mov.u32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r11, m, u4)
-	_ = u4
+	w.P[1] = p1
+	w.Split(3, parked, &at)
+	return most
 }
 
-// fibB14 runs b14 ($L28) of function fib, PTX lines 280-281.
-func fibB14(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r21 := w.Reg(21)
-	k0 := uint64(0xffffffff)
-	// PTX lines 280, 281: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 280: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r12[l] = v1
-				// 281: setp.ne.u32
-				c2t := uint32(r10[l]) != uint32(r21[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p9 = p9&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 280: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r12[l] = v1
-				// 281: setp.ne.u32
-				c2t := uint32(r10[l]) != uint32(r21[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p9 = p9&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// fibB15 runs b15 ($L30) of function fib, PTX lines 287-289.
-func fibB15(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r45 := w.Reg(45)
-	k0 := uint64(0x1)
-	// PTX lines 287, 288, 289: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 287: mov.u32
-				v1 := uint64(r45[l])
-				r10[l] = v1
-				// 288: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r11[l]), uint32(r12[l]), uint32(r13[l])))
-				r11[l] = v2
-				// 289: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p10 = p10&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 287: mov.u32
-				v1 := uint64(r45[l])
-				r10[l] = v1
-				// 288: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r11[l]), uint32(r12[l]), uint32(r13[l])))
-				r11[l] = v2
-				// 289: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p10 = p10&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[10] = p10
-	}
-}
-
-// fibB16 runs b16 ($L26) of function fib, PTX lines 293-296.
-func fibB16(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r22 := w.Reg(22)
-	r45 := w.Reg(45)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x0)
-	// PTX lines 293, 294, 295: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 293: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r45[l] = v1
-				// 294: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 295: sub.u32
-				v3 := uint64(uint32(r12[l]) - uint32(v2))
-				r22[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 293: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r45[l] = v1
-				// 294: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 295: sub.u32
-				v3 := uint64(uint32(r12[l]) - uint32(v2))
-				r22[l] = v3
-			}
-		}
-	}
-	// PTX line 296: mov.u32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r13, m, u4)
-	_ = u4
-}
-
-// fibB17 runs b17 ($L31) of function fib, PTX lines 298-299.
-func fibB17(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r22 := w.Reg(22)
-	k0 := uint64(0xffffffff)
-	// PTX lines 298, 299: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 298: add.u32
-				v1 := uint64(uint32(r12[l]) + uint32(k0))
-				r14[l] = v1
-				// 299: setp.ne.u32
-				c2t := uint32(r12[l]) != uint32(r22[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p11 = p11&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 298: add.u32
-				v1 := uint64(uint32(r12[l]) + uint32(k0))
-				r14[l] = v1
-				// 299: setp.ne.u32
-				c2t := uint32(r12[l]) != uint32(r22[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p11 = p11&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[11] = p11
-	}
-}
-
-// fibB18 runs b18 ($L33) of function fib, PTX lines 305-307.
-func fibB18(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r47 := w.Reg(47)
-	k0 := uint64(0x1)
-	// PTX lines 305, 306, 307: lane-local, one loop over the lanes
-	{
-		p12 := w.P[12]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 305: mov.u32
-				v1 := uint64(r47[l])
-				r12[l] = v1
-				// 306: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r13[l]), uint32(r14[l]), uint32(r15[l])))
-				r13[l] = v2
-				// 307: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p12 = p12&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 305: mov.u32
-				v1 := uint64(r47[l])
-				r12[l] = v1
-				// 306: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r13[l]), uint32(r14[l]), uint32(r15[l])))
-				r13[l] = v2
-				// 307: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p12 = p12&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[12] = p12
-	}
-}
-
-// fibB19 runs b19 ($L29) of function fib, PTX lines 311-314.
-func fibB19(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r23 := w.Reg(23)
-	r47 := w.Reg(47)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x0)
-	// PTX lines 311, 312, 313: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 311: add.u32
-				v1 := uint64(uint32(r12[l]) + uint32(k0))
-				r47[l] = v1
-				// 312: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 313: sub.u32
-				v3 := uint64(uint32(r14[l]) - uint32(v2))
-				r23[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 311: add.u32
-				v1 := uint64(uint32(r12[l]) + uint32(k0))
-				r47[l] = v1
-				// 312: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 313: sub.u32
-				v3 := uint64(uint32(r14[l]) - uint32(v2))
-				r23[l] = v3
-			}
-		}
-	}
-	// PTX line 314: mov.u32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r15, m, u4)
-	_ = u4
-}
-
-// fibB20 runs b20 ($L34) of function fib, PTX lines 316-317.
-func fibB20(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r17 := w.Reg(17)
-	r23 := w.Reg(23)
-	k0 := uint64(0xffffffff)
-	// PTX lines 316, 317: lane-local, one loop over the lanes
-	{
-		p13 := w.P[13]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 316: add.u32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r17[l] = v1
-				// 317: setp.ne.u32
-				c2t := uint32(r14[l]) != uint32(r23[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p13 = p13&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 316: add.u32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r17[l] = v1
-				// 317: setp.ne.u32
-				c2t := uint32(r14[l]) != uint32(r23[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p13 = p13&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[13] = p13
-	}
-}
-
-// fibB21 runs b21 ($L36) of function fib, PTX lines 323-325.
-func fibB21(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r48 := w.Reg(48)
-	k0 := uint64(0x1)
-	// PTX lines 323, 324, 325: lane-local, one loop over the lanes
-	{
-		p14 := w.P[14]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 323: mov.u32
-				v1 := uint64(r48[l])
-				r14[l] = v1
-				// 324: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r17[l]), uint32(r18[l])))
-				r15[l] = v2
-				// 325: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p14 = p14&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 323: mov.u32
-				v1 := uint64(r48[l])
-				r14[l] = v1
-				// 324: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r17[l]), uint32(r18[l])))
-				r15[l] = v2
-				// 325: setp.le.s32
-				c3t := int32(v1) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p14 = p14&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[14] = p14
-	}
-}
-
-// fibB22 runs b22 ($L32) of function fib, PTX lines 329-332.
-func fibB22(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r25 := w.Reg(25)
-	r48 := w.Reg(48)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x0)
-	// PTX lines 329, 330, 331: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 329: add.u32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r48[l] = v1
-				// 330: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 331: sub.u32
-				v3 := uint64(uint32(r17[l]) - uint32(v2))
-				r25[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 329: add.u32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r48[l] = v1
-				// 330: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 331: sub.u32
-				v3 := uint64(uint32(r17[l]) - uint32(v2))
-				r25[l] = v3
-			}
-		}
-	}
-	// PTX line 332: mov.u32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r18, m, u4)
-	_ = u4
-}
-
-// fibB23 runs b23 ($L37) of function fib, PTX lines 334-335.
-func fibB23(w *runtime.Warp, m uint32) {
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r25 := w.Reg(25)
-	k0 := uint64(0xffffffff)
-	// PTX lines 334, 335: lane-local, one loop over the lanes
-	{
-		p15 := w.P[15]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 334: add.u32
-				v1 := uint64(uint32(r17[l]) + uint32(k0))
-				r19[l] = v1
-				// 335: setp.ne.u32
-				c2t := uint32(r17[l]) != uint32(r25[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p15 = p15&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 334: add.u32
-				v1 := uint64(uint32(r17[l]) + uint32(k0))
-				r19[l] = v1
-				// 335: setp.ne.u32
-				c2t := uint32(r17[l]) != uint32(r25[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p15 = p15&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[15] = p15
-	}
-}
-
-// fibB24 runs b24 ($L38) of function fib, PTX lines 341-345.
-func fibB24(w *runtime.Warp, m uint32) {
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	k0 := uint64(0xfffffffd)
-	k1 := uint64(0xfffffffe)
-	k2 := uint64(0x1)
-	// PTX lines 341, 342, 343, 344, 345: lane-local, one loop over the lanes
-	{
-		p16 := w.P[16]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 341: add.u32
-				v1 := uint64(uint32(r17[l]) + uint32(k0))
-				// 342: add.u32
-				v2 := uint64(uint32(r17[l]) + uint32(k1))
-				r17[l] = v2
-				// 343: and.b32
-				v3 := uint64(uint32(v1) & uint32(k2))
-				// 344: vadd.u32.u32.u32.add
-				v4 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r18[l]), uint32(r20[l]), uint32(v3)))
-				r18[l] = v4
-				// 345: setp.le.s32
-				c5t := int32(v2) <= int32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p16 = p16&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 341: add.u32
-				v1 := uint64(uint32(r17[l]) + uint32(k0))
-				// 342: add.u32
-				v2 := uint64(uint32(r17[l]) + uint32(k1))
-				r17[l] = v2
-				// 343: and.b32
-				v3 := uint64(uint32(v1) & uint32(k2))
-				// 344: vadd.u32.u32.u32.add
-				v4 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r18[l]), uint32(r20[l]), uint32(v3)))
-				r18[l] = v4
-				// 345: setp.le.s32
-				c5t := int32(v2) <= int32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p16 = p16&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[16] = p16
-	}
-}
-
-// fibB25 runs b25 ($L39) of function fib, PTX lines 349-349.
-func fibB25(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x0)
-	// PTX line 349: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r20, m, u1)
-	_ = u1
-}
-
-// fibB26 runs b26 ($L35) of function fib, PTX lines 351-355.
-func fibB26(w *runtime.Warp, m uint32) {
-	r19 := w.Reg(19)
-	r39 := w.Reg(39)
-	k0 := uint64(0xffffffff)
-	// PTX lines 351: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 351: add.u32
-				v1 := uint64(uint32(r19[l]) + uint32(k0))
-				r39[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 351: add.u32
-				v1 := uint64(uint32(r19[l]) + uint32(k0))
-				r39[l] = v1
-			}
-		}
-	}
-	// PTX line 355: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r39, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:355")
-}
-
-// fibB27 runs b27 ($L41) of function fib, PTX lines 365-366.
-func fibB27(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r28 := w.Reg(28)
-	// PTX lines 365: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 365: mov.u32
-				v1 := uint64(r28[l])
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 365: mov.u32
-				v1 := uint64(r28[l])
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 366: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0xc, 4, m, "testdata/ptx/gcc/funcs.ptx:366")
-}
-
-// fibB28 runs b28 of function fib, PTX lines 199-202.
-func fibB28(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r46 := w.Reg(46)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0xfffffffe)
-	k2 := uint64(0x0)
-	// PTX lines 199, 200, 201: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(k0))
-				r46[l] = v1
-				// 200: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 201: sub.u32
-				v3 := uint64(uint32(r28[l]) - uint32(v2))
-				r27[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(k0))
-				r46[l] = v1
-				// 200: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 201: sub.u32
-				v3 := uint64(uint32(r28[l]) - uint32(v2))
-				r27[l] = v3
-			}
-		}
-	}
-	// PTX line 202: mov.u32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r2, m, u4)
-	_ = u4
-}
-
-// fibB29 runs b29 of function fib, PTX lines 207-208.
-func fibB29(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r28 := w.Reg(28)
-	r46 := w.Reg(46)
-	k0 := uint64(0xfffffffe)
-	// PTX lines 207, 208: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(k0))
-				// 208: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(v1), uint32(r46[l])))
-				r28[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(k0))
-				// 208: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r2[l]), uint32(v1), uint32(r46[l])))
-				r28[l] = v2
-			}
-		}
-	}
-}
-
-// fibB30 runs b30 of function fib, PTX lines 215-215.
-func fibB30(w *runtime.Warp, m uint32) {
-	r28 := w.Reg(28)
-	r46 := w.Reg(46)
-	k0 := uint64(0xffffffff)
-	// PTX lines 215: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 215: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(k0))
-				r46[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 215: add.u32
-				v1 := uint64(uint32(r28[l]) + uint32(k0))
-				r46[l] = v1
-			}
-		}
-	}
-}
-
-// fibB31 runs b31 of function fib, PTX lines 229-230.
-func fibB31(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0xfffffffe)
-	// PTX lines 229, 230: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 229: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r4[l] = v1
-				// 230: add.u32
-				v2 := uint64(uint32(r5[l]) + uint32(r6[l]))
-				r5[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 229: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r4[l] = v1
-				// 230: add.u32
-				v2 := uint64(uint32(r5[l]) + uint32(r6[l]))
-				r5[l] = v2
-			}
-		}
-	}
-}
-
-// fibB33 runs b33 of function fib, PTX lines 247-248.
-func fibB33(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	k0 := uint64(0xfffffffe)
-	// PTX lines 247, 248: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 247: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v1
-				// 248: add.u32
-				v2 := uint64(uint32(r7[l]) + uint32(r8[l]))
-				r7[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 247: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v1
-				// 248: add.u32
-				v2 := uint64(uint32(r7[l]) + uint32(r8[l]))
-				r7[l] = v2
-			}
-		}
-	}
-}
-
-// fibB35 runs b35 of function fib, PTX lines 265-266.
-func fibB35(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0xfffffffe)
-	// PTX lines 265, 266: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 265: add.u32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r8[l] = v1
-				// 266: add.u32
-				v2 := uint64(uint32(r9[l]) + uint32(r10[l]))
-				r9[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 265: add.u32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r8[l] = v1
-				// 266: add.u32
-				v2 := uint64(uint32(r9[l]) + uint32(r10[l]))
-				r9[l] = v2
-			}
-		}
-	}
-}
-
-// fibB37 runs b37 of function fib, PTX lines 283-284.
-func fibB37(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0xfffffffe)
-	// PTX lines 283, 284: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 283: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v1
-				// 284: add.u32
-				v2 := uint64(uint32(r11[l]) + uint32(r12[l]))
-				r11[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 283: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v1
-				// 284: add.u32
-				v2 := uint64(uint32(r11[l]) + uint32(r12[l]))
-				r11[l] = v2
-			}
-		}
-	}
-}
-
-// fibB39 runs b39 of function fib, PTX lines 301-302.
-func fibB39(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0xfffffffe)
-	// PTX lines 301, 302: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 301: add.u32
-				v1 := uint64(uint32(r12[l]) + uint32(k0))
-				r12[l] = v1
-				// 302: add.u32
-				v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 301: add.u32
-				v1 := uint64(uint32(r12[l]) + uint32(k0))
-				r12[l] = v1
-				// 302: add.u32
-				v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
-				r13[l] = v2
-			}
-		}
-	}
-}
-
-// fibB41 runs b41 of function fib, PTX lines 319-320.
-func fibB41(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	k0 := uint64(0xfffffffe)
-	// PTX lines 319, 320: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 319: add.u32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r14[l] = v1
-				// 320: add.u32
-				v2 := uint64(uint32(r15[l]) + uint32(r17[l]))
-				r15[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 319: add.u32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r14[l] = v1
-				// 320: add.u32
-				v2 := uint64(uint32(r15[l]) + uint32(r17[l]))
-				r15[l] = v2
-			}
-		}
-	}
-}
-
-// fibB43 runs b43 of function fib, PTX lines 337-338.
-func fibB43(w *runtime.Warp, m uint32) {
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	k0 := uint64(0xfffffffe)
-	// PTX lines 337, 338: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 337: add.u32
-				v1 := uint64(uint32(r17[l]) + uint32(k0))
-				r17[l] = v1
-				// 338: add.u32
-				v2 := uint64(uint32(r18[l]) + uint32(r19[l]))
-				r18[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 337: add.u32
-				v1 := uint64(uint32(r17[l]) + uint32(k0))
-				r17[l] = v1
-				// 338: add.u32
-				v2 := uint64(uint32(r18[l]) + uint32(r19[l]))
-				r18[l] = v2
-			}
-		}
-	}
-}
-
-// fibB45 runs b45 of function fib, PTX lines 357-361.
-func fibB45(w *runtime.Warp, m uint32) {
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r40 := w.Reg(40)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x1)
-	// PTX line 357: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r40, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:357")
-	// PTX lines 359, 360, 361: lane-local, one loop over the lanes
-	{
-		p17 := w.P[17]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 359: add.u32
-				v1 := uint64(uint32(r19[l]) + uint32(k0))
-				r19[l] = v1
-				// 360: add.u32
-				v2 := uint64(uint32(r20[l]) + uint32(r40[l]))
-				r20[l] = v2
-				// 361: setp.le.s32
-				c3t := int32(v1) <= int32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p17 = p17&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 359: add.u32
-				v1 := uint64(uint32(r19[l]) + uint32(k0))
-				r19[l] = v1
-				// 360: add.u32
-				v2 := uint64(uint32(r20[l]) + uint32(r40[l]))
-				r20[l] = v2
-				// 361: setp.le.s32
-				c3t := int32(v1) <= int32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p17 = p17&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[17] = p17
-	}
-}
-
-// factB0 runs b0 of function fact, PTX lines 378-389.
-func factB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	k0 := uint64(0x1)
-	// PTX line 378: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:378")
-	// PTX lines 388, 389: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 388: mov.u32
-				v1 := uint64(r1[l])
-				r5[l] = v1
-				// 389: setp.le.u32
-				c2t := uint32(v1) <= uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 388: mov.u32
-				v1 := uint64(r1[l])
-				r5[l] = v1
-				// 389: setp.le.u32
-				c2t := uint32(v1) <= uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// factB1 runs b1 ($L45) of function fact, PTX lines 398-400.
-func factB1(w *runtime.Warp, m uint32) {
+// factRegion1 runs blocks 1, 5 of function fact for each lane of m on its own, from the branch ending block from (one of 1) to block 3,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func factRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	// PTX lines 398, 399, 400: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 398: mul.lo.u64
-				v1 := uint64(uint64(r4[l]) * uint64(r2[l]))
-				r4[l] = v1
-				// 399: mov.u64
-				v2 := uint64(r8[l])
-				r2[l] = v2
-				// 400: setp.ne.u64
-				c3t := uint64(r8[l]) != uint64(r3[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 398: mul.lo.u64
-				v1 := uint64(uint64(r4[l]) * uint64(r2[l]))
-				r4[l] = v1
-				// 399: mov.u64
-				v2 := uint64(r8[l])
-				r2[l] = v2
-				// 400: setp.ne.u64
-				c3t := uint64(r8[l]) != uint64(r3[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// factB2 runs b2 ($L46) of function fact, PTX lines 405-405.
-func factB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	k0 := uint64(0x1)
-	// PTX lines 405: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 405: mov.u64
-				v1 := uint64(k0)
-				r4[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 405: mov.u64
-				v1 := uint64(k0)
-				r4[l] = v1
-			}
-		}
-	}
-}
-
-// factB3 runs b3 ($L43) of function fact, PTX lines 407-408.
-func factB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	// PTX lines 407: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 407: mov.u64
-				v1 := uint64(r4[l])
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 407: mov.u64
-				v1 := uint64(r4[l])
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 408: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 8, m, "testdata/ptx/gcc/funcs.ptx:408")
-}
-
-// factB4 runs b4 of function fact, PTX lines 391-396.
-func factB4(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
 	r8 := w.Reg(8)
 	k0 := uint64(0xffffffffffffffff)
-	k1 := uint64(0xfffffffe)
-	k2 := uint64(0x1)
-	// PTX lines 391, 392, 393, 394, 395: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 391: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r5[l])))
-				r2[l] = v1
-				// 392: add.u64
-				v2 := uint64(uint64(v1) + uint64(k0))
-				r8[l] = v2
-				// 393: add.u32
-				v3 := uint64(uint32(r5[l]) + uint32(k1))
-				// 394: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				// 395: sub.u64
-				v5 := uint64(uint64(v2) - uint64(v4))
-				r3[l] = v5
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x2 := r2[l]
+		x3 := r3[l]
+		x4 := r4[l]
+		x8 := r8[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if !q1 {
+				goto done
 			}
+			goto b5
+		}
+	b1:
+		{
+			// 398: mul.lo.u64
+			v1 := uint64(uint64(x4) * uint64(x2))
+			x4 = v1
+			// 399: mov.u64
+			v2 := uint64(x8)
+			x2 = v2
+			// 400: setp.ne.u64
+			c3t := uint64(x8) != uint64(x3)
+			c3 := c3t
+			q1 = c3
+			if !q1 {
+				goto done
+			}
+			goto b5
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 402: add.u64
+			v4 := uint64(uint64(x8) + uint64(k0))
+			x8 = v4
+			goto b1
+		}
+	done:
+		most = max(most, n)
+		r2[l] = x2
+		r4[l] = x4
+		r8[l] = x8
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 391: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r5[l])))
-				r2[l] = v1
-				// 392: add.u64
-				v2 := uint64(uint64(v1) + uint64(k0))
-				r8[l] = v2
-				// 393: add.u32
-				v3 := uint64(uint32(r5[l]) + uint32(k1))
-				// 394: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				// 395: sub.u64
-				v5 := uint64(uint64(v2) - uint64(v4))
-				r3[l] = v5
-			}
+			p1 &^= 1 << l
 		}
 	}
-	// PTX line 396: mov.u64, warp-uniform
-	u6 := uint64(k2)
-	runtime.Broadcast(r4, m, u6)
-	_ = u6
+	w.P[1] = p1
+	w.Split(3, parked, &at)
+	return most
 }
 
-// factB5 runs b5 of function fact, PTX lines 402-402.
-func factB5(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	k0 := uint64(0xffffffffffffffff)
-	// PTX lines 402: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 402: add.u64
-				v1 := uint64(uint64(r8[l]) + uint64(k0))
-				r8[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 402: add.u64
-				v1 := uint64(uint64(r8[l]) + uint64(k0))
-				r8[l] = v1
-			}
-		}
-	}
-}
-
-// polyB0 runs b0 of function poly, PTX lines 420-432.
-func polyB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x3f000000)
-	k1 := uint64(0xbfa00000)
-	k2 := uint64(0x40400000)
-	k3 := uint64(0xc0e00000)
-	k4 := uint64(0x0)
-	// PTX line 420: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:420")
-	// PTX lines 428, 429, 430, 431, 432: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 428: mov.f32
-				v1 := uint64(r1[l])
-				r7[l] = v1
-				// 429: fma.rn.f32
-				var v2 uint64
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
-				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(v1), uint32(k0), uint32(k1)))
-				}
-				// 430: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
-				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(k2)))
-				}
-				// 431: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
-				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v1), uint32(k3)))
-				}
-				r6[l] = v4
-				// 432: setp.lt.f32
-				c5x, c5y := float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(k4)))
-				c5t := c5x < c5y
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p0 = p0&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 428: mov.f32
-				v1 := uint64(r1[l])
-				r7[l] = v1
-				// 429: fma.rn.f32
-				var v2 uint64
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
-				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(v1), uint32(k0), uint32(k1)))
-				}
-				// 430: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(k2)))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
-				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(k2)))
-				}
-				// 431: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
-				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(v3), uint32(v1), uint32(k3)))
-				}
-				r6[l] = v4
-				// 432: setp.lt.f32
-				c5x, c5y := float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(k4)))
-				c5t := c5x < c5y
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p0 = p0&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// polyB1 runs b1 ($L48) of function poly, PTX lines 438-439.
-func polyB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	// PTX lines 438: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 438: mov.f32
-				v1 := uint64(r6[l])
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 438: mov.f32
-				v1 := uint64(r6[l])
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 439: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:439")
-}
-
-// polyB2 runs b2 of function poly, PTX lines 434-436.
-func polyB2(w *runtime.Warp, m uint32) {
+// polyRegion0 runs blocks 2 of function poly for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
 	k0 := uint64(0x3f800000)
-	// PTX lines 434, 435, 436: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 434: neg.f32
-				v1 := uint64(isa.NegF32(uint32(r6[l])))
-				// 435: fma.rn.f32
-				var v2 uint64
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
-				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
-				}
-				// 436: div.rn.f32
-				v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
-				r6[l] = v3
+	p0 := w.P[0]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x4 := r4[l]
+		x5 := r5[l]
+		x6 := r6[l]
+		x7 := r7[l]
+		q0 := p0>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if !q0 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 434: neg.f32
-				v1 := uint64(isa.NegF32(uint32(r6[l])))
-				// 435: fma.rn.f32
-				var v2 uint64
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
-				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r7[l]), uint32(r7[l]), uint32(k0)))
-				}
-				// 436: div.rn.f32
-				v3 := uint64(isa.DivF32(uint32(v1), uint32(v2), isa.RN))
-				r6[l] = v3
-			}
+			goto b2
 		}
+	b2:
+		{
+			// 434: neg.f32
+			v1 := uint64(isa.NegF32(uint32(x6)))
+			x4 = v1
+			// 435: fma.rn.f32
+			var v2 uint64
+			if v2f := math.FMA(float64(math.Float32frombits(uint32(x7))), float64(math.Float32frombits(uint32(x7))), float64(math.Float32frombits(uint32(k0)))); isa.FmaF32Direct(v2f) {
+				v2 = uint64(math.Float32bits(float32(v2f)))
+			} else {
+				v2 = uint64(isa.FmaF32RN(uint32(x7), uint32(x7), uint32(k0)))
+			}
+			x5 = v2
+			// 436: div.rn.f32
+			v3 := uint64(isa.DivF32(uint32(x4), uint32(x5), isa.RN))
+			x6 = v3
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r4[l] = x4
+		r5[l] = x5
+		r6[l] = x6
 	}
+	w.Split(1, parked, &at)
+	return most
 }
 
-// meanB0 runs b0 of function mean, PTX lines 451-468.
-func meanB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	k0 := uint64(0x0)
-	// PTX line 451: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 8, 0, m, "testdata/ptx/gcc/funcs.ptx:451")
-	// PTX line 453: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:453")
-	// PTX lines 466, 467, 468: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 466: mov.u64
-				v1 := uint64(r1[l])
-				r7[l] = v1
-				// 467: mov.u32
-				v2 := uint64(r2[l])
-				r8[l] = v2
-				// 468: setp.le.s32
-				c3t := int32(v2) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 466: mov.u64
-				v1 := uint64(r1[l])
-				r7[l] = v1
-				// 467: mov.u32
-				v2 := uint64(r2[l])
-				r8[l] = v2
-				// 468: setp.le.s32
-				c3t := int32(v2) <= int32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// meanB1 runs b1 ($L54) of function mean, PTX lines 476-479.
-func meanB1(w *runtime.Warp, m uint32) {
+// sdiv64Region0 runs blocks 2 of function sdiv64 for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func sdiv64Region0(w *runtime.Warp, m uint32, from int32) int {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r11 := w.Reg(11)
-	k0 := uint64(0x8)
-	// PTX line 476: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r11, r4, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/gcc/funcs.ptx:476")
-	// PTX lines 477, 478, 479: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 477: add.f64
-				v1 := isa.AddF64RN(r3[l], r11[l])
-				r3[l] = v1
-				// 478: add.u64
-				v2 := uint64(uint64(r4[l]) + uint64(k0))
-				r4[l] = v2
-				// 479: setp.ne.u64
-				c3t := uint64(v2) != uint64(r5[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 477: add.f64
-				v1 := isa.AddF64RN(r3[l], r11[l])
-				r3[l] = v1
-				// 478: add.u64
-				v2 := uint64(uint64(r4[l]) + uint64(k0))
-				r4[l] = v2
-				// 479: setp.ne.u64
-				c3t := uint64(v2) != uint64(r5[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// meanB2 runs b2 ($L55) of function mean, PTX lines 485-485.
-func meanB2(w *runtime.Warp, m uint32) {
 	r6 := w.Reg(6)
-	k0 := uint64(0x0)
-	// PTX lines 485: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 485: mov.f64
-				v1 := uint64(k0)
-				r6[l] = v1
+	p0 := w.P[0]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x3 := r3[l]
+		x4 := r4[l]
+		x5 := r5[l]
+		x6 := r6[l]
+		q0 := p0>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 485: mov.f64
-				v1 := uint64(k0)
-				r6[l] = v1
-			}
+			goto b2
 		}
-	}
-}
-
-// meanB3 runs b3 ($L52) of function mean, PTX lines 487-488.
-func meanB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	// PTX lines 487: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 487: mov.f64
-				v1 := uint64(r6[l])
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 487: mov.f64
-				v1 := uint64(r6[l])
-				r0[l] = v1
-			}
+	b2:
+		{
+			// 549: div.s64
+			v1 := isa.Div(x3, x4, 64, true)
+			x5 = v1
+			// 550: rem.s64
+			v2 := isa.Rem(x3, x4, 64, true)
+			x6 = v2
+			// 551: sub.u64
+			v3 := uint64(uint64(x5) - uint64(x6))
+			x4 = v3
+			goto done
 		}
+	done:
+		most = max(most, n)
+		r4[l] = x4
+		r5[l] = x5
+		r6[l] = x6
 	}
-	// PTX line 488: st.param.f64
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 8, m, "testdata/ptx/gcc/funcs.ptx:488")
-}
-
-// meanB4 runs b4 of function mean, PTX lines 470-474.
-func meanB4(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	k0 := uint64(0x3)
-	k1 := uint64(0x0)
-	// PTX lines 470, 471, 472, 473: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 470: mov.u64
-				v1 := uint64(r7[l])
-				r4[l] = v1
-				// 471: cvt.s64.s32
-				v2 := uint64(uint64(int32(r8[l])))
-				// 472: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				// 473: add.u64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r5[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 470: mov.u64
-				v1 := uint64(r7[l])
-				r4[l] = v1
-				// 471: cvt.s64.s32
-				v2 := uint64(uint64(int32(r8[l])))
-				// 472: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				// 473: add.u64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r5[l] = v4
-			}
-		}
-	}
-	// PTX line 474: mov.f64, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r3, m, u5)
-	_ = u5
-}
-
-// meanB5 runs b5 of function mean, PTX lines 481-482.
-func meanB5(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	// PTX lines 481, 482: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 481: cvt.rn.f64.s32
-				v1 := math.Float64bits(float64(int32(r8[l])))
-				// 482: div.rn.f64
-				v2 := isa.DivF64(r3[l], v1, isa.RN)
-				r6[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 481: cvt.rn.f64.s32
-				v1 := math.Float64bits(float64(int32(r8[l])))
-				// 482: div.rn.f64
-				v2 := isa.DivF64(r3[l], v1, isa.RN)
-				r6[l] = v2
-			}
-		}
-	}
-}
-
-// mix64B0 runs b0 of function mix64, PTX lines 500-525.
-func mix64B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x9e3779b97f4a7c15)
-	k1 := uint64(0x1d)
-	k2 := uint64(0xd)
-	k3 := uint64(0x33)
-	k4 := uint64(0x1)
-	k5 := uint64(0xf4243)
-	// PTX line 500: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 8, 0, m, "testdata/ptx/gcc/funcs.ptx:500")
-	// PTX line 502: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 8, 0, m, "testdata/ptx/gcc/funcs.ptx:502")
-	// PTX lines 513, 514, 515, 516, 517, 518, 519, 520, 521, 522, 523, 524: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 513: mov.u64
-				v1 := uint64(r1[l])
-				// 514: mov.u64
-				v2 := uint64(r2[l])
-				// 515: mad.lo.u64
-				v3 := uint64(uint64(uint64(v1)*uint64(k0) + uint64(v2)))
-				// 516: shr.u64
-				v4 := uint64(uint64(v3) >> uint32(k1))
-				// 517: xor.b64
-				v5 := uint64(uint64(v4) ^ uint64(v3))
-				// 518: shl.b64
-				v6 := uint64(uint64(v5) << uint32(k2))
-				// 519: shr.u64
-				v7 := uint64(uint64(v5) >> uint32(k3))
-				// 520: or.b64
-				v8 := uint64(uint64(v7) | uint64(v6))
-				// 521: or.b64
-				v9 := uint64(uint64(v2) | uint64(k4))
-				// 522: div.u64
-				v10 := isa.Div(v8, v9, 64, false)
-				// 523: rem.u64
-				v11 := isa.Rem(v8, k5, 64, false)
-				// 524: add.u64
-				v12 := uint64(uint64(v10) + uint64(v11))
-				r0[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 513: mov.u64
-				v1 := uint64(r1[l])
-				// 514: mov.u64
-				v2 := uint64(r2[l])
-				// 515: mad.lo.u64
-				v3 := uint64(uint64(uint64(v1)*uint64(k0) + uint64(v2)))
-				// 516: shr.u64
-				v4 := uint64(uint64(v3) >> uint32(k1))
-				// 517: xor.b64
-				v5 := uint64(uint64(v4) ^ uint64(v3))
-				// 518: shl.b64
-				v6 := uint64(uint64(v5) << uint32(k2))
-				// 519: shr.u64
-				v7 := uint64(uint64(v5) >> uint32(k3))
-				// 520: or.b64
-				v8 := uint64(uint64(v7) | uint64(v6))
-				// 521: or.b64
-				v9 := uint64(uint64(v2) | uint64(k4))
-				// 522: div.u64
-				v10 := isa.Div(v8, v9, 64, false)
-				// 523: rem.u64
-				v11 := isa.Rem(v8, k5, 64, false)
-				// 524: add.u64
-				v12 := uint64(uint64(v10) + uint64(v11))
-				r0[l] = v12
-			}
-		}
-	}
-	// PTX line 525: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 8, m, "testdata/ptx/gcc/funcs.ptx:525")
-}
-
-// sdiv64B0 runs b0 of function sdiv64, PTX lines 537-547.
-func sdiv64B0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	// PTX line 537: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 8, 0, m, "testdata/ptx/gcc/funcs.ptx:537")
-	// PTX line 539: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 8, 0, m, "testdata/ptx/gcc/funcs.ptx:539")
-	// PTX lines 545, 546, 547: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 545: mov.u64
-				v1 := uint64(r1[l])
-				r3[l] = v1
-				// 546: mov.u64
-				v2 := uint64(r2[l])
-				r4[l] = v2
-				// 547: setp.eq.u64
-				c3t := uint64(v2) == uint64(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 545: mov.u64
-				v1 := uint64(r1[l])
-				r3[l] = v1
-				// 546: mov.u64
-				v2 := uint64(r2[l])
-				r4[l] = v2
-				// 547: setp.eq.u64
-				c3t := uint64(v2) == uint64(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// sdiv64B1 runs b1 ($L59) of function sdiv64, PTX lines 553-554.
-func sdiv64B1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	// PTX lines 553: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 553: mov.u64
-				v1 := uint64(r4[l])
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 553: mov.u64
-				v1 := uint64(r4[l])
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 554: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 8, m, "testdata/ptx/gcc/funcs.ptx:554")
-}
-
-// sdiv64B2 runs b2 of function sdiv64, PTX lines 549-551.
-func sdiv64B2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	// PTX lines 549, 550, 551: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 549: div.s64
-				v1 := isa.Div(r3[l], r4[l], 64, true)
-				// 550: rem.s64
-				v2 := isa.Rem(r3[l], r4[l], 64, true)
-				// 551: sub.u64
-				v3 := uint64(uint64(v1) - uint64(v2))
-				r4[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 549: div.s64
-				v1 := isa.Div(r3[l], r4[l], 64, true)
-				// 550: rem.s64
-				v2 := isa.Rem(r3[l], r4[l], 64, true)
-				// 551: sub.u64
-				v3 := uint64(uint64(v1) - uint64(v2))
-				r4[l] = v3
-			}
-		}
-	}
-}
-
-// applyOpB0 runs b0 of function apply_op, PTX lines 566-591.
-func applyOpB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x0)
-	k1 := uint64(0x3)
-	// PTX line 566: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:566")
-	// PTX line 568: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0xc, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:568")
-	// PTX lines 578, 579: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 578: mov.u32
-				v1 := uint64(r1[l])
-				r3[l] = v1
-				// 579: mov.u32
-				v2 := uint64(r2[l])
-				r4[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 578: mov.u32
-				v1 := uint64(r1[l])
-				r3[l] = v1
-				// 579: mov.u32
-				v2 := uint64(r2[l])
-				r4[l] = v2
-			}
-		}
-	}
-	// PTX line 580: cvta.const.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(1) + k0))
-	// PTX lines 581, 582, 583, 584: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 581: rem.u32
-				v4 := isa.Rem(r3[l], k1, 32, false)
-				// 582: cvt.u64.u32
-				v5 := uint64(uint64(uint32(v4)))
-				// 583: shl.b64
-				v6 := uint64(uint64(v5) << uint32(k1))
-				// 584: add.u64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r9[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 581: rem.u32
-				v4 := isa.Rem(r3[l], k1, 32, false)
-				// 582: cvt.u64.u32
-				v5 := uint64(uint64(uint32(v4)))
-				// 583: shl.b64
-				v6 := uint64(uint64(v5) << uint32(k1))
-				// 584: add.u64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r9[l] = v7
-			}
-		}
-	}
-	// PTX line 585: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r11, r9, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/gcc/funcs.ptx:585")
-	// PTX line 591: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:591")
-}
-
-// applyOpB1 runs b1 of function apply_op, PTX lines 593-596.
-func applyOpB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	// PTX line 593: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r10, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:593")
-	// PTX lines 595: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 595: mov.u32
-				v1 := uint64(r10[l])
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 595: mov.u32
-				v1 := uint64(r10[l])
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 596: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 4, m, "testdata/ptx/gcc/funcs.ptx:596")
-}
-
-// primeWindowB0 runs b0 of function prime_window, PTX lines 608-646.
-func primeWindowB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r23 := w.Reg(23)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	k2 := uint64(0x10)
-	// PTX line 608: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:608")
-	// PTX lines 617, 618: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 617: mov.u32
-				v1 := uint64(uint64(tid1[l]))
-				// 618: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r7[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 617: mov.u32
-				v1 := uint64(uint64(tid1[l]))
-				// 618: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r7[l] = v2
-			}
-		}
-	}
-	// PTX line 619: mov.u64, warp-uniform
-	u3 := uint64(k1)
-	// PTX lines 620: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 620: add.u64
-				v4 := uint64(uint64(u3) + uint64(r7[l]))
-				r4[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 620: add.u64
-				v4 := uint64(uint64(u3) + uint64(r7[l]))
-				r4[l] = v4
-			}
-		}
-	}
-	// PTX line 621: ld.shared.u64
-	w.LoadLanes(runtime.SpaceShared, r5, r4, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/gcc/funcs.ptx:621")
-	// PTX lines 622, 623, 642, 643, 644, 645: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 622: sub.u64
-				v5 := uint64(uint64(r5[l]) - uint64(k2))
-				r3[l] = v5
-				// 623: sub.u64
-				v6 := uint64(uint64(v5) - uint64(k1))
-				_ = v6
-				// 642: mov.u32
-				v7 := uint64(r1[l])
-				r11[l] = v7
-				// 643: mov.u64
-				v8 := uint64(v5)
-				r13[l] = v8
-				// 644: add.u64
-				v9 := uint64(uint64(v5) + uint64(k2))
-				r14[l] = v9
-				// 645: mov.u64
-				v10 := uint64(v5)
-				r12[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 622: sub.u64
-				v5 := uint64(uint64(r5[l]) - uint64(k2))
-				r3[l] = v5
-				// 623: sub.u64
-				v6 := uint64(uint64(v5) - uint64(k1))
-				_ = v6
-				// 642: mov.u32
-				v7 := uint64(r1[l])
-				r11[l] = v7
-				// 643: mov.u64
-				v8 := uint64(v5)
-				r13[l] = v8
-				// 644: add.u64
-				v9 := uint64(uint64(v5) + uint64(k2))
-				r14[l] = v9
-				// 645: mov.u64
-				v10 := uint64(v5)
-				r12[l] = v10
-			}
-		}
-	}
-	// PTX line 646: cvta.global.u64, warp-uniform
-	u11 := uint64((w.GlobalVar(0) + k1))
-	runtime.Broadcast(r23, m, u11)
-	_ = u11
-}
-
-// primeWindowB1 runs b1 ($L65) of function prime_window, PTX lines 648-656.
-func primeWindowB1(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r23 := w.Reg(23)
-	k0 := uint64(0x7)
-	k1 := uint64(0x2)
-	k2 := uint64(0x1)
-	k3 := uint64(0x4)
-	// PTX lines 648, 649, 650, 651: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 648: and.b32
-				v1 := uint64(uint32(r11[l]) & uint32(k0))
-				// 649: cvt.s64.s32
-				v2 := uint64(uint64(int32(v1)))
-				// 650: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k1))
-				// 651: add.u64
-				v4 := uint64(uint64(r23[l]) + uint64(v3))
-				r19[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 648: and.b32
-				v1 := uint64(uint32(r11[l]) & uint32(k0))
-				// 649: cvt.s64.s32
-				v2 := uint64(uint64(int32(v1)))
-				// 650: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k1))
-				// 651: add.u64
-				v4 := uint64(uint64(r23[l]) + uint64(v3))
-				r19[l] = v4
-			}
-		}
-	}
-	// PTX line 652: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:652")
-	// PTX line 653: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r20, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/gcc/funcs.ptx:653")
-	// PTX lines 654, 655, 656: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 654: add.u32
-				v5 := uint64(uint32(r11[l]) + uint32(k2))
-				r11[l] = v5
-				// 655: add.u64
-				v6 := uint64(uint64(r12[l]) + uint64(k3))
-				r12[l] = v6
-				// 656: setp.ne.u64
-				c7t := uint64(v6) != uint64(r14[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0 = p0&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 654: add.u32
-				v5 := uint64(uint32(r11[l]) + uint32(k2))
-				r11[l] = v5
-				// 655: add.u64
-				v6 := uint64(uint64(r12[l]) + uint64(k3))
-				r12[l] = v6
-				// 656: setp.ne.u64
-				c7t := uint64(v6) != uint64(r14[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0 = p0&^(1<<l) | c7b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// primeWindowB2 runs b2 ($L66) of function prime_window, PTX lines 661-666.
-func primeWindowB2(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0xfffffffffffffffc)
-	// PTX lines 661: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 661: add.u32
-				v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
-				r21[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 661: add.u32
-				v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
-				r21[l] = v1
-			}
-		}
-	}
-	// PTX line 662: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/gcc/funcs.ptx:662")
-	// PTX lines 663, 664, 665, 666: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 663: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r21[l]), uint32(r22[l])))
-				r15[l] = v2
-				// 664: mov.u64
-				v3 := uint64(r9[l])
-				// 665: add.u64
-				v4 := uint64(uint64(r9[l]) + uint64(k0))
-				r9[l] = v4
-				// 666: setp.ne.u64
-				c5t := uint64(v3) != uint64(r13[l])
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 663: vadd.u32.u32.u32.add
-				v2 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(r21[l]), uint32(r22[l])))
-				r15[l] = v2
-				// 664: mov.u64
-				v3 := uint64(r9[l])
-				// 665: add.u64
-				v4 := uint64(uint64(r9[l]) + uint64(k0))
-				r9[l] = v4
-				// 666: setp.ne.u64
-				c5t := uint64(v3) != uint64(r13[l])
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// primeWindowB3 runs b3 of function prime_window, PTX lines 658-659.
-func primeWindowB3(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	k0 := uint64(0xc)
-	k1 := uint64(0x0)
-	// PTX lines 658: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 658: add.u64
-				v1 := uint64(uint64(r3[l]) + uint64(k0))
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 658: add.u64
-				v1 := uint64(uint64(r3[l]) + uint64(k0))
-				r9[l] = v1
-			}
-		}
-	}
-	// PTX line 659: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r15, m, u2)
-	_ = u2
-}
-
-// primeWindowB4 runs b4 of function prime_window, PTX lines 668-669.
-func primeWindowB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r15 := w.Reg(15)
-	// PTX lines 668: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 668: mov.u32
-				v1 := uint64(r15[l])
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 668: mov.u32
-				v1 := uint64(r15[l])
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 669: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, m, "testdata/ptx/gcc/funcs.ptx:669")
+	w.Split(1, parked, &at)
+	return most
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/grid_stride.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -105,9 +106,38 @@ func init() {
 	gridStrideScaleFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 24-29; divergent, reconverges at block 2 (b2 ($L__BB0_3))
 	gridStrideScaleFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/grid_stride.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -119,9 +149,47 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 40-48; divergent, reconverges at block 4 (b4)
 	gridStrideScaleFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/grid_stride.ptx:40",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -135,6 +203,13 @@ func init() {
 	gridStrideScaleFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/grid_stride.ptx:51",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/grid_stride.ptx:51",
@@ -145,9 +220,36 @@ func init() {
 	}
 	// b3, PTX lines 32-38
 	gridStrideScaleFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/grid_stride.ptx:32",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/grid_stride.ptx:39",
@@ -157,24 +259,75 @@ func init() {
 		},
 	}
 	// b4, PTX line 49
-	gridStrideScaleFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/grid_stride.ptx:50",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	gridStrideScaleFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/grid_stride.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/grid_stride.ptx:50",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	gridStrideScaleFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gridStrideScaleFunc.Run = gridStrideScaleRun
 	gridStridePartialFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 66-77; divergent, reconverges at block 2 (b2 ($L__BB1_3))
 	gridStridePartialFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/grid_stride.ptx:66",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -186,9 +339,35 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 88-92; divergent, reconverges at block 4 (b4)
 	gridStridePartialFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/grid_stride.ptx:88",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -200,9 +379,24 @@ func init() {
 	}
 	// b2 ($L__BB1_3), PTX lines 95-96; ret
 	gridStridePartialFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/grid_stride.ptx:95",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/grid_stride.ptx:97",
@@ -213,9 +407,36 @@ func init() {
 	}
 	// b3, PTX lines 80-86
 	gridStridePartialFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/grid_stride.ptx:80",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/grid_stride.ptx:87",
@@ -225,18 +446,22 @@ func init() {
 		},
 	}
 	// b4, PTX line 93
-	gridStridePartialFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/grid_stride.ptx:94",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	gridStridePartialFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/grid_stride.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/grid_stride.ptx:94",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	gridStridePartialFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gridStridePartialFunc.Run = gridStridePartialRun
 }
 
 // GridStrideScale launches PTX kernel grid_stride_scale (testdata/ptx/grid_stride.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is grid_stride_scale_param_0, param1 is grid_stride_scale_param_1, param2 is grid_stride_scale_param_2, param3 is grid_stride_scale_param_3.
@@ -258,447 +483,740 @@ func GridStridePartial(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	return dev.Launch(ctx, Module, gridStridePartialFunc, cfg, p[:])
 }
 
-// gridStrideScaleB0 runs b0 of kernel grid_stride_scale, PTX lines 24-29.
-func gridStrideScaleB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	// PTX line 24: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/grid_stride.ptx:24")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 25: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 26: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
-	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// gridStrideScaleRun runs blocks of kernel grid_stride_scale for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// gridStrideScaleB1 runs b1 ($L__BB0_2) of kernel grid_stride_scale, PTX lines 40-48.
-func gridStrideScaleB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	// PTX lines 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r12[l] = v1
-				// 41: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r12[l] = v1
-				// 41: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r13[l] = v2
-			}
-		}
-	}
-	// PTX line 42: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/grid_stride.ptx:42")
-	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: cvt.rn.f32.s32
-				v3 := uint64(math.Float32bits(float32(int32(r4[l]))))
-				// 44: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
+				// PTX line 24: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r5[l]), uint32(v3)))
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/grid_stride.ptx:24")
 				}
-				r16[l] = v4
-				// 45: add.s64
-				v5 := uint64(uint64(r9[l]) + uint64(r12[l]))
-				r17[l] = v5
+				runtime.Broadcast(r0, m, u1)
+				// PTX line 25: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 26: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r2, m, u3)
+				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: cvt.rn.f32.s32
-				v3 := uint64(math.Float32bits(float32(int32(r4[l]))))
-				// 44: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX lines 40-48; divergent, reconverges at block 4 (b4)
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				// PTX lines 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 42: ld.global.f32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/grid_stride.ptx:42")
+									continue
+								}
+								v3 = v3x
+							}
+							// 43: cvt.rn.f32.s32
+							v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
+							// 44: fma.rn.f32
+							var v5 uint64
+							if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+								v5 = uint64(math.Float32bits(float32(v5f)))
+							} else {
+								v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+							}
+							r16[l] = v5
+							// 45: add.s64
+							v6 := uint64(uint64(r9[l]) + uint64(v1))
+							r17[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 42: ld.global.f32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/grid_stride.ptx:42")
+									continue
+								}
+								v3 = v3x
+							}
+							// 43: cvt.rn.f32.s32
+							v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
+							// 44: fma.rn.f32
+							var v5 uint64
+							if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+								v5 = uint64(math.Float32bits(float32(v5f)))
+							} else {
+								v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+							}
+							r16[l] = v5
+							// 45: add.s64
+							v6 := uint64(uint64(r9[l]) + uint64(v1))
+							r17[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: st.global.f32
+							s7 := uint64(r17[l]) + 0x0
+							s7v := uint64(r16[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/grid_stride.ptx:46")
+							}
+							// 47: add.s32
+							v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
+							r4[l] = v8
+							// 48: setp.lt.s32
+							c9t := int32(v8) < int32(r0[l])
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: st.global.f32
+							s7 := uint64(r17[l]) + 0x0
+							s7v := uint64(r16[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/grid_stride.ptx:46")
+							}
+							// 47: add.s32
+							v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
+							r4[l] = v8
+							// 48: setp.lt.s32
+							c9t := int32(v8) < int32(r0[l])
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_3), PTX line 50; ret
+			next = 5
+		case 3:
+			// b3, PTX lines 32-38
+			{
+				r2 := w.Reg(2)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.f32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r5[l]), uint32(v3)))
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/grid_stride.ptx:32")
 				}
-				r16[l] = v4
-				// 45: add.s64
-				v5 := uint64(uint64(r9[l]) + uint64(r12[l]))
-				r17[l] = v5
+				runtime.Broadcast(r5, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:33")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:34")
+				}
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				runtime.Broadcast(r8, m, u4)
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u2)
+				runtime.Broadcast(r9, m, u5)
+				// PTX line 37: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NCTAID().X))
+				// PTX lines 38: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mul.lo.s32
+							v7 := uint64(uint32(r2[l]) * uint32(u6))
+							r11[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mul.lo.s32
+							v7 := uint64(uint32(r2[l]) * uint32(u6))
+							r11[l] = v7
+						}
+					}
+				}
+				_ = u1
+				_ = u4
+				_ = u5
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4, PTX line 49
+			next = 2
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 46: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/grid_stride.ptx:46")
-	// PTX lines 47, 48: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.s32
-				v6 := uint64(uint32(r4[l]) + uint32(r11[l]))
-				r4[l] = v6
-				// 48: setp.lt.s32
-				c7t := int32(v6) < int32(r0[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.s32
-				v6 := uint64(uint32(r4[l]) + uint32(r11[l]))
-				r4[l] = v6
-				// 48: setp.lt.s32
-				c7t := int32(v6) < int32(r0[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
 }
 
-// gridStrideScaleB3 runs b3 of kernel grid_stride_scale, PTX lines 32-38.
-func gridStrideScaleB3(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX line 32: ld.param.f32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/grid_stride.ptx:32")
-	runtime.Broadcast(r5, m, u1)
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:33")
-	// PTX line 34: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:34")
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r8, m, u4)
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u2)
-	runtime.Broadcast(r9, m, u5)
-	// PTX line 37: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NCTAID().X))
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.lo.s32
-				v7 := uint64(uint32(r2[l]) * uint32(u6))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.lo.s32
-				v7 := uint64(uint32(r2[l]) * uint32(u6))
-				r11[l] = v7
-			}
-		}
-	}
-	_ = u1
-	_ = u4
-	_ = u5
-}
-
-// gridStridePartialB0 runs b0 of kernel grid_stride_partial, PTX lines 66-77.
-func gridStridePartialB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	k1 := uint64(0x2)
-	// PTX line 66: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/grid_stride.ptx:66")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 67: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:67")
-	// PTX line 68: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 69: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 70: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 71: mul.wide.u32, warp-uniform
-	u6 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(u5))))
-	// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 73: cvt.u64.u32
-				v8 := uint64(uint64(uint32(v7)))
-				// 74: add.s64
-				v9 := uint64(uint64(u6) + uint64(v8))
-				r8[l] = v9
-				// 75: setp.ge.s64
-				c10t := int64(v9) >= int64(u1)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+// gridStridePartialRun runs blocks of kernel grid_stride_partial for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 66-77; divergent, reconverges at block 2 (b2 ($L__BB1_3))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				k1 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 73: cvt.u64.u32
-				v8 := uint64(uint64(uint32(v7)))
-				// 74: add.s64
-				v9 := uint64(uint64(u6) + uint64(v8))
-				r8[l] = v9
-				// 75: setp.ge.s64
-				c10t := int64(v9) >= int64(u1)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX line 66: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/grid_stride.ptx:66")
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 76: mov.b32, warp-uniform
-	u11 := uint64(k0)
-	runtime.Broadcast(r9, m, u11)
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: shl.b64
-				v12 := uint64(uint64(r8[l]) << uint32(k1))
-				r10[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: shl.b64
-				v12 := uint64(uint64(r8[l]) << uint32(k1))
-				r10[l] = v12
-			}
-		}
-	}
-	_ = u3
-	_ = u11
-}
-
-// gridStridePartialB1 runs b1 ($L__BB1_2) of kernel grid_stride_partial, PTX lines 88-92.
-func gridStridePartialB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	// PTX line 88: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/grid_stride.ptx:88")
-	// PTX lines 89, 90, 91, 92: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r9[l]))
-				r9[l] = v1
-				// 90: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(r16[l]))
-				r15[l] = v2
-				// 91: add.s64
-				v3 := uint64(uint64(r8[l]) + uint64(r14[l]))
-				r8[l] = v3
-				// 92: setp.lt.s64
-				c4t := int64(v3) < int64(r0[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r9[l]))
-				r9[l] = v1
-				// 90: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(r16[l]))
-				r15[l] = v2
-				// 91: add.s64
-				v3 := uint64(uint64(r8[l]) + uint64(r14[l]))
-				r8[l] = v3
-				// 92: setp.lt.s64
-				c4t := int64(v3) < int64(r0[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 67: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:67")
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				// PTX line 68: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 69: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX line 70: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r4, m, u5)
+				// PTX line 71: mul.wide.u32, warp-uniform
+				u6 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(u5))))
+				// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 73: cvt.u64.u32
+							v8 := uint64(uint64(uint32(v7)))
+							// 74: add.s64
+							v9 := uint64(uint64(u6) + uint64(v8))
+							r8[l] = v9
+							// 75: setp.ge.s64
+							c10t := int64(v9) >= int64(u1)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 73: cvt.u64.u32
+							v8 := uint64(uint64(uint32(v7)))
+							// 74: add.s64
+							v9 := uint64(uint64(u6) + uint64(v8))
+							r8[l] = v9
+							// 75: setp.ge.s64
+							c10t := int64(v9) >= int64(u1)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 76: mov.b32, warp-uniform
+				u11 := uint64(k0)
+				runtime.Broadcast(r9, m, u11)
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: shl.b64
+							v12 := uint64(uint64(r8[l]) << uint32(k1))
+							r10[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: shl.b64
+							v12 := uint64(uint64(r8[l]) << uint32(k1))
+							r10[l] = v12
+						}
+					}
+				}
+				_ = u3
+				_ = u11
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 88-92; divergent, reconverges at block 4 (b4)
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: ld.global.u32
+							v1a := uint64(r15[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/grid_stride.ptx:88")
+									continue
+								}
+								v1 = v1x
+							}
+							// 89: add.s32
+							v2 := uint64(uint32(v1) + uint32(r9[l]))
+							r9[l] = v2
+							// 90: add.s64
+							v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
+							r15[l] = v3
+							// 91: add.s64
+							v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
+							r8[l] = v4
+							// 92: setp.lt.s64
+							c5t := int64(v4) < int64(r0[l])
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: ld.global.u32
+							v1a := uint64(r15[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/grid_stride.ptx:88")
+									continue
+								}
+								v1 = v1x
+							}
+							// 89: add.s32
+							v2 := uint64(uint32(v1) + uint32(r9[l]))
+							r9[l] = v2
+							// 90: add.s64
+							v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
+							r15[l] = v3
+							// 91: add.s64
+							v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
+							r8[l] = v4
+							// 92: setp.lt.s64
+							c5t := int64(v4) < int64(r0[l])
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_3), PTX lines 95-96; ret
+			{
+				r2 := w.Reg(2)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				// PTX lines 95, 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: add.s64
+							v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
+							// 96: st.global.u32
+							s2 := uint64(v1) + 0x0
+							s2v := uint64(r9[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/grid_stride.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: add.s64
+							v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
+							// 96: st.global.u32
+							s2 := uint64(v1) + 0x0
+							s2v := uint64(r9[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/grid_stride.ptx:96")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3, PTX lines 80-86
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 80: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:80")
+				}
+				// PTX line 81: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX line 82: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NCTAID().X))
+				// PTX lines 83, 84, 85: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(u3))))
+							r14[l] = v4
+							// 84: add.s64
+							v5 := uint64(uint64(u2) + uint64(r10[l]))
+							r15[l] = v5
+							// 85: shl.b64
+							v6 := uint64(uint64(v4) << uint32(k0))
+							r16[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(u3))))
+							r14[l] = v4
+							// 84: add.s64
+							v5 := uint64(uint64(u2) + uint64(r10[l]))
+							r15[l] = v5
+							// 85: shl.b64
+							v6 := uint64(uint64(v4) << uint32(k0))
+							r16[l] = v6
+						}
+					}
+				}
+				// PTX line 86: mov.b32, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r9, m, u7)
+				_ = u7
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4, PTX line 93
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
-	}
-}
-
-// gridStridePartialB2 runs b2 ($L__BB1_3) of kernel grid_stride_partial, PTX lines 95-96.
-func gridStridePartialB2(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r18 := w.Reg(18)
-	// PTX lines 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: add.s64
-				v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
-				r18[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: add.s64
-				v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
-				r18[l] = v1
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 96: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/grid_stride.ptx:96")
-}
-
-// gridStridePartialB3 runs b3 of kernel grid_stride_partial, PTX lines 80-86.
-func gridStridePartialB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX line 80: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:80")
-	// PTX line 81: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX line 82: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NCTAID().X))
-	// PTX lines 83, 84, 85: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(u3))))
-				r14[l] = v4
-				// 84: add.s64
-				v5 := uint64(uint64(u2) + uint64(r10[l]))
-				r15[l] = v5
-				// 85: shl.b64
-				v6 := uint64(uint64(v4) << uint32(k0))
-				r16[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(u3))))
-				r14[l] = v4
-				// 84: add.s64
-				v5 := uint64(uint64(u2) + uint64(r10[l]))
-				r15[l] = v5
-				// 85: shl.b64
-				v6 := uint64(uint64(v4) << uint32(k0))
-				r16[l] = v6
-			}
-		}
-	}
-	// PTX line 86: mov.b32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r9, m, u7)
-	_ = u7
 }

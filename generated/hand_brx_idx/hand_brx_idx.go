@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/brx_idx.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -56,9 +57,36 @@ func init() {
 	brxIdxFunc.Blocks = make([]runtime.Block, 13)
 	// b0, PTX lines 31-37
 	brxIdxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:31",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:39",
@@ -69,9 +97,26 @@ func init() {
 	}
 	// b1 (LOOP), PTX lines 40-41; divergent, reconverges at block 7 (b7 (NEXT))
 	brxIdxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:40",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}},
+		},
 		Term: runtime.Term{
 			Index:  7,
 			Kind:   runtime.TermBrx,
@@ -82,9 +127,23 @@ func init() {
 	}
 	// b2 (T0), PTX lines 44-44
 	brxIdxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:44",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:45",
@@ -95,9 +154,23 @@ func init() {
 	}
 	// b3 (T1), PTX lines 47-47
 	brxIdxFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:47",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:48",
@@ -108,9 +181,18 @@ func init() {
 	}
 	// b4 (T2), PTX lines 50-50
 	brxIdxFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:50",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:51",
@@ -121,9 +203,23 @@ func init() {
 	}
 	// b5 (T3), PTX lines 52-52
 	brxIdxFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:52",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:53",
@@ -134,9 +230,18 @@ func init() {
 	}
 	// b6 (T4), PTX lines 55-55
 	brxIdxFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:55",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:56",
@@ -147,9 +252,26 @@ func init() {
 	}
 	// b7 (NEXT), PTX lines 57-58; divergent, reconverges at block 11 (b11)
 	brxIdxFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:57",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -163,6 +285,15 @@ func init() {
 	brxIdxFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:65",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:65",
@@ -173,9 +304,18 @@ func init() {
 	}
 	// b9 (U1), PTX lines 67-67
 	brxIdxFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:67",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:68",
@@ -186,9 +326,33 @@ func init() {
 	}
 	// b10 (DONE), PTX lines 69-73; ret
 	brxIdxFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:69",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/brx_idx.ptx:74",
@@ -199,9 +363,23 @@ func init() {
 	}
 	// b11, PTX lines 61-61
 	brxIdxFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/brx_idx.ptx:61",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Index:   8,
 			Kind:    runtime.TermBrx,
@@ -216,6 +394,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	brxIdxFunc.Run = brxIdxRun
 }
 
 // BrxIdx launches PTX kernel brx_idx (testdata/ptx/hand/brx_idx.ptx:22) on dev with the launch configuration cfg. Parameters: out is out, mode is mode.
@@ -226,316 +405,435 @@ func BrxIdx(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, brxIdxFunc, cfg, p[:])
 }
 
-// brxIdxB0 runs b0 of kernel brx_idx, PTX lines 31-37.
-func brxIdxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	k1 := uint64(0x3)
-	// PTX line 31: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 32: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 33, 34: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 34: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 34: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		}
-	}
-	// PTX line 35: mov.u32, warp-uniform
-	u5 := uint64(k0)
-	runtime.Broadcast(r3, m, u5)
-	// PTX line 36: mov.u32, warp-uniform
-	u6 := uint64(k0)
-	runtime.Broadcast(r4, m, u6)
-	// PTX lines 37: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: and.b32
-				v7 := uint64(uint32(r0[l]) & uint32(k1))
-				r5[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: and.b32
-				v7 := uint64(uint32(r0[l]) & uint32(k1))
-				r5[l] = v7
-			}
-		}
-	}
-	_ = u5
-	_ = u6
-}
-
-// brxIdxB1 runs b1 (LOOP) of kernel brx_idx, PTX lines 40-41.
-func brxIdxB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	k0 := uint64(0x5)
-	// PTX lines 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(r4[l]))
-				// 41: rem.u32
-				v2 := isa.Rem(v1, k0, 32, false)
-				r7[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(r4[l]))
-				// 41: rem.u32
-				v2 := isa.Rem(v1, k0, 32, false)
-				r7[l] = v2
-			}
-		}
-	}
-}
-
-// brxIdxB2 runs b2 (T0) of kernel brx_idx, PTX lines 44-44.
-func brxIdxB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x1)
-	// PTX lines 44: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		}
-	}
-}
-
-// brxIdxB3 runs b3 (T1) of kernel brx_idx, PTX lines 47-47.
-func brxIdxB3(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0xa)
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		}
-	}
-}
-
-// brxIdxB4 runs b4 (T2) of kernel brx_idx, PTX lines 50-50.
-func brxIdxB4(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x64)
-	// PTX lines 50: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		}
-	}
-}
-
-// brxIdxB5 runs b5 (T3) of kernel brx_idx, PTX lines 52-52.
-func brxIdxB5(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x3e8)
-	// PTX lines 52: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		}
-	}
-}
-
-// brxIdxB6 runs b6 (T4) of kernel brx_idx, PTX lines 55-55.
-func brxIdxB6(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x1)
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: shl.b32
-				v1 := uint64(uint32(r3[l]) << uint32(k0))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: shl.b32
-				v1 := uint64(uint32(r3[l]) << uint32(k0))
-				r3[l] = v1
-			}
-		}
-	}
-}
-
-// brxIdxB7 runs b7 (NEXT) of kernel brx_idx, PTX lines 57-58.
-func brxIdxB7(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x1)
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r4[l] = v1
-				// 58: setp.le.u32
-				c2t := uint32(v1) <= uint32(r5[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// brxIdxRun runs blocks of kernel brx_idx for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 31-37
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				k1 := uint64(0x3)
+				// PTX line 31: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 32: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 33, 34: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 34: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 34: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: add.u32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r4[l] = v1
-				// 58: setp.le.u32
-				c2t := uint32(v1) <= uint32(r5[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 35: mov.u32, warp-uniform
+				u5 := uint64(k0)
+				runtime.Broadcast(r3, m, u5)
+				// PTX line 36: mov.u32, warp-uniform
+				u6 := uint64(k0)
+				runtime.Broadcast(r4, m, u6)
+				// PTX lines 37: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: and.b32
+							v7 := uint64(uint32(r0[l]) & uint32(k1))
+							r5[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: and.b32
+							v7 := uint64(uint32(r0[l]) & uint32(k1))
+							r5[l] = v7
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				_ = u5
+				_ = u6
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 (LOOP), PTX lines 40-41; divergent, reconverges at block 7 (b7 (NEXT))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				k0 := uint64(0x5)
+				// PTX lines 40, 41: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(r4[l]))
+							// 41: rem.u32
+							v2 := isa.Rem(v1, k0, 32, false)
+							r7[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(r4[l]))
+							// 41: rem.u32
+							v2 := isa.Rem(v1, k0, 32, false)
+							r7[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b2 (T0), PTX lines 44-44
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x1)
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 3:
+			// b3 (T1), PTX lines 47-47
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0xa)
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 4:
+			// b4 (T2), PTX lines 50-50
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x64)
+				// PTX lines 50: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 (T3), PTX lines 52-52
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x3e8)
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 6:
+			// b6 (T4), PTX lines 55-55
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x1)
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: shl.b32
+							v1 := uint64(uint32(r3[l]) << uint32(k0))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: shl.b32
+							v1 := uint64(uint32(r3[l]) << uint32(k0))
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b7 (NEXT), PTX lines 57-58; divergent, reconverges at block 11 (b11)
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x1)
+				// PTX lines 57, 58: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							r4[l] = v1
+							// 58: setp.le.u32
+							c2t := uint32(v1) <= uint32(r5[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: add.u32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							r4[l] = v1
+							// 58: setp.le.u32
+							c2t := uint32(v1) <= uint32(r5[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 (U0), PTX line 64
+			next = 10
+		case 9:
+			// b9 (U1), PTX lines 67-67
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x3)
+				// PTX lines 67: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: mul.lo.u32
+							v1 := uint64(uint32(r3[l]) * uint32(k0))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: mul.lo.u32
+							v1 := uint64(uint32(r3[l]) * uint32(k0))
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b10 (DONE), PTX lines 69-73; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 69: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/brx_idx.ptx:69")
+				}
+				// PTX line 70: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 71, 72, 73: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 72: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 73: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/brx_idx.ptx:73")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 72: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 73: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/brx_idx.ptx:73")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 12
+		case 11:
+			// b11, PTX lines 61-61
+			{
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 61: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/brx_idx.ptx:61")
+				}
+				runtime.Broadcast(r8, m, u1)
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// brxIdxB9 runs b9 (U1) of kernel brx_idx, PTX lines 67-67.
-func brxIdxB9(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x3)
-	// PTX lines 67: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mul.lo.u32
-				v1 := uint64(uint32(r3[l]) * uint32(k0))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: mul.lo.u32
-				v1 := uint64(uint32(r3[l]) * uint32(k0))
-				r3[l] = v1
-			}
+		if next == stop || next >= 12 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-}
-
-// brxIdxB10 runs b10 (DONE) of kernel brx_idx, PTX lines 69-73.
-func brxIdxB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	// PTX line 69: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/brx_idx.ptx:69")
-	// PTX line 70: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 71, 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 72: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r12[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 72: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r12[l] = v4
-			}
-		}
-	}
-	// PTX line 73: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/brx_idx.ptx:73")
-}
-
-// brxIdxB11 runs b11 of kernel brx_idx, PTX lines 61-61.
-func brxIdxB11(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	// PTX line 61: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/brx_idx.ptx:61")
-	runtime.Broadcast(r8, m, u1)
-	_ = u1
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/callprototype.ptx",
+	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -195,9 +196,30 @@ func init() {
 	add2Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 24-27; ret
 	add2Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{add2B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			add2Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/callprototype.ptx:24",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/callprototype.ptx:28",
@@ -211,12 +233,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	add2Func.Run = add2Run
 	mul2Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 34-37; ret
 	mul2Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mul2B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mul2Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/callprototype.ptx:34",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/callprototype.ptx:38",
@@ -230,12 +274,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mul2Func.Run = mul2Run
 	max2Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 44-47; ret
 	max2Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{max2B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			max2Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/callprototype.ptx:44",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/callprototype.ptx:48",
@@ -249,12 +315,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	max2Func.Run = max2Run
 	fhalfFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 54-56; ret
 	fhalfFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fhalfB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fhalfRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/callprototype.ptx:54",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/callprototype.ptx:57",
@@ -268,12 +353,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fhalfFunc.Run = fhalfRun
 	fsqFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 63-65; ret
 	fsqFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fsqB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fsqRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/callprototype.ptx:63",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/callprototype.ptx:66",
@@ -287,12 +391,58 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fsqFunc.Run = fsqRun
 	callprototypeFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 84-101; code before the call
 	callprototypeFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{callprototypeB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callprototypeRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/callprototype.ptx:84",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -303,6 +453,13 @@ func init() {
 	callprototypeFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/hand/callprototype.ptx:102",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -330,9 +487,39 @@ func init() {
 	}
 	// b1, PTX lines 103-115; code before the call
 	callprototypeFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{callprototypeB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callprototypeRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/callprototype.ptx:103",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  115,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -343,6 +530,13 @@ func init() {
 	callprototypeFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/hand/callprototype.ptx:116",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -367,9 +561,48 @@ func init() {
 	}
 	// b2, PTX lines 117-128; ret
 	callprototypeFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{callprototypeB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callprototypeRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/callprototype.ptx:117",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/callprototype.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/callprototype.ptx:129",
@@ -383,6 +616,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	callprototypeFunc.Run = callprototypeRun
 }
 
 // Callprototype launches PTX kernel callprototype (testdata/ptx/hand/callprototype.ptx:71) on dev with the launch configuration cfg. Parameters: outI is out_i, outF is out_f.
@@ -393,399 +627,1281 @@ func Callprototype(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, callprototypeFunc, cfg, p[:])
 }
 
-// add2B0 runs b0 of function add2, PTX lines 24-27.
-func add2B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 24: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:24")
-	// PTX line 25: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:25")
-	// PTX lines 26: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r2[l] = v1
-			}
-		}
-	}
-	// PTX line 27: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/hand/callprototype.ptx:27")
-}
-
-// mul2B0 runs b0 of function mul2, PTX lines 34-37.
-func mul2B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 34: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:34")
-	// PTX line 35: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:35")
-	// PTX lines 36: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mul.lo.s32
-				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mul.lo.s32
-				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-				r2[l] = v1
-			}
-		}
-	}
-	// PTX line 37: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/hand/callprototype.ptx:37")
-}
-
-// max2B0 runs b0 of function max2, PTX lines 44-47.
-func max2B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 44: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:44")
-	// PTX line 45: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:45")
-	// PTX lines 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: max.s32
-				v1 := uint64(uint32(max(int32(r0[l]), int32(r1[l]))))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: max.s32
-				v1 := uint64(uint32(max(int32(r0[l]), int32(r1[l]))))
-				r2[l] = v1
-			}
-		}
-	}
-	// PTX line 47: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/hand/callprototype.ptx:47")
-}
-
-// fhalfB0 runs b0 of function fhalf, PTX lines 54-56.
-func fhalfB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x3f000000)
-	// PTX line 54: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(k0)))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(k0)))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 56: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/callprototype.ptx:56")
-}
-
-// fsqB0 runs b0 of function fsq, PTX lines 63-65.
-func fsqB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 63: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:63")
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r0[l])))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r0[l])))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 65: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/callprototype.ptx:65")
-}
-
-// callprototypeB0 runs b0 of kernel callprototype, PTX lines 84-101.
-func callprototypeB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	k0 := uint64(0x14)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	k3 := uint64(0x8)
-	// PTX line 84: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 85: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 86, 87: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 87: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 87: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		}
-	}
-	// PTX line 88: mov.u32, warp-uniform
-	u5 := uint64(k0)
-	// PTX lines 89, 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: sub.s32
-				v6 := uint64(uint32(u5) - uint32(r0[l]))
-				r3[l] = v6
-				// 91: rem.u32
-				v7 := isa.Rem(r0[l], k1, 32, false)
-				r4[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: sub.s32
-				v6 := uint64(uint32(u5) - uint32(r0[l]))
-				r3[l] = v6
-				// 91: rem.u32
-				v7 := isa.Rem(r0[l], k1, 32, false)
-				r4[l] = v7
-			}
-		}
-	}
-	// PTX line 92: mov.u64, warp-uniform
-	u8 := uint64((w.GlobalVar(0) + k2))
-	// PTX lines 93, 94: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
-				// 94: add.u64
-				v10 := uint64(uint64(u8) + uint64(v9))
-				r7[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
-				// 94: add.u64
-				v10 := uint64(uint64(u8) + uint64(v9))
-				r7[l] = v10
-			}
-		}
-	}
-	// PTX line 95: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r8, r7, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/hand/callprototype.ptx:95")
-	// PTX line 100: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/hand/callprototype.ptx:100")
-	// PTX line 101: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0x4, 4, m, "testdata/ptx/hand/callprototype.ptx:101")
-}
-
-// callprototypeB1 runs b1 of kernel callprototype, PTX lines 103-115.
-func callprototypeB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	k2 := uint64(0xd0000030)
-	k3 := uint64(0xd0000040)
-	// PTX line 103: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r9, nil, 0, 0x8, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:103")
-	// PTX lines 106, 107: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: and.b32
-				v1 := uint64(uint32(r0[l]) & uint32(k0))
-				// 107: setp.ne.u32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// add2Run runs blocks of function add2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func add2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-27; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 24, 25, 26: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 24: ld.param.b32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:24")
+									continue
+								}
+								v1 = v1x
+							}
+							// 25: ld.param.b32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:25")
+									continue
+								}
+								v2 = v2x
+							}
+							// 26: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 24: ld.param.b32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:24")
+									continue
+								}
+								v1 = v1x
+							}
+							// 25: ld.param.b32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:25")
+									continue
+								}
+								v2 = v2x
+							}
+							// 26: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: and.b32
-				v1 := uint64(uint32(r0[l]) & uint32(k0))
-				// 107: setp.ne.u32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 27: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:27")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:27")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	// PTX line 108: mov.u64, warp-uniform
-	u3 := uint64(k2)
-	// PTX line 109: mov.u64, warp-uniform
-	u4 := uint64(k3)
-	// PTX lines 110, 111: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: selp.b64
-				v5 := uint64(u4)
-				if p0>>l&1 != 0 {
-					v5 = uint64(u3)
-				}
-				r13[l] = v5
-				// 111: cvt.rn.f32.u32
-				v6 := uint64(math.Float32bits(float32(uint32(r0[l]))))
-				r14[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: selp.b64
-				v5 := uint64(u4)
-				if p0>>l&1 != 0 {
-					v5 = uint64(u3)
-				}
-				r13[l] = v5
-				// 111: cvt.rn.f32.u32
-				v6 := uint64(math.Float32bits(float32(uint32(r0[l]))))
-				r14[l] = v6
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 115: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r14, nil, 0, 0xc, 4, m, "testdata/ptx/hand/callprototype.ptx:115")
 }
 
-// callprototypeB2 runs b2 of kernel callprototype, PTX lines 117-128.
-func callprototypeB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r19 := w.Reg(19)
-	r22 := w.Reg(22)
-	k0 := uint64(0x4)
-	// PTX line 117: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r15, nil, 0, 0x10, 4, 0, m, "testdata/ptx/hand/callprototype.ptx:117")
-	// PTX lines 120: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 120: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r16[l] = v1
+// mul2Run runs blocks of function mul2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mul2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 34-37; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: ld.param.b32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:34")
+									continue
+								}
+								v1 = v1x
+							}
+							// 35: ld.param.b32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:35")
+									continue
+								}
+								v2 = v2x
+							}
+							// 36: mul.lo.s32
+							v3 := uint64(uint32(v1) * uint32(v2))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: ld.param.b32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:34")
+									continue
+								}
+								v1 = v1x
+							}
+							// 35: ld.param.b32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:35")
+									continue
+								}
+								v2 = v2x
+							}
+							// 36: mul.lo.s32
+							v3 := uint64(uint32(v1) * uint32(v2))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 37: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:37")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:37")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 120: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r16[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 121: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/callprototype.ptx:121")
-	// PTX line 122: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 123: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: add.u64
-				v4 := uint64(uint64(u3) + uint64(r16[l]))
-				r19[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: add.u64
-				v4 := uint64(uint64(u3) + uint64(r16[l]))
-				r19[l] = v4
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 124: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/callprototype.ptx:124")
-	// PTX line 125: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/callprototype.ptx:125")
-	// PTX line 126: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX lines 127: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: add.u64
-				v7 := uint64(uint64(u6) + uint64(r16[l]))
-				r22[l] = v7
+}
+
+// max2Run runs blocks of function max2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func max2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 44-47; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: ld.param.b32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:44")
+									continue
+								}
+								v1 = v1x
+							}
+							// 45: ld.param.b32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:45")
+									continue
+								}
+								v2 = v2x
+							}
+							// 46: max.s32
+							v3 := uint64(uint32(max(int32(v1), int32(v2))))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: ld.param.b32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:44")
+									continue
+								}
+								v1 = v1x
+							}
+							// 45: ld.param.b32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/callprototype.ptx:45")
+									continue
+								}
+								v2 = v2x
+							}
+							// 46: max.s32
+							v3 := uint64(uint32(max(int32(v1), int32(v2))))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:47")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/callprototype.ptx:47")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: add.u64
-				v7 := uint64(uint64(u6) + uint64(r16[l]))
-				r22[l] = v7
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 128: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/callprototype.ptx:128")
+}
+
+// fhalfRun runs blocks of function fhalf for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fhalfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 54-56; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3f000000)
+				// PTX lines 54, 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:54")
+									continue
+								}
+								v1 = v1x
+							}
+							// 55: mul.f32
+							v2 := uint64(isa.MulF32RN(uint32(v1), uint32(k0)))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:54")
+									continue
+								}
+								v1 = v1x
+							}
+							// 55: mul.f32
+							v2 := uint64(isa.MulF32RN(uint32(v1), uint32(k0)))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 56: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: st.param.f32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:56")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: st.param.f32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:56")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// fsqRun runs blocks of function fsq for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fsqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 63-65; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 63, 64: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:63")
+									continue
+								}
+								v1 = v1x
+							}
+							// 64: mul.f32
+							v2 := uint64(isa.MulF32RN(uint32(v1), uint32(v1)))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:63")
+									continue
+								}
+								v1 = v1x
+							}
+							// 64: mul.f32
+							v2 := uint64(isa.MulF32RN(uint32(v1), uint32(v1)))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 65: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.param.f32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.param.f32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/callprototype.ptx:65")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// callprototypeRun runs blocks of kernel callprototype for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func callprototypeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 84-101; code before the call
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				k0 := uint64(0x14)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				k3 := uint64(0x8)
+				// PTX line 84: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 85: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 86, 87: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 87: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 87: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
+				}
+				// PTX line 88: mov.u32, warp-uniform
+				u5 := uint64(k0)
+				// PTX lines 89, 91: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: sub.s32
+							v6 := uint64(uint32(u5) - uint32(r0[l]))
+							r3[l] = v6
+							// 91: rem.u32
+							v7 := isa.Rem(r0[l], k1, 32, false)
+							r4[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: sub.s32
+							v6 := uint64(uint32(u5) - uint32(r0[l]))
+							r3[l] = v6
+							// 91: rem.u32
+							v7 := isa.Rem(r0[l], k1, 32, false)
+							r4[l] = v7
+						}
+					}
+				}
+				// PTX line 92: mov.u64, warp-uniform
+				u8 := uint64((w.GlobalVar(0) + k2))
+				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+							// 94: add.u64
+							v10 := uint64(uint64(u8) + uint64(v9))
+							// 95: ld.global.u64
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/hand/callprototype.ptx:95")
+									continue
+								}
+								v11 = v11x
+							}
+							r8[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+							// 94: add.u64
+							v10 := uint64(uint64(u8) + uint64(v9))
+							// 95: ld.global.u64
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/hand/callprototype.ptx:95")
+									continue
+								}
+								v11 = v11x
+							}
+							r8[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.param.b32
+							s12 := uint64(0x0)
+							s12v := uint64(r0[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/callprototype.ptx:100")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.param.b32
+							s12 := uint64(0x0)
+							s12v := uint64(r0[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/callprototype.ptx:100")
+							}
+						}
+					}
+				}
+				// PTX lines 101: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: st.param.b32
+							s13 := uint64(0x4)
+							s13v := uint64(r3[l])
+							if s13 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:101")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: st.param.b32
+							s13 := uint64(0x4)
+							s13v := uint64(r3[l])
+							if s13 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:101")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 75; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 103-115; code before the call
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				k2 := uint64(0xd0000030)
+				k3 := uint64(0xd0000040)
+				// PTX lines 103, 106, 107: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: ld.param.b32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:103")
+									continue
+								}
+								v1 = v1x
+							}
+							r9[l] = v1
+							// 106: and.b32
+							v2 := uint64(uint32(r0[l]) & uint32(k0))
+							// 107: setp.ne.u32
+							c3t := uint32(v2) != uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: ld.param.b32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:103")
+									continue
+								}
+								v1 = v1x
+							}
+							r9[l] = v1
+							// 106: and.b32
+							v2 := uint64(uint32(r0[l]) & uint32(k0))
+							// 107: setp.ne.u32
+							c3t := uint32(v2) != uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX line 108: mov.u64, warp-uniform
+				u4 := uint64(k2)
+				// PTX line 109: mov.u64, warp-uniform
+				u5 := uint64(k3)
+				// PTX lines 110, 111, 115: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: selp.b64
+							v6 := uint64(u5)
+							if p0>>l&1 != 0 {
+								v6 = uint64(u4)
+							}
+							r13[l] = v6
+							// 111: cvt.rn.f32.u32
+							v7 := uint64(math.Float32bits(float32(uint32(r0[l]))))
+							// 115: st.param.f32
+							s8 := uint64(0xc)
+							s8v := uint64(v7)
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/callprototype.ptx:115")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: selp.b64
+							v6 := uint64(u5)
+							if p0>>l&1 != 0 {
+								v6 = uint64(u4)
+							}
+							r13[l] = v6
+							// 111: cvt.rn.f32.u32
+							v7 := uint64(math.Float32bits(float32(uint32(r0[l]))))
+							// 115: st.param.f32
+							s8 := uint64(0xc)
+							s8v := uint64(v7)
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/callprototype.ptx:115")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1, PTX line 102; divergent, reconverges at block 4 (b2)
+			return pc, budget
+		case 4:
+			// b2, PTX lines 117-128; ret
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				k0 := uint64(0x4)
+				// PTX lines 117, 120: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: ld.param.f32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:117")
+									continue
+								}
+								v1 = v1x
+							}
+							r15[l] = v1
+							// 120: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							r16[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: ld.param.f32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/callprototype.ptx:117")
+									continue
+								}
+								v1 = v1x
+							}
+							r15[l] = v1
+							// 120: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							r16[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 121: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/callprototype.ptx:121")
+				}
+				// PTX line 122: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX lines 123, 124: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: add.u64
+							v5 := uint64(uint64(u4) + uint64(r16[l]))
+							// 124: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r9[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/callprototype.ptx:124")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: add.u64
+							v5 := uint64(uint64(u4) + uint64(r16[l]))
+							// 124: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r9[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/callprototype.ptx:124")
+							}
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 125: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/callprototype.ptx:125")
+				}
+				// PTX line 126: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 127, 128: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: add.u64
+							v9 := uint64(uint64(u8) + uint64(r16[l]))
+							// 128: st.global.f32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r15[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/callprototype.ptx:128")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: add.u64
+							v9 := uint64(uint64(u8) + uint64(r16[l]))
+							// 128: st.global.f32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r15[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/callprototype.ptx:128")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }

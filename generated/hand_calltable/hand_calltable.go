@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/calltable.ptx",
+	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -152,9 +153,27 @@ func init() {
 	fFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 20-22; ret
 	fFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltable.ptx:20",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltable.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/calltable.ptx:23",
@@ -168,12 +187,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fFunc.Run = fRun
 	gFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 29-31; ret
 	gFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltable.ptx:29",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltable.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/calltable.ptx:32",
@@ -187,12 +225,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gFunc.Run = gRun
 	hFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 38-40; ret
 	hFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{hB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			hRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltable.ptx:38",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltable.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/calltable.ptx:41",
@@ -206,12 +263,49 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	hFunc.Run = hRun
 	calltableFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 54-67; code before the call
 	calltableFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{calltableB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			calltableRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltable.ptx:54",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltable.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -222,6 +316,13 @@ func init() {
 	calltableFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/hand/calltable.ptx:68",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltable.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{fFunc, gFunc, hFunc},
@@ -245,9 +346,39 @@ func init() {
 	}
 	// b1, PTX lines 69-81; code before the call
 	calltableFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{calltableB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			calltableRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltable.ptx:69",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltable.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -258,6 +389,13 @@ func init() {
 	calltableFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/hand/calltable.ptx:82",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltable.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{hFunc, fFunc, gFunc},
@@ -282,9 +420,36 @@ func init() {
 	}
 	// b2, PTX lines 83-90; ret
 	calltableFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{calltableB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			calltableRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltable.ptx:83",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltable.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/calltable.ptx:91",
@@ -298,6 +463,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	calltableFunc.Run = calltableRun
 }
 
 // Calltable launches PTX kernel calltable (testdata/ptx/hand/calltable.ptx:47) on dev with the launch configuration cfg. Parameters: out is out.
@@ -307,255 +473,841 @@ func Calltable(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, calltableFunc, cfg, p[:])
 }
 
-// fB0 runs b0 of function f, PTX lines 20-22.
-func fB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX line 20: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/calltable.ptx:20")
-	// PTX lines 21: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 21: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
+// fRun runs blocks of function f for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 20-22; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 20, 21: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 20: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
+									continue
+								}
+								v1 = v1x
+							}
+							// 21: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 20: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:20")
+									continue
+								}
+								v1 = v1x
+							}
+							// 21: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 22: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:22")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 21: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 22: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/calltable.ptx:22")
 }
 
-// gB0 runs b0 of function g, PTX lines 29-31.
-func gB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX line 29: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/calltable.ptx:29")
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: mul.lo.u32
-				v1 := uint64(uint32(r0[l]) * uint32(k0))
-				r1[l] = v1
+// gRun runs blocks of function g for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 29-31; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 29, 30: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
+									continue
+								}
+								v1 = v1x
+							}
+							// 30: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:29")
+									continue
+								}
+								v1 = v1x
+							}
+							// 30: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 31: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:31")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: mul.lo.u32
-				v1 := uint64(uint32(r0[l]) * uint32(k0))
-				r1[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 31: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/calltable.ptx:31")
 }
 
-// hB0 runs b0 of function h, PTX lines 38-40.
-func hB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x55)
-	// PTX line 38: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/calltable.ptx:38")
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: xor.b32
-				v1 := uint64(uint32(r0[l]) ^ uint32(k0))
-				r1[l] = v1
+// hRun runs blocks of function h for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func hRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 38-40; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x55)
+				// PTX lines 38, 39: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
+									continue
+								}
+								v1 = v1x
+							}
+							// 39: xor.b32
+							v2 := uint64(uint32(v1) ^ uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:38")
+									continue
+								}
+								v1 = v1x
+							}
+							// 39: xor.b32
+							v2 := uint64(uint32(v1) ^ uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltable.ptx:40")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: xor.b32
-				v1 := uint64(uint32(r0[l]) ^ uint32(k0))
-				r1[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 40: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/calltable.ptx:40")
 }
 
-// calltableB0 runs b0 of kernel calltable, PTX lines 54-67.
-func calltableB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x3)
-	k1 := uint64(0x0)
-	k2 := uint64(0x8)
-	// PTX line 54: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 55: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 56, 57, 59: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 57: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 59: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
-				r3[l] = v5
+// calltableRun runs blocks of kernel calltable for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func calltableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 54-67; code before the call
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r7 := w.Reg(7)
+				k0 := uint64(0x3)
+				k1 := uint64(0x0)
+				k2 := uint64(0x8)
+				// PTX line 54: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 55: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 56, 57, 59: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 57: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 59: rem.u32
+							v5 := isa.Rem(v4, k0, 32, false)
+							r3[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 57: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 59: rem.u32
+							v5 := isa.Rem(v4, k0, 32, false)
+							r3[l] = v5
+						}
+					}
+				}
+				// PTX line 60: mov.u64, warp-uniform
+				u6 := uint64((w.GlobalVar(0) + k1))
+				// PTX lines 61, 62, 63: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
+							// 62: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							// 63: ld.global.u64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
+									continue
+								}
+								v9 = v9x
+							}
+							r7[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
+							// 62: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							// 63: ld.global.u64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
+									continue
+								}
+								v9 = v9x
+							}
+							r7[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 67: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: st.param.u32
+							s10 := uint64(0x0)
+							s10v := uint64(r0[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: st.param.u32
+							s10 := uint64(0x0)
+							s10v := uint64(r0[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 57: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 59: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
-				r3[l] = v5
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 50; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 69-81; code before the call
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x3)
+				k1 := uint64(0x0)
+				k2 := uint64(0x8)
+				// PTX lines 69, 72, 73: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+							// 72: div.u32
+							v2 := isa.Div(r0[l], k0, 32, false)
+							// 73: rem.u32
+							v3 := isa.Rem(v2, k0, 32, false)
+							r9[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+							// 72: div.u32
+							v2 := isa.Div(r0[l], k0, 32, false)
+							// 73: rem.u32
+							v3 := isa.Rem(v2, k0, 32, false)
+							r9[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 74: mov.u64, warp-uniform
+				u4 := uint64((w.GlobalVar(1) + k1))
+				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemConst,
+						}, m)
+					}
+					v7aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: mul.wide.u32
+							v5 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
+							// 76: add.u64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							// 77: ld.const.u64
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
+									continue
+								}
+								v7 = v7x
+							}
+							r13[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: mul.wide.u32
+							v5 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
+							// 76: add.u64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							// 77: ld.const.u64
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
+									continue
+								}
+								v7 = v7x
+							}
+							r13[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 81: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: st.param.u32
+							s8 := uint64(0x8)
+							s8v := uint64(r8[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: st.param.u32
+							s8 := uint64(0x8)
+							s8v := uint64(r8[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/calltable.ptx:81")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1, PTX line 68; divergent, reconverges at block 4 (b2)
+			return pc, budget
+		case 4:
+			// b2, PTX lines 83-90; ret
+			{
+				r0 := w.Reg(0)
+				r14 := w.Reg(14)
+				k0 := uint64(0x4)
+				// PTX lines 83: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: ld.param.u32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: ld.param.u32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:83")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 86: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/calltable.ptx:86")
+				}
+				// PTX line 87: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 88, 89, 90: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 89: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 90: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r14[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 89: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 90: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r14[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/calltable.ptx:90")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 60: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(0) + k1))
-	// PTX lines 61, 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
-				// 62: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r6[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
-				// 62: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r6[l] = v8
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 63: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/hand/calltable.ptx:63")
-	// PTX line 67: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/hand/calltable.ptx:67")
-}
-
-// calltableB1 runs b1 of kernel calltable, PTX lines 69-81.
-func calltableB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x3)
-	k1 := uint64(0x0)
-	k2 := uint64(0x8)
-	// PTX line 69: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r8, nil, 0, 0x4, 4, 0, m, "testdata/ptx/hand/calltable.ptx:69")
-	// PTX lines 72, 73: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: div.u32
-				v1 := isa.Div(r0[l], k0, 32, false)
-				// 73: rem.u32
-				v2 := isa.Rem(v1, k0, 32, false)
-				r9[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: div.u32
-				v1 := isa.Div(r0[l], k0, 32, false)
-				// 73: rem.u32
-				v2 := isa.Rem(v1, k0, 32, false)
-				r9[l] = v2
-			}
-		}
-	}
-	// PTX line 74: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(1) + k1))
-	// PTX lines 75, 76: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
-				// 76: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r12[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
-				// 76: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r12[l] = v5
-			}
-		}
-	}
-	// PTX line 77: ld.const.u64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/hand/calltable.ptx:77")
-	// PTX line 81: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r8, nil, 0, 0x8, 4, m, "testdata/ptx/hand/calltable.ptx:81")
-}
-
-// calltableB2 runs b2 of kernel calltable, PTX lines 83-90.
-func calltableB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r14 := w.Reg(14)
-	r18 := w.Reg(18)
-	k0 := uint64(0x4)
-	// PTX line 83: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r14, nil, 0, 0xc, 4, 0, m, "testdata/ptx/hand/calltable.ptx:83")
-	// PTX line 86: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/calltable.ptx:86")
-	// PTX line 87: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 88, 89: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 89: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r18[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 89: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r18[l] = v4
-			}
-		}
-	}
-	// PTX line 90: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/calltable.ptx:90")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/calltargets.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -114,9 +115,27 @@ func init() {
 	sqFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 20-22; ret
 	sqFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{sqB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sqRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltargets.ptx:20",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/calltargets.ptx:23",
@@ -130,12 +149,37 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	sqFunc.Run = sqRun
 	triFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 29-33; ret
 	triFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{triB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			triRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltargets.ptx:29",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/calltargets.ptx:34",
@@ -149,12 +193,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	triFunc.Run = triRun
 	linFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 40-42; ret
 	linFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{linB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			linRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltargets.ptx:40",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/calltargets.ptx:43",
@@ -168,12 +231,61 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	linFunc.Run = linRun
 	calltargetsFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 56-73; code before the call
 	calltargetsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{calltargetsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			calltargetsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltargets.ptx:56",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -184,6 +296,13 @@ func init() {
 	calltargetsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/hand/calltargets.ptx:74",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{sqFunc, triFunc, linFunc},
@@ -207,9 +326,42 @@ func init() {
 	}
 	// b1, PTX lines 75-88; code before the call
 	calltargetsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{calltargetsB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			calltargetsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltargets.ptx:75",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -220,6 +372,13 @@ func init() {
 	calltargetsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/hand/calltargets.ptx:89",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{sqFunc, triFunc, linFunc},
@@ -244,9 +403,39 @@ func init() {
 	}
 	// b2, PTX lines 90-98; ret
 	calltargetsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{calltargetsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			calltargetsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/calltargets.ptx:90",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/calltargets.ptx:99",
@@ -260,6 +449,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	calltargetsFunc.Run = calltargetsRun
 }
 
 // Calltargets launches PTX kernel calltargets (testdata/ptx/hand/calltargets.ptx:46) on dev with the launch configuration cfg. Parameters: out is out.
@@ -269,393 +459,884 @@ func Calltargets(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, calltargetsFunc, cfg, p[:])
 }
 
-// sqB0 runs b0 of function sq, PTX lines 20-22.
-func sqB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 20: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/calltargets.ptx:20")
-	// PTX lines 21: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 21: mul.lo.u32
-				v1 := uint64(uint32(r0[l]) * uint32(r0[l]))
-				r1[l] = v1
+// sqRun runs blocks of function sq for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func sqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 20-22; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 20, 21: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 20: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
+									continue
+								}
+								v1 = v1x
+							}
+							// 21: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 20: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
+									continue
+								}
+								v1 = v1x
+							}
+							// 21: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 22: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 21: mul.lo.u32
-				v1 := uint64(uint32(r0[l]) * uint32(r0[l]))
-				r1[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 22: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/calltargets.ptx:22")
 }
 
-// triB0 runs b0 of function tri, PTX lines 29-33.
-func triB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX line 29: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/calltargets.ptx:29")
-	// PTX lines 30, 31, 32: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 31: mul.lo.u32
-				v2 := uint64(uint32(r0[l]) * uint32(v1))
-				// 32: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k0))
-				r2[l] = v3
+// triRun runs blocks of function tri for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func triRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 29-33; ret
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 29, 30, 31, 32: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
+									continue
+								}
+								v1 = v1x
+							}
+							// 30: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 31: mul.lo.u32
+							v3 := uint64(uint32(v1) * uint32(v2))
+							// 32: shr.u32
+							v4 := uint64(uint32(v3) >> uint32(k0))
+							r2[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
+									continue
+								}
+								v1 = v1x
+							}
+							// 30: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 31: mul.lo.u32
+							v3 := uint64(uint32(v1) * uint32(v2))
+							// 32: shr.u32
+							v4 := uint64(uint32(v3) >> uint32(k0))
+							r2[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 33: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: st.param.u32
+							s5 := uint64(0x4)
+							s5v := uint64(r2[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: st.param.u32
+							s5 := uint64(0x4)
+							s5v := uint64(r2[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 31: mul.lo.u32
-				v2 := uint64(uint32(r0[l]) * uint32(v1))
-				// 32: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k0))
-				r2[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 33: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x4, 4, m, "testdata/ptx/hand/calltargets.ptx:33")
 }
 
-// linB0 runs b0 of function lin, PTX lines 40-42.
-func linB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x2)
-	k1 := uint64(0x7)
-	// PTX line 40: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/calltargets.ptx:40")
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: mad.lo.u32
-				v1 := uint64(uint32(uint32(r0[l])*uint32(k0) + uint32(k1)))
-				r1[l] = v1
+// linRun runs blocks of function lin for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func linRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 40-42; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x2)
+				k1 := uint64(0x7)
+				// PTX lines 40, 41: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
+									continue
+								}
+								v1 = v1x
+							}
+							// 41: mad.lo.u32
+							v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
+									continue
+								}
+								v1 = v1x
+							}
+							// 41: mad.lo.u32
+							v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: mad.lo.u32
-				v1 := uint64(uint32(uint32(r0[l])*uint32(k0) + uint32(k1)))
-				r1[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 42: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/calltargets.ptx:42")
 }
 
-// calltargetsB0 runs b0 of kernel calltargets, PTX lines 56-73.
-func calltargetsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	k0 := uint64(0xd0000000)
-	k1 := uint64(0xd0000010)
-	k2 := uint64(0xd0000020)
-	k3 := uint64(0x3)
-	k4 := uint64(0x1)
-	k5 := uint64(0x2)
-	// PTX line 56: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 57: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 58, 59: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
+// calltargetsRun runs blocks of kernel calltargets for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func calltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 56-73; code before the call
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				k0 := uint64(0xd0000000)
+				k1 := uint64(0xd0000010)
+				k2 := uint64(0xd0000020)
+				k3 := uint64(0x3)
+				k4 := uint64(0x1)
+				k5 := uint64(0x2)
+				// PTX line 56: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 57: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 58, 59: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 59: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 59: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
+				}
+				// PTX line 60: mov.u64, warp-uniform
+				u5 := uint64(k0)
+				runtime.Broadcast(r3, m, u5)
+				// PTX line 61: mov.u64, warp-uniform
+				u6 := uint64(k1)
+				runtime.Broadcast(r4, m, u6)
+				// PTX line 62: mov.u64, warp-uniform
+				u7 := uint64(k2)
+				runtime.Broadcast(r5, m, u7)
+				// PTX lines 64, 65, 66: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: rem.u32
+							v8 := isa.Rem(r0[l], k3, 32, false)
+							// 65: setp.eq.u32
+							c9t := uint32(v8) == uint32(k4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+							// 66: setp.eq.u32
+							c10t := uint32(v8) == uint32(k5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p1 = p1&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: rem.u32
+							v8 := isa.Rem(r0[l], k3, 32, false)
+							// 65: setp.eq.u32
+							c9t := uint32(v8) == uint32(k4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+							// 66: setp.eq.u32
+							c10t := uint32(v8) == uint32(k5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p1 = p1&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+					w.P[1] = p1
+				}
+				// PTX line 67: mov.u64, warp-uniform
+				u11 := uint64(u5)
+				runtime.Broadcast(r7, m, u11)
+				// PTX lines 68, 69, 73: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: mov.u64
+							if p0>>l&1 != 0 {
+								v12 := uint64(u6)
+								r7[l] = v12
+							}
+							// 69: mov.u64
+							if p1>>l&1 != 0 {
+								v13 := uint64(u7)
+								r7[l] = v13
+							}
+							// 73: st.param.u32
+							s14 := uint64(0x0)
+							s14v := uint64(r0[l])
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: mov.u64
+							if p0>>l&1 != 0 {
+								v12 := uint64(u6)
+								r7[l] = v12
+							}
+							// 69: mov.u64
+							if p1>>l&1 != 0 {
+								v13 := uint64(u7)
+								r7[l] = v13
+							}
+							// 73: st.param.u32
+							s14 := uint64(0x0)
+							s14v := uint64(r0[l])
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+							}
+						}
+					}
+				}
+				_ = u11
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 49; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 75-88; code before the call
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				k0 := uint64(0x1)
+				k1 := uint64(0x3)
+				k2 := uint64(0x2)
+				k3 := uint64(0xa)
+				// PTX lines 75, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+							// 78: shr.u32
+							v2 := uint64(uint32(r0[l]) >> uint32(k0))
+							// 79: rem.u32
+							v3 := isa.Rem(v2, k1, 32, false)
+							// 80: setp.eq.u32
+							c4t := uint32(v3) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+							// 81: setp.eq.u32
+							c5t := uint32(v3) == uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p3 = p3&^(1<<l) | c5b0<<l
+							// 82: selp.b64
+							v6 := uint64(r3[l])
+							if c4 {
+								v6 = uint64(r4[l])
+							}
+							// 83: selp.b64
+							v7 := uint64(v6)
+							if c5 {
+								v7 = uint64(r5[l])
+							}
+							r10[l] = v7
+							// 84: rem.u32
+							v8 := isa.Rem(r0[l], k3, 32, false)
+							r11[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+							// 78: shr.u32
+							v2 := uint64(uint32(r0[l]) >> uint32(k0))
+							// 79: rem.u32
+							v3 := isa.Rem(v2, k1, 32, false)
+							// 80: setp.eq.u32
+							c4t := uint32(v3) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+							// 81: setp.eq.u32
+							c5t := uint32(v3) == uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p3 = p3&^(1<<l) | c5b0<<l
+							// 82: selp.b64
+							v6 := uint64(r3[l])
+							if c4 {
+								v6 = uint64(r4[l])
+							}
+							// 83: selp.b64
+							v7 := uint64(v6)
+							if c5 {
+								v7 = uint64(r5[l])
+							}
+							r10[l] = v7
+							// 84: rem.u32
+							v8 := isa.Rem(r0[l], k3, 32, false)
+							r11[l] = v8
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+					w.P[3] = p3
+				}
+				// PTX lines 88: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: st.param.u32
+							s9 := uint64(0x8)
+							s9v := uint64(r11[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: st.param.u32
+							s9 := uint64(0x8)
+							s9v := uint64(r11[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1, PTX line 74; divergent, reconverges at block 4 (b2)
+			return pc, budget
+		case 4:
+			// b2, PTX lines 90-98; ret
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r13 := w.Reg(13)
+				k0 := uint64(0x3e8)
+				k1 := uint64(0x4)
+				// PTX lines 90, 93: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: ld.param.u32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
+									continue
+								}
+								v1 = v1x
+							}
+							// 93: mad.lo.u32
+							v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
+							r13[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: ld.param.u32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
+									continue
+								}
+								v1 = v1x
+							}
+							// 93: mad.lo.u32
+							v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
+							r13[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 94: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/calltargets.ptx:94")
+				}
+				// PTX line 95: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX lines 96, 97, 98: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: mul.wide.u32
+							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 97: add.u64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							// 98: st.global.u32
+							s7 := uint64(v6) + 0x0
+							s7v := uint64(r13[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: mul.wide.u32
+							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 97: add.u64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							// 98: st.global.u32
+							s7 := uint64(v6) + 0x0
+							s7v := uint64(r13[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/calltargets.ptx:98")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 60: mov.u64, warp-uniform
-	u5 := uint64(k0)
-	runtime.Broadcast(r3, m, u5)
-	// PTX line 61: mov.u64, warp-uniform
-	u6 := uint64(k1)
-	runtime.Broadcast(r4, m, u6)
-	// PTX line 62: mov.u64, warp-uniform
-	u7 := uint64(k2)
-	runtime.Broadcast(r5, m, u7)
-	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: rem.u32
-				v8 := isa.Rem(r0[l], k3, 32, false)
-				// 65: setp.eq.u32
-				c9t := uint32(v8) == uint32(k4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0 = p0&^(1<<l) | c9b0<<l
-				// 66: setp.eq.u32
-				c10t := uint32(v8) == uint32(k5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p1 = p1&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: rem.u32
-				v8 := isa.Rem(r0[l], k3, 32, false)
-				// 65: setp.eq.u32
-				c9t := uint32(v8) == uint32(k4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0 = p0&^(1<<l) | c9b0<<l
-				// 66: setp.eq.u32
-				c10t := uint32(v8) == uint32(k5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p1 = p1&^(1<<l) | c10b0<<l
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
-	// PTX line 67: mov.u64, warp-uniform
-	u11 := uint64(u5)
-	runtime.Broadcast(r7, m, u11)
-	// PTX lines 68, 69: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: mov.u64
-				if p0>>l&1 != 0 {
-					v12 := uint64(u6)
-					r7[l] = v12
-				}
-				// 69: mov.u64
-				if p1>>l&1 != 0 {
-					v13 := uint64(u7)
-					r7[l] = v13
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: mov.u64
-				if p0>>l&1 != 0 {
-					v12 := uint64(u6)
-					r7[l] = v12
-				}
-				// 69: mov.u64
-				if p1>>l&1 != 0 {
-					v13 := uint64(u7)
-					r7[l] = v13
-				}
-			}
-		}
-	}
-	// PTX line 73: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/hand/calltargets.ptx:73")
-	_ = u11
-}
-
-// calltargetsB1 runs b1 of kernel calltargets, PTX lines 75-88.
-func calltargetsB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x1)
-	k1 := uint64(0x3)
-	k2 := uint64(0x2)
-	k3 := uint64(0xa)
-	// PTX line 75: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r8, nil, 0, 0x4, 4, 0, m, "testdata/ptx/hand/calltargets.ptx:75")
-	// PTX lines 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: shr.u32
-				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				// 79: rem.u32
-				v2 := isa.Rem(v1, k1, 32, false)
-				// 80: setp.eq.u32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 81: setp.eq.u32
-				c4t := uint32(v2) == uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p3 = p3&^(1<<l) | c4b0<<l
-				// 82: selp.b64
-				v5 := uint64(r3[l])
-				if c3 {
-					v5 = uint64(r4[l])
-				}
-				// 83: selp.b64
-				v6 := uint64(v5)
-				if c4 {
-					v6 = uint64(r5[l])
-				}
-				r10[l] = v6
-				// 84: rem.u32
-				v7 := isa.Rem(r0[l], k3, 32, false)
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: shr.u32
-				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				// 79: rem.u32
-				v2 := isa.Rem(v1, k1, 32, false)
-				// 80: setp.eq.u32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 81: setp.eq.u32
-				c4t := uint32(v2) == uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p3 = p3&^(1<<l) | c4b0<<l
-				// 82: selp.b64
-				v5 := uint64(r3[l])
-				if c3 {
-					v5 = uint64(r4[l])
-				}
-				// 83: selp.b64
-				v6 := uint64(v5)
-				if c4 {
-					v6 = uint64(r5[l])
-				}
-				r10[l] = v6
-				// 84: rem.u32
-				v7 := isa.Rem(r0[l], k3, 32, false)
-				r11[l] = v7
-			}
-		}
-		w.P[2] = p2
-		w.P[3] = p3
-	}
-	// PTX line 88: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r11, nil, 0, 0x8, 4, m, "testdata/ptx/hand/calltargets.ptx:88")
-}
-
-// calltargetsB2 runs b2 of kernel calltargets, PTX lines 90-98.
-func calltargetsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	k0 := uint64(0x3e8)
-	k1 := uint64(0x4)
-	// PTX line 90: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r12, nil, 0, 0xc, 4, 0, m, "testdata/ptx/hand/calltargets.ptx:90")
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: mad.lo.u32
-				v1 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(r12[l])))
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: mad.lo.u32
-				v1 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(r12[l])))
-				r13[l] = v1
-			}
-		}
-	}
-	// PTX line 94: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/calltargets.ptx:94")
-	// PTX line 95: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 96, 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 97: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r17[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 97: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r17[l] = v5
-			}
-		}
-	}
-	// PTX line 98: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/calltargets.ptx:98")
 }

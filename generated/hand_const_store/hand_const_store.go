@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/const_store.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -109,9 +110,45 @@ func init() {
 	readTableFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 15-23; ret
 	readTableFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{readTableB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			readTableRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/const_store.ptx:15",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/const_store.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  15,
+			}, {
+				Count: 1,
+				Line:  16,
+			}, {
+				Count: 1,
+				Line:  17,
+			}, {
+				Count: 1,
+				Line:  18,
+			}, {
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/const_store.ptx:24",
@@ -125,12 +162,40 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	readTableFunc.Run = readTableRun
 	genericStoreFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 32-37; ret
 	genericStoreFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{genericStoreB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			genericStoreRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/const_store.ptx:32",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/const_store.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/const_store.ptx:38",
@@ -144,12 +209,30 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	genericStoreFunc.Run = genericStoreRun
 	globalStoreFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 47-48; divergent, reconverges at block 1 (b1 (done))
 	globalStoreFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{globalStoreB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			globalStoreRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/const_store.ptx:47",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/const_store.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -163,6 +246,13 @@ func init() {
 	globalStoreFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/hand/const_store.ptx:55",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/const_store.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/const_store.ptx:55",
@@ -173,9 +263,27 @@ func init() {
 	}
 	// b2, PTX lines 50-53
 	globalStoreFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{globalStoreB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			globalStoreRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/const_store.ptx:50",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/const_store.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/const_store.ptx:54",
@@ -189,12 +297,32 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	globalStoreFunc.Run = globalStoreRun
 	atomicAddFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 63-65; ret
 	atomicAddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{atomicAddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			atomicAddRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/const_store.ptx:63",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/hand/const_store.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/const_store.ptx:66",
@@ -208,12 +336,38 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	atomicAddFunc.Run = atomicAddRun
 	reduceMaxFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 74-78; ret
 	reduceMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/const_store.ptx:74",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/hand/const_store.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/const_store.ptx:79",
@@ -227,6 +381,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceMaxFunc.Run = reduceMaxRun
 }
 
 // ReadTable launches PTX kernel read_table (testdata/ptx/hand/const_store.ptx:11) on dev with the launch configuration cfg. Parameters: out is out.
@@ -260,250 +415,504 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, reduceMaxFunc, cfg, p[:])
 }
 
-// readTableB0 runs b0 of kernel read_table, PTX lines 15-23.
-func readTableB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX lines 15, 16: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 15: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 16: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 15: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 16: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r1[l] = v2
-			}
-		}
-	}
-	// PTX line 17: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(0) + k1))
-	// PTX lines 18: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 18: add.s64
-				v4 := uint64(uint64(u3) + uint64(r1[l]))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 18: add.s64
-				v4 := uint64(uint64(u3) + uint64(r1[l]))
-				r3[l] = v4
-			}
-		}
-	}
-	// PTX line 19: ld.const.u32
-	w.LoadLanes(runtime.SpaceGlobal, r4, r3, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/hand/const_store.ptx:19")
-	// PTX line 20: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/const_store.ptx:20")
-	// PTX line 21: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX lines 22: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 22: add.s64
-				v7 := uint64(uint64(u6) + uint64(r1[l]))
-				r6[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 22: add.s64
-				v7 := uint64(uint64(u6) + uint64(r1[l]))
-				r6[l] = v7
-			}
-		}
-	}
-	// PTX line 23: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r4, r6, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/const_store.ptx:23")
-}
-
-// genericStoreB0 runs b0 of kernel generic_store, PTX lines 32-37.
-func genericStoreB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX lines 32, 33: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 33: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 33: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r1[l] = v2
-			}
-		}
-	}
-	// PTX line 34: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(0) + k1))
-	// PTX line 35: cvta.const.u64, warp-uniform
-	u4 := uint64(u3)
-	// PTX lines 36: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: add.s64
-				v5 := uint64(uint64(u4) + uint64(r1[l]))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: add.s64
-				v5 := uint64(uint64(u4) + uint64(r1[l]))
-				r4[l] = v5
-			}
-		}
-	}
-	// PTX line 37: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r0, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/const_store.ptx:37")
-}
-
-// globalStoreB0 runs b0 of kernel global_store, PTX lines 47-48.
-func globalStoreB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x3)
-	// PTX lines 47, 48: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 48: setp.ne.u32
-				c2t := uint32(v1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// readTableRun runs blocks of kernel read_table for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func readTableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 15-23; ret
+			{
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX lines 15, 16: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 15: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							// 16: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 15: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							// 16: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+							r1[l] = v2
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 48: setp.ne.u32
-				c2t := uint32(v1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 17: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(0) + k1))
+				// PTX lines 18, 19: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemConst,
+						}, m)
+					}
+					v5aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 18: add.s64
+							v4 := uint64(uint64(u3) + uint64(r1[l]))
+							// 19: ld.const.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/hand/const_store.ptx:19")
+									continue
+								}
+								v5 = v5x
+							}
+							r4[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 18: add.s64
+							v4 := uint64(uint64(u3) + uint64(r1[l]))
+							// 19: ld.const.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/hand/const_store.ptx:19")
+									continue
+								}
+								v5 = v5x
+							}
+							r4[l] = v5
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 20: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/const_store.ptx:20")
+				}
+				// PTX line 21: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX lines 22, 23: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s9w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: add.s64
+							v8 := uint64(uint64(u7) + uint64(r1[l]))
+							// 23: st.global.u32
+							s9 := uint64(v8) + 0x0
+							s9v := uint64(r4[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/const_store.ptx:23")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: add.s64
+							v8 := uint64(uint64(u7) + uint64(r1[l]))
+							// 23: st.global.u32
+							s9 := uint64(v8) + 0x0
+							s9v := uint64(r4[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/const_store.ptx:23")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// globalStoreB2 runs b2 of kernel global_store, PTX lines 50-53.
-func globalStoreB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	// PTX line 50: mov.u64, warp-uniform
-	u1 := uint64((w.GlobalVar(0) + k0))
-	// PTX line 51: cvta.const.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX line 52: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r3, m, u3)
-	// PTX line 53: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r0, r3, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/hand/const_store.ptx:53")
-	_ = u3
+// genericStoreRun runs blocks of kernel generic_store for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func genericStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 32-37; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX lines 32, 33: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 33: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 33: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+							r1[l] = v2
+						}
+					}
+				}
+				// PTX line 34: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(0) + k1))
+				// PTX line 35: cvta.const.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX lines 36, 37: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: add.s64
+							v5 := uint64(uint64(u4) + uint64(r1[l]))
+							// 37: st.u32
+							s6 := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r0[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/hand/const_store.ptx:37")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: add.s64
+							v5 := uint64(uint64(u4) + uint64(r1[l]))
+							// 37: st.u32
+							s6 := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r0[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/hand/const_store.ptx:37")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// globalStoreRun runs blocks of kernel global_store for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func globalStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 47-48; divergent, reconverges at block 1 (b1 (done))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x3)
+				// PTX lines 47, 48: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 48: setp.ne.u32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 48: setp.ne.u32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 (done), PTX line 54; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 50-53
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 50: mov.u64, warp-uniform
+				u1 := uint64((w.GlobalVar(0) + k0))
+				// PTX line 51: cvta.const.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX line 52: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.global.u32
+							s4 := uint64(u3) + 0x14
+							s4v := uint64(r0[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/hand/const_store.ptx:53")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.global.u32
+							s4 := uint64(u3) + 0x14
+							s4v := uint64(r0[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/hand/const_store.ptx:53")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// atomicAddRun runs blocks of kernel atomic_add for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func atomicAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 63-65; ret
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				// PTX line 63: mov.u64, warp-uniform
+				u1 := uint64((w.GlobalVar(0) + k0))
+				// PTX line 64: cvta.const.u64, warp-uniform
+				u2 := uint64(u1)
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    1,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 65: atom.add.u32
+				w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r2, r1, r3, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/const_store.ptx:65")
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 74-78; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				// PTX lines 74: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
+				}
+				// PTX line 75: mov.u64, warp-uniform
+				u2 := uint64((w.GlobalVar(0) + k0))
+				// PTX line 76: cvta.const.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 77: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 78: red.global.max.u32
+				w.AtomLanes(runtime.SpaceGlobal, atomMaxU32, nil, r3, r0, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/hand/const_store.ptx:78")
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).
 var atomAdd32 = isa.AtomFunc(isa.AtomAdd, 32)
 
-// atomicAddB0 runs b0 of kernel atomic_add, PTX lines 63-65.
-func atomicAddB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	// PTX line 63: mov.u64, warp-uniform
-	u1 := uint64((w.GlobalVar(0) + k0))
-	// PTX line 64: cvta.const.u64, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 65: atom.add.u32
-	w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r2, r1, r3, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/const_store.ptx:65")
-	_ = u2
-}
-
 // atomMaxU32 is isa.AtomFunc(isa.AtomMaxU, 32).
 var atomMaxU32 = isa.AtomFunc(isa.AtomMaxU, 32)
-
-// reduceMaxB0 runs b0 of kernel reduce_max, PTX lines 74-78.
-func reduceMaxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	// PTX lines 74: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 75: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(0) + k0))
-	// PTX line 76: cvta.const.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 77: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 78: red.global.max.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomMaxU32, nil, r3, r0, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/hand/const_store.ptx:78")
-	_ = u4
-}

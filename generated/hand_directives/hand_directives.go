@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/directives.ptx",
+	NumWindows: 5,
 	SM:         90,
 	SharedSize: 0,
 }
@@ -146,9 +147,36 @@ func init() {
 	finishFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 40-45
 	finishFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{finishB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			finishRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:40",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermExit,
 			Loc:     "testdata/ptx/hand/directives.ptx:46",
@@ -161,20 +189,74 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	finishFunc.Run = finishRun
 	kTunedFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX line 57
-	kTunedFunc.Blocks[0] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/directives.ptx:62",
-		Reconv:  -1,
-		Succ:    1,
-		Uniform: true,
-	}}
+	kTunedFunc.Blocks[0] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/directives.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/directives.ptx:62",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
 	// b1 ($L__func_begin0), PTX lines 64-78
 	kTunedFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{kTunedB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			kTunedRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:64",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     6,
 			Kind:    runtime.TermBranch,
@@ -187,9 +269,29 @@ func init() {
 	}
 	// b2 (LOOP_HEAD), PTX lines 82-84
 	kTunedFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{kTunedB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			kTunedRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:82",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     7,
 			Kind:    runtime.TermBranch,
@@ -202,9 +304,26 @@ func init() {
 	}
 	// b3 (LOOP_END), PTX lines 89-90; divergent, reconverges at block 4 (b4 (NORMAL))
 	kTunedFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{kTunedB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			kTunedRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:89",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -216,9 +335,45 @@ func init() {
 	}
 	// b4 (NORMAL), PTX lines 101-109; ret
 	kTunedFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{kTunedB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			kTunedRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:101",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/directives.ptx:110",
@@ -231,6 +386,13 @@ func init() {
 	kTunedFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/hand/directives.ptx:112",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/directives.ptx:112",
@@ -240,26 +402,44 @@ func init() {
 		},
 	}
 	// b6, PTX line 79
-	kTunedFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/directives.ptx:80",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	kTunedFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/directives.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/directives.ptx:80",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// b7, PTX line 85
-	kTunedFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/directives.ptx:86",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	kTunedFunc.Blocks[7] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/directives.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/directives.ptx:86",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b8, PTX lines 95-96; code before the call
 	kTunedFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{kTunedB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			kTunedRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:95",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -270,6 +450,13 @@ func init() {
 	kTunedFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/hand/directives.ptx:97",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -292,24 +479,67 @@ func init() {
 		},
 	}
 	// b9, PTX line 97
-	kTunedFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/directives.ptx:99",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	kTunedFunc.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/directives.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/directives.ptx:99",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	kTunedFunc.Blocks[11] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	kTunedFunc.Run = kTunedRun
 	kReqFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 125-134; ret
 	kReqFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{kReqB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			kReqRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:125",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/directives.ptx:135",
@@ -323,12 +553,52 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	kReqFunc.Run = kReqRun
 	kRankFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 146-155; ret
 	kRankFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{kRankB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			kRankRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:146",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/directives.ptx:156",
@@ -342,12 +612,58 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	kRankFunc.Run = kRankRun
 	kClusterFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 168-179; ret
 	kClusterFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{kClusterB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			kClusterRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/directives.ptx:168",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/directives.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/directives.ptx:180",
@@ -361,6 +677,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	kClusterFunc.Run = kClusterRun
 }
 
 // KTuned launches PTX kernel k_tuned (testdata/ptx/hand/directives.ptx:49) on dev with the launch configuration cfg. Parameters: p2 is p, s is s, n is n.
@@ -393,512 +710,1047 @@ func KCluster(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, kClusterFunc, cfg, p[:])
 }
 
-// finishB0 runs b0 of function finish, PTX lines 40-45.
-func finishB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x4)
-	k1 := uint64(0xffffffff)
-	// PTX line 40: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 8, 0, m, "testdata/ptx/hand/directives.ptx:40")
-	// PTX line 41: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/hand/directives.ptx:41")
-	// PTX lines 42, 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				// 43: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(v1))
-				r3[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				// 43: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(v1))
-				r3[l] = v2
-			}
-		}
-	}
-	// PTX line 44: mov.u32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r4, m, u3)
-	// PTX line 45: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r4, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/directives.ptx:45")
-	_ = u3
-}
-
-// kTunedB1 runs b1 ($L__func_begin0) of kernel k_tuned, PTX lines 64-78.
-func kTunedB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	// PTX line 64: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 65: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 66, 67: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 67: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 67: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		}
-	}
-	// PTX line 68: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:68")
-	runtime.Broadcast(r3, m, u5)
-	// PTX line 69: ld.param.u32
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:69")
-	runtime.Broadcast(r4, m, u6)
-	// PTX line 70: ld.param.u32
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/directives.ptx:70")
-	runtime.Broadcast(r5, m, u7)
-	// PTX line 71: ld.param.u64
-	u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/directives.ptx:71")
-	runtime.Broadcast(r6, m, u8)
-	// PTX line 72: ld.param.u64
-	u9 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/directives.ptx:72")
-	runtime.Broadcast(r7, m, u9)
-	// PTX line 73: ld.param.u32
-	u10 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/hand/directives.ptx:73")
-	runtime.Broadcast(r8, m, u10)
-	// PTX line 76: mov.u32, warp-uniform
-	u11 := uint64(k0)
-	runtime.Broadcast(r9, m, u11)
-	// PTX line 77: mov.u32, warp-uniform
-	u12 := uint64(k0)
-	runtime.Broadcast(r10, m, u12)
-	// PTX lines 78: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: setp.eq.u32
-				c13t := uint32(u10) == uint32(k0)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+// finishRun runs blocks of function finish for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func finishRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 40-45
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				k1 := uint64(0xffffffff)
+				// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+									continue
+								}
+								v1 = v1x
+							}
+							// 41: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+									continue
+								}
+								v2 = v2x
+							}
+							// 42: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							// 43: add.u64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+									continue
+								}
+								v1 = v1x
+							}
+							// 41: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+									continue
+								}
+								v2 = v2x
+							}
+							// 42: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							// 43: add.u64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r3[l] = v4
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: setp.eq.u32
-				c13t := uint32(u10) == uint32(k0)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				// PTX line 44: mov.u32, warp-uniform
+				u5 := uint64(k1)
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: st.global.u32
+							s6 := uint64(r3[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: st.global.u32
+							s6 := uint64(r3[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u5
-	_ = u6
-	_ = u7
-	_ = u8
-	_ = u9
-	_ = u11
-	_ = u12
 }
 
-// kTunedB2 runs b2 (LOOP_HEAD) of kernel k_tuned, PTX lines 82-84.
-func kTunedB2(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	// PTX lines 82, 83, 84: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: add.u32
-				v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
-				r9[l] = v1
-				// 83: add.u32
-				v2 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v2
-				// 84: setp.lt.u32
-				c3t := uint32(v2) < uint32(r8[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+// kTunedRun runs blocks of kernel k_tuned for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX line 57
+			next = 1
+		case 1:
+			// b1 ($L__func_begin0), PTX lines 64-78
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				// PTX line 64: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 65: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 66, 67: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 67: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 67: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: add.u32
-				v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
-				r9[l] = v1
-				// 83: add.u32
-				v2 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v2
-				// 84: setp.lt.u32
-				c3t := uint32(v2) < uint32(r8[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// kTunedB3 runs b3 (LOOP_END) of kernel k_tuned, PTX lines 89-90.
-func kTunedB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x3)
-	// PTX lines 89, 90: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: and.b32
-				v1 := uint64(uint32(r0[l]) & uint32(k0))
-				// 90: setp.ne.u32
-				c2t := uint32(v1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 68: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:68")
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: and.b32
-				v1 := uint64(uint32(r0[l]) & uint32(k0))
-				// 90: setp.ne.u32
-				c2t := uint32(v1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				runtime.Broadcast(r3, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				// PTX line 69: ld.param.u32
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:69")
+				}
+				runtime.Broadcast(r4, m, u6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 70: ld.param.u32
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u7 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/directives.ptx:70")
+				}
+				runtime.Broadcast(r5, m, u7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 71: ld.param.u64
+				var u8 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/directives.ptx:71")
+				}
+				runtime.Broadcast(r6, m, u8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 72: ld.param.u64
+				var u9 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u9 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/directives.ptx:72")
+				}
+				runtime.Broadcast(r7, m, u9)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 73: ld.param.u32
+				var u10 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u10 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/hand/directives.ptx:73")
+				}
+				runtime.Broadcast(r8, m, u10)
+				// PTX line 76: mov.u32, warp-uniform
+				u11 := uint64(k0)
+				runtime.Broadcast(r9, m, u11)
+				// PTX line 77: mov.u32, warp-uniform
+				u12 := uint64(k0)
+				runtime.Broadcast(r10, m, u12)
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: setp.eq.u32
+							c13t := uint32(u10) == uint32(k0)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p0 = p0&^(1<<l) | c13b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: setp.eq.u32
+							c13t := uint32(u10) == uint32(k0)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p0 = p0&^(1<<l) | c13b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u5
+				_ = u6
+				_ = u7
+				_ = u8
+				_ = u9
+				_ = u11
+				_ = u12
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 (LOOP_HEAD), PTX lines 82-84
+			{
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				// PTX lines 82, 83, 84: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: add.u32
+							v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
+							r9[l] = v1
+							// 83: add.u32
+							v2 := uint64(uint32(r10[l]) + uint32(k0))
+							r10[l] = v2
+							// 84: setp.lt.u32
+							c3t := uint32(v2) < uint32(r8[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: add.u32
+							v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
+							r9[l] = v1
+							// 83: add.u32
+							v2 := uint64(uint32(r10[l]) + uint32(k0))
+							r10[l] = v2
+							// 84: setp.lt.u32
+							c3t := uint32(v2) < uint32(r8[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 (LOOP_END), PTX lines 89-90; divergent, reconverges at block 4 (b4 (NORMAL))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x3)
+				// PTX lines 89, 90: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: and.b32
+							v1 := uint64(uint32(r0[l]) & uint32(k0))
+							// 90: setp.ne.u32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: and.b32
+							v1 := uint64(uint32(r0[l]) & uint32(k0))
+							// 90: setp.ne.u32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 (NORMAL), PTX lines 101-109; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				k0 := uint64(0x20)
+				k1 := uint64(0x4)
+				// PTX lines 101, 102, 103, 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s9w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: mad.lo.u32
+							v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
+							// 102: shr.u64
+							v2 := uint64(uint64(r7[l]) >> uint32(k0))
+							// 103: add.u64
+							v3 := uint64(uint64(r6[l]) + uint64(v2))
+							// 104: cvt.u32.u64
+							v4 := uint64(uint32(uint64(v3)))
+							// 105: add.u32
+							v5 := uint64(uint32(v1) + uint32(v4))
+							// 106: add.u32
+							v6 := uint64(uint32(v5) + uint32(r9[l]))
+							// 107: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 108: add.u64
+							v8 := uint64(uint64(r3[l]) + uint64(v7))
+							// 109: st.global.u32
+							s9 := uint64(v8) + 0x0
+							s9v := uint64(v6)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: mad.lo.u32
+							v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
+							// 102: shr.u64
+							v2 := uint64(uint64(r7[l]) >> uint32(k0))
+							// 103: add.u64
+							v3 := uint64(uint64(r6[l]) + uint64(v2))
+							// 104: cvt.u32.u64
+							v4 := uint64(uint32(uint64(v3)))
+							// 105: add.u32
+							v5 := uint64(uint32(v1) + uint32(v4))
+							// 106: add.u32
+							v6 := uint64(uint32(v5) + uint32(r9[l]))
+							// 107: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 108: add.u64
+							v8 := uint64(uint64(r3[l]) + uint64(v7))
+							// 109: st.global.u32
+							s9 := uint64(v8) + 0x0
+							s9v := uint64(v6)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 5:
+			// b5 ($L__func_end0), PTX line 111; ret
+			next = 11
+		case 6:
+			// b6, PTX line 79
+			next = 2
+		case 7:
+			// b7, PTX line 85
+			next = 3
+		case 8:
+			// b8, PTX lines 95-96; code before the call
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				// PTX lines 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: st.param.u64
+							s1 := uint64(0x0)
+							s1v := uint64(r3[l])
+							if s1 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: st.param.u64
+							s1 := uint64(0x0)
+							s1v := uint64(r3[l])
+							if s1 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+							}
+						}
+					}
+				}
+				// PTX lines 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.param.u32
+							s2 := uint64(0x8)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.param.u32
+							s2 := uint64(0x8)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b8, PTX line 91
+			return pc, budget
+		case 10:
+			// b9, PTX line 97
+			next = 4
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// kTunedB4 runs b4 (NORMAL) of kernel k_tuned, PTX lines 101-109.
-func kTunedB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r17 := w.Reg(17)
-	k0 := uint64(0x20)
-	k1 := uint64(0x4)
-	// PTX lines 101, 102, 103, 104, 105, 106, 107, 108: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: mad.lo.u32
-				v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
-				// 102: shr.u64
-				v2 := uint64(uint64(r7[l]) >> uint32(k0))
-				// 103: add.u64
-				v3 := uint64(uint64(r6[l]) + uint64(v2))
-				// 104: cvt.u32.u64
-				v4 := uint64(uint32(uint64(v3)))
-				// 105: add.u32
-				v5 := uint64(uint32(v1) + uint32(v4))
-				// 106: add.u32
-				v6 := uint64(uint32(v5) + uint32(r9[l]))
-				r12[l] = v6
-				// 107: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 108: add.u64
-				v8 := uint64(uint64(r3[l]) + uint64(v7))
-				r17[l] = v8
+// kReqRun runs blocks of kernel k_req for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func kReqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 125-134; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				k2 := uint64(0x4)
+				// PTX line 125: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 126: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 127, 128, 129: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 128: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 129: mad.lo.u32
+							v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
+							r3[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 128: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 129: mad.lo.u32
+							v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
+							r3[l] = v5
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 130: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:130")
+				}
+				// PTX line 131: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX lines 132, 133, 134: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: mul.wide.u32
+							v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+							// 133: add.u64
+							v9 := uint64(uint64(u7) + uint64(v8))
+							// 134: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r3[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: mul.wide.u32
+							v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+							// 133: add.u64
+							v9 := uint64(uint64(u7) + uint64(v8))
+							// 134: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r3[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: mad.lo.u32
-				v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
-				// 102: shr.u64
-				v2 := uint64(uint64(r7[l]) >> uint32(k0))
-				// 103: add.u64
-				v3 := uint64(uint64(r6[l]) + uint64(v2))
-				// 104: cvt.u32.u64
-				v4 := uint64(uint32(uint64(v3)))
-				// 105: add.u32
-				v5 := uint64(uint32(v1) + uint32(v4))
-				// 106: add.u32
-				v6 := uint64(uint32(v5) + uint32(r9[l]))
-				r12[l] = v6
-				// 107: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 108: add.u64
-				v8 := uint64(uint64(r3[l]) + uint64(v7))
-				r17[l] = v8
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 109: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/directives.ptx:109")
 }
 
-// kTunedB8 runs b8 of kernel k_tuned, PTX lines 95-96.
-func kTunedB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	// PTX line 95: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:95")
-	// PTX line 96: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:96")
+// kRankRun runs blocks of kernel k_rank for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func kRankRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 146-155; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x3e8)
+				k1 := uint64(0x4)
+				// PTX line 146: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 147: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 148, 149, 150: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 149: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 150: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r3[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 149: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 150: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r3[l] = v5
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 151: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:151")
+				}
+				// PTX line 152: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: mul.wide.u32
+							v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 154: add.u64
+							v9 := uint64(uint64(u7) + uint64(v8))
+							// 155: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r3[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: mul.wide.u32
+							v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 154: add.u64
+							v9 := uint64(uint64(u7) + uint64(v8))
+							// 155: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r3[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
-// kReqB0 runs b0 of kernel k_req, PTX lines 125-134.
-func kReqB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	k2 := uint64(0x4)
-	// PTX line 125: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 126: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 129: mad.lo.u32
-				v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
-				r3[l] = v5
+// kClusterRun runs blocks of kernel k_cluster for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func kClusterRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 168-179; ret
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x3e8)
+				k1 := uint64(0x4)
+				// PTX line 168: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 169: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 170, 171: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 171: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 171: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
+				}
+				// PTX line 172: mov.u32, warp-uniform
+				u5 := uint64(uint64(0))
+				// PTX line 173: mov.u32, warp-uniform
+				u6 := uint64(uint64(1))
+				// PTX line 174: mad.lo.u32, warp-uniform
+				u7 := uint64(uint32(uint32(u5)*uint32(k0) + uint32(u6)))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 175: ld.param.u64
+				var u8 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:175")
+				}
+				// PTX line 176: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 177, 178, 179: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s12w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 177: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 178: add.u64
+							v11 := uint64(uint64(u9) + uint64(v10))
+							// 179: st.global.u32
+							s12 := uint64(v11) + 0x0
+							s12v := uint64(u7)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 177: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 178: add.u64
+							v11 := uint64(uint64(u9) + uint64(v10))
+							// 179: st.global.u32
+							s12 := uint64(v11) + 0x0
+							s12v := uint64(u7)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 129: mad.lo.u32
-				v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
-				r3[l] = v5
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 130: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:130")
-	// PTX line 131: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u6)
-	// PTX lines 132, 133: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-				// 133: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r7[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-				// 133: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r7[l] = v9
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 134: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/directives.ptx:134")
-}
-
-// kRankB0 runs b0 of kernel k_rank, PTX lines 146-155.
-func kRankB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	k0 := uint64(0x3e8)
-	k1 := uint64(0x4)
-	// PTX line 146: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 147: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 148, 149, 150: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 149: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 150: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r3[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 149: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 150: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r3[l] = v5
-			}
-		}
-	}
-	// PTX line 151: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:151")
-	// PTX line 152: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u6)
-	// PTX lines 153, 154: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 153: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 154: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r7[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 153: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 154: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r7[l] = v9
-			}
-		}
-	}
-	// PTX line 155: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/directives.ptx:155")
-}
-
-// kClusterB0 runs b0 of kernel k_cluster, PTX lines 168-179.
-func kClusterB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	k0 := uint64(0x3e8)
-	k1 := uint64(0x4)
-	// PTX line 168: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 169: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 170, 171: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 170: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 171: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 170: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 171: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		}
-	}
-	// PTX line 172: mov.u32, warp-uniform
-	u5 := uint64(uint64(0))
-	// PTX line 173: mov.u32, warp-uniform
-	u6 := uint64(uint64(1))
-	// PTX line 174: mad.lo.u32, warp-uniform
-	u7 := uint64(uint32(uint32(u5)*uint32(k0) + uint32(u6)))
-	runtime.Broadcast(r5, m, u7)
-	// PTX line 175: ld.param.u64
-	u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:175")
-	// PTX line 176: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u8)
-	// PTX lines 177, 178: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 177: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 178: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
-				r9[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 177: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 178: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
-				r9[l] = v11
-			}
-		}
-	}
-	// PTX line 179: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r9, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/directives.ptx:179")
-	_ = u7
 }

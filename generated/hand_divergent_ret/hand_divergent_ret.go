@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/divergent_ret.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -91,9 +92,30 @@ func init() {
 	classifyFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 27-30; divergent, reconverges at the exit
 	classifyFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifyB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:27",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -105,9 +127,30 @@ func init() {
 	}
 	// b1 (SEARCH), PTX lines 43-46; divergent, reconverges at the exit
 	classifyFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifyB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:43",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -118,18 +161,42 @@ func init() {
 		},
 	}
 	// b2, PTX line 31; ret
-	classifyFunc.Blocks[2] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/divergent_ret.ptx:31",
-		Reconv:  -1,
-		Succ:    11,
-		Uniform: true,
-	}}
+	classifyFunc.Blocks[2] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/divergent_ret.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/divergent_ret.ptx:31",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
 	// b3, PTX lines 32-35; divergent, reconverges at the exit
 	classifyFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{classifyB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:32",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -140,18 +207,39 @@ func init() {
 		},
 	}
 	// b4, PTX line 36; ret
-	classifyFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/divergent_ret.ptx:36",
-		Reconv:  -1,
-		Succ:    11,
-		Uniform: true,
-	}}
+	classifyFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/divergent_ret.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/divergent_ret.ptx:36",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
 	// b5, PTX lines 37-39; divergent, reconverges at the exit
 	classifyFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{classifyB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:37",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -162,18 +250,30 @@ func init() {
 		},
 	}
 	// b6, PTX line 40; ret
-	classifyFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/divergent_ret.ptx:40",
-		Reconv:  -1,
-		Succ:    11,
-		Uniform: true,
-	}}
+	classifyFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/divergent_ret.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/divergent_ret.ptx:40",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
 	// b7, PTX lines 41-41
 	classifyFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{classifyB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:41",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/divergent_ret.ptx:42",
@@ -183,18 +283,38 @@ func init() {
 		},
 	}
 	// b8, PTX line 47; ret
-	classifyFunc.Blocks[8] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/divergent_ret.ptx:47",
-		Reconv:  -1,
-		Succ:    11,
-		Uniform: true,
-	}}
+	classifyFunc.Blocks[8] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/divergent_ret.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/divergent_ret.ptx:47",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
 	// b9, PTX lines 48-49; divergent, reconverges at the exit
 	classifyFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{classifyB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:48",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -206,9 +326,24 @@ func init() {
 	}
 	// b10, PTX lines 51-52; ret
 	classifyFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{classifyB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:51",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/divergent_ret.ptx:53",
@@ -222,12 +357,25 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifyFunc.Run = classifyRun
 	collatzFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 61-62
 	collatzFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{collatzB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:61",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/divergent_ret.ptx:63",
@@ -238,9 +386,21 @@ func init() {
 	}
 	// b1 (STEP), PTX lines 64-64; divergent, reconverges at block 2 (b2)
 	collatzFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{collatzB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:64",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -251,18 +411,47 @@ func init() {
 		},
 	}
 	// b2, PTX line 65; ret
-	collatzFunc.Blocks[2] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/hand/divergent_ret.ptx:65",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	collatzFunc.Blocks[2] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/divergent_ret.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/divergent_ret.ptx:65",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// b3, PTX lines 66-70
 	collatzFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{collatzB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:66",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/divergent_ret.ptx:71",
@@ -276,12 +465,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	collatzFunc.Run = collatzRun
 	divergentRetFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 81-88; code before the call
 	divergentRetFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{divergentRetB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentRetRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:81",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -292,6 +503,13 @@ func init() {
 	divergentRetFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:89",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -316,9 +534,21 @@ func init() {
 	}
 	// b1, PTX lines 90-92; code before the call
 	divergentRetFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{divergentRetB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentRetRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:90",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -329,6 +559,13 @@ func init() {
 	divergentRetFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:93",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -352,9 +589,36 @@ func init() {
 	}
 	// b2, PTX lines 94-99; ret
 	divergentRetFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{divergentRetB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentRetRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/divergent_ret.ptx:94",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/divergent_ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/divergent_ret.ptx:100",
@@ -368,6 +632,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	divergentRetFunc.Run = divergentRetRun
 }
 
 // DivergentRet launches PTX kernel divergent_ret (testdata/ptx/hand/divergent_ret.ptx:74) on dev with the launch configuration cfg. Parameters: out is out.
@@ -377,499 +642,940 @@ func DivergentRet(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, divergentRetFunc, cfg, p[:])
 }
 
-// classifyB0 runs b0 of function classify, PTX lines 27-30.
-func classifyB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	k1 := uint64(0x8)
-	// PTX line 27: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/divergent_ret.ptx:27")
-	// PTX line 28: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 29: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/divergent_ret.ptx:29")
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// classifyRun runs blocks of function classify for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 27-30; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				k1 := uint64(0x8)
+				// PTX lines 27: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:27")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:27")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 28: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				// PTX lines 29, 30: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(u2)
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/divergent_ret.ptx:29")
+							}
+							// 30: setp.lt.u32
+							c4t := uint32(r0[l]) < uint32(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(u2)
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/divergent_ret.ptx:29")
+							}
+							// 30: setp.lt.u32
+							c4t := uint32(r0[l]) < uint32(k1)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 (SEARCH), PTX lines 43-46; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				k1 := uint64(0x64)
+				// PTX lines 43, 44, 45, 46: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: rem.u32
+							v1 := isa.Rem(r0[l], r3[l], 32, false)
+							// 44: setp.eq.u32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+							// 45: add.u32
+							v3 := uint64(uint32(r3[l]) + uint32(k1))
+							// 46: st.param.u32
+							s4 := uint64(0x4)
+							s4v := uint64(v3)
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/divergent_ret.ptx:46")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: rem.u32
+							v1 := isa.Rem(r0[l], r3[l], 32, false)
+							// 44: setp.eq.u32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+							// 45: add.u32
+							v3 := uint64(uint32(r3[l]) + uint32(k1))
+							// 46: st.param.u32
+							s4 := uint64(0x4)
+							s4v := uint64(v3)
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/divergent_ret.ptx:46")
+							}
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX line 31; ret
+			next = 11
+		case 3:
+			// b3, PTX lines 32-35; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				k2 := uint64(0x0)
+				// PTX line 32: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(u1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:33")
+							}
+							// 34: and.b32
+							v3 := uint64(uint32(r0[l]) & uint32(k1))
+							// 35: setp.ne.u32
+							c4t := uint32(v3) != uint32(k2)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(u1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:33")
+							}
+							// 34: and.b32
+							v3 := uint64(uint32(r0[l]) & uint32(k1))
+							// 35: setp.ne.u32
+							c4t := uint32(v3) != uint32(k2)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4, PTX line 36; ret
+			next = 11
+		case 5:
+			// b5, PTX lines 37-39; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x3)
+				k1 := uint64(0x14)
+				// PTX line 37: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 38, 39: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(u1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:38")
+							}
+							// 39: setp.lt.u32
+							c3t := uint32(r0[l]) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(u1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:38")
+							}
+							// 39: setp.lt.u32
+							c3t := uint32(r0[l]) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6, PTX line 40; ret
+			next = 11
+		case 7:
+			// b7, PTX lines 41-41
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x3)
+				// PTX line 41: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r3, m, u1)
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 8:
+			// b8, PTX line 47; ret
+			next = 11
+		case 9:
+			// b9, PTX lines 48-49; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x1)
+				// PTX lines 48, 49: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+							// 49: setp.lt.u32
+							c2t := uint32(v1) < uint32(r0[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+							// 49: setp.lt.u32
+							c2t := uint32(v1) < uint32(r0[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b10, PTX lines 51-52; ret
+			{
+				k0 := uint64(0x4)
+				// PTX line 51: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(u1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(u1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:52")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
 }
 
-// classifyB1 runs b1 (SEARCH) of function classify, PTX lines 43-46.
-func classifyB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	k1 := uint64(0x64)
-	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: rem.u32
-				v1 := isa.Rem(r0[l], r3[l], 32, false)
-				// 44: setp.eq.u32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// collatzRun runs blocks of function collatz for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func collatzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 61-62
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				// PTX line 61: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r1, m, u1)
+				// PTX lines 62: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: mov.u32
+							v2 := uint64(r0[l])
+							r2[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: mov.u32
+							v2 := uint64(r0[l])
+							r2[l] = v2
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-				// 45: add.u32
-				v3 := uint64(uint32(r3[l]) + uint32(k1))
-				r1[l] = v3
+				_ = u1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: rem.u32
-				v1 := isa.Rem(r0[l], r3[l], 32, false)
-				// 44: setp.eq.u32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 (STEP), PTX lines 64-64; divergent, reconverges at block 2 (b2)
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 64: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: setp.eq.u32
+							c1t := uint32(r2[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: setp.eq.u32
+							c1t := uint32(r2[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-				// 45: add.u32
-				v3 := uint64(uint32(r3[l]) + uint32(k1))
-				r1[l] = v3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX line 65; ret
+			next = 4
+		case 3:
+			// b3, PTX lines 66-70
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				k2 := uint64(0x3)
+				// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: and.b32
+							v1 := uint64(uint32(r2[l]) & uint32(k0))
+							// 67: setp.eq.u32
+							c2t := uint32(v1) == uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 68: shr.u32
+							if c2 {
+								v3 := uint64(uint32(r2[l]) >> uint32(k0))
+								r2[l] = v3
+							}
+							// 69: mad.lo.u32
+							if !c2 {
+								v4 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k0)))
+								r2[l] = v4
+							}
+							// 70: add.u32
+							v5 := uint64(uint32(r1[l]) + uint32(k0))
+							r1[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: and.b32
+							v1 := uint64(uint32(r2[l]) & uint32(k0))
+							// 67: setp.eq.u32
+							c2t := uint32(v1) == uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 68: shr.u32
+							if c2 {
+								v3 := uint64(uint32(r2[l]) >> uint32(k0))
+								r2[l] = v3
+							}
+							// 69: mad.lo.u32
+							if !c2 {
+								v4 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k0)))
+								r2[l] = v4
+							}
+							// 70: add.u32
+							v5 := uint64(uint32(r1[l]) + uint32(k0))
+							r1[l] = v5
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	// PTX line 46: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/divergent_ret.ptx:46")
-}
-
-// classifyB3 runs b3 of function classify, PTX lines 32-35.
-func classifyB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	k2 := uint64(0x0)
-	// PTX line 32: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 33: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/divergent_ret.ptx:33")
-	// PTX lines 34, 35: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: and.b32
-				v2 := uint64(uint32(r0[l]) & uint32(k1))
-				// 35: setp.ne.u32
-				c3t := uint32(v2) != uint32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: and.b32
-				v2 := uint64(uint32(r0[l]) & uint32(k1))
-				// 35: setp.ne.u32
-				c3t := uint32(v2) != uint32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-}
-
-// classifyB5 runs b5 of function classify, PTX lines 37-39.
-func classifyB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	k1 := uint64(0x14)
-	// PTX line 37: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 38: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/divergent_ret.ptx:38")
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-}
-
-// classifyB7 runs b7 of function classify, PTX lines 41-41.
-func classifyB7(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x3)
-	// PTX line 41: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r3, m, u1)
-	_ = u1
-}
-
-// classifyB9 runs b9 of function classify, PTX lines 48-49.
-func classifyB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	k0 := uint64(0x1)
-	// PTX lines 48, 49: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-				// 49: setp.lt.u32
-				c2t := uint32(v1) < uint32(r0[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-				// 49: setp.lt.u32
-				c2t := uint32(v1) < uint32(r0[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[0] = p0
+		pc, budget = next, budget-1
 	}
 }
 
-// classifyB10 runs b10 of function classify, PTX lines 51-52.
-func classifyB10(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x4)
-	// PTX line 51: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 52: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/hand/divergent_ret.ptx:52")
-	_ = u1
-}
-
-// collatzB0 runs b0 of function collatz, PTX lines 61-62.
-func collatzB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x0)
-	// PTX line 61: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r1, m, u1)
-	// PTX lines 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: mov.u32
-				v2 := uint64(r0[l])
-				r2[l] = v2
+// divergentRetRun runs blocks of kernel divergent_ret for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func divergentRetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 81-88; code before the call
+			{
+				r0 := w.Reg(0)
+				// PTX line 81: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 82: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 83, 84, 88: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 84: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 88: st.param.u32
+							s5 := uint64(0x0)
+							s5v := uint64(v4)
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 84: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 88: st.param.u32
+							s5 := uint64(0x0)
+							s5v := uint64(v4)
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: mov.u32
-				v2 := uint64(r0[l])
-				r2[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 77
+			return pc, budget
+		case 2:
+			// b1, PTX lines 90-92; code before the call
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				k0 := uint64(0x1)
+				// PTX lines 90, 92: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:90")
+									continue
+								}
+								v1 = v1x
+							}
+							r3[l] = v1
+							// 92: add.u32
+							v2 := uint64(uint32(r0[l]) + uint32(k0))
+							r4[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:90")
+									continue
+								}
+								v1 = v1x
+							}
+							r3[l] = v1
+							// 92: add.u32
+							v2 := uint64(uint32(r0[l]) + uint32(k0))
+							r4[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1, PTX line 89
+			return pc, budget
+		case 4:
+			// b2, PTX lines 94-99; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				k0 := uint64(0x3e8)
+				k1 := uint64(0x4)
+				// PTX lines 94: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: mad.lo.u32
+							v1 := uint64(uint32(uint32(r3[l])*uint32(k0) + uint32(r5[l])))
+							r6[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: mad.lo.u32
+							v1 := uint64(uint32(uint32(r3[l])*uint32(k0) + uint32(r5[l])))
+							r6[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 95: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/divergent_ret.ptx:95")
+				}
+				// PTX line 96: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 97, 98, 99: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 98: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 99: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:99")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 98: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 99: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:99")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-	}
-	_ = u1
-}
-
-// collatzB1 runs b1 (STEP) of function collatz, PTX lines 64-64.
-func collatzB1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: setp.eq.u32
-				c1t := uint32(r2[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: setp.eq.u32
-				c1t := uint32(r2[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
+		pc, budget = next, budget-1
 	}
-}
-
-// collatzB3 runs b3 of function collatz, PTX lines 66-70.
-func collatzB3(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	k2 := uint64(0x3)
-	// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: and.b32
-				v1 := uint64(uint32(r2[l]) & uint32(k0))
-				// 67: setp.eq.u32
-				c2t := uint32(v1) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 68: shr.u32
-				if c2 {
-					v3 := uint64(uint32(r2[l]) >> uint32(k0))
-					r2[l] = v3
-				}
-				// 69: mad.lo.u32
-				if !c2 {
-					v4 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k0)))
-					r2[l] = v4
-				}
-				// 70: add.u32
-				v5 := uint64(uint32(r1[l]) + uint32(k0))
-				r1[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: and.b32
-				v1 := uint64(uint32(r2[l]) & uint32(k0))
-				// 67: setp.eq.u32
-				c2t := uint32(v1) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 68: shr.u32
-				if c2 {
-					v3 := uint64(uint32(r2[l]) >> uint32(k0))
-					r2[l] = v3
-				}
-				// 69: mad.lo.u32
-				if !c2 {
-					v4 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k0)))
-					r2[l] = v4
-				}
-				// 70: add.u32
-				v5 := uint64(uint32(r1[l]) + uint32(k0))
-				r1[l] = v5
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// divergentRetB0 runs b0 of kernel divergent_ret, PTX lines 81-88.
-func divergentRetB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 81: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 82: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 83, 84: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 84: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 84: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		}
-	}
-	// PTX line 88: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/hand/divergent_ret.ptx:88")
-}
-
-// divergentRetB1 runs b1 of kernel divergent_ret, PTX lines 90-92.
-func divergentRetB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x1)
-	// PTX line 90: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x4, 4, 0, m, "testdata/ptx/hand/divergent_ret.ptx:90")
-	// PTX lines 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r4[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r4[l] = v1
-			}
-		}
-	}
-}
-
-// divergentRetB2 runs b2 of kernel divergent_ret, PTX lines 94-99.
-func divergentRetB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	k0 := uint64(0x3e8)
-	k1 := uint64(0x4)
-	// PTX lines 94: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: mad.lo.u32
-				v1 := uint64(uint32(uint32(r3[l])*uint32(k0) + uint32(r5[l])))
-				r6[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: mad.lo.u32
-				v1 := uint64(uint32(uint32(r3[l])*uint32(k0) + uint32(r5[l])))
-				r6[l] = v1
-			}
-		}
-	}
-	// PTX line 95: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/divergent_ret.ptx:95")
-	// PTX line 96: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 97, 98: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 98: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r10[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 98: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r10[l] = v5
-			}
-		}
-	}
-	// PTX line 99: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/divergent_ret.ptx:99")
 }

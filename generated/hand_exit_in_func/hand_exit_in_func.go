@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/exit_in_func.ptx",
+	NumWindows: 2,
 	SM:         80,
 	SharedSize: 16,
 }
@@ -96,9 +97,27 @@ func init() {
 	maybeExitFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 26-28; divergent, reconverges at the exit
 	maybeExitFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{maybeExitB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			maybeExitRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:26",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -109,16 +128,26 @@ func init() {
 		},
 	}
 	// b1, PTX line 29
-	maybeExitFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermExit,
-		Loc:     "testdata/ptx/hand/exit_in_func.ptx:29",
-		Reconv:  -1,
-		Uniform: true,
-	}}
+	maybeExitFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/exit_in_func.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermExit,
+			Loc:     "testdata/ptx/hand/exit_in_func.ptx:29",
+			Reconv:  -1,
+			Uniform: true,
+		},
+	}
 	// b2, PTX line 29; ret
 	maybeExitFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:30",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/exit_in_func.ptx:30",
@@ -132,12 +161,25 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	maybeExitFunc.Run = maybeExitRun
 	twiceFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 37-40; code before the call
 	twiceFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{twiceB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			twiceRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:37",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -148,6 +190,13 @@ func init() {
 	twiceFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:41",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -167,9 +216,24 @@ func init() {
 	}
 	// b1, PTX lines 43-44; ret
 	twiceFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{twiceB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			twiceRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:43",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/exit_in_func.ptx:45",
@@ -183,12 +247,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	twiceFunc.Run = twiceRun
 	exitInFuncFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 56-59; bar.sync at line 60
 	exitInFuncFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{exitInFuncB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitInFuncRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:56",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -202,9 +288,36 @@ func init() {
 	}
 	// b0, PTX lines 61-70; code before the call
 	exitInFuncFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{exitInFuncB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitInFuncRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:61",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  70,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -215,6 +328,13 @@ func init() {
 	exitInFuncFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:71",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -239,9 +359,25 @@ func init() {
 	}
 	// b1, PTX lines 72-74; bar.sync at line 75
 	exitInFuncFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{exitInFuncB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitInFuncRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:72",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -255,9 +391,27 @@ func init() {
 	}
 	// b1, PTX lines 76-78; ret
 	exitInFuncFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{exitInFuncB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitInFuncRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/exit_in_func.ptx:76",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/exit_in_func.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/exit_in_func.ptx:79",
@@ -271,6 +425,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	exitInFuncFunc.Run = exitInFuncRun
 }
 
 // ExitInFunc launches PTX kernel exit_in_func (testdata/ptx/hand/exit_in_func.ptx:48) on dev with the launch configuration cfg. Parameters: out is out.
@@ -280,215 +435,640 @@ func ExitInFunc(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, exitInFuncFunc, cfg, p[:])
 }
 
-// maybeExitB0 runs b0 of function maybe_exit, PTX lines 26-28.
-func maybeExitB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x3)
-	k1 := uint64(0x0)
-	// PTX line 26: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/hand/exit_in_func.ptx:26")
-	// PTX lines 27, 28: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: rem.u32
-				v1 := isa.Rem(r0[l], k0, 32, false)
-				// 28: setp.eq.u32
-				c2t := uint32(v1) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// maybeExitRun runs blocks of function maybe_exit for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func maybeExitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 26-28; divergent, reconverges at the exit
+			{
+				k0 := uint64(0x3)
+				k1 := uint64(0x0)
+				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
+									continue
+								}
+								v1 = v1x
+							}
+							// 27: rem.u32
+							v2 := isa.Rem(v1, k0, 32, false)
+							// 28: setp.eq.u32
+							c3t := uint32(v2) == uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:26")
+									continue
+								}
+								v1 = v1x
+							}
+							// 27: rem.u32
+							v2 := isa.Rem(v1, k0, 32, false)
+							// 28: setp.eq.u32
+							c3t := uint32(v2) == uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: rem.u32
-				v1 := isa.Rem(r0[l], k0, 32, false)
-				// 28: setp.eq.u32
-				c2t := uint32(v1) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1, PTX line 29
+			return pc, budget
+		case 2:
+			// b2, PTX line 29; ret
+			next = 3
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// twiceB0 runs b0 of function twice, PTX lines 37-40.
-func twiceB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 37: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, 0, m, "testdata/ptx/hand/exit_in_func.ptx:37")
-	// PTX line 40: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:40")
-}
-
-// twiceB1 runs b1 of function twice, PTX lines 43-44.
-func twiceB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: shl.b32
-				v1 := uint64(uint32(r0[l]) << uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: shl.b32
-				v1 := uint64(uint32(r0[l]) << uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 44: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, m, "testdata/ptx/hand/exit_in_func.ptx:44")
-}
-
-// exitInFuncB0 runs b0 of kernel exit_in_func, PTX lines 56-59.
-func exitInFuncB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX lines 56, 57: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 57: setp.eq.u32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// twiceRun runs blocks of function twice for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 37-40; code before the call
+			{
+				r0 := w.Reg(0)
+				// PTX lines 37: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:37")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 57: setp.eq.u32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:40")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 34
+			return pc, budget
+		case 2:
+			// b1, PTX lines 43-44; ret
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 43, 44: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: shl.b32
+							v1 := uint64(uint32(r0[l]) << uint32(k0))
+							// 44: st.param.u32
+							s2 := uint64(0x8)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: shl.b32
+							v1 := uint64(uint32(r0[l]) << uint32(k0))
+							// 44: st.param.u32
+							s2 := uint64(0x8)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/exit_in_func.ptx:44")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 58: mov.u32, warp-uniform
-	u3 := uint64(k0)
-	runtime.Broadcast(r1, m, u3)
-	// PTX line 59: st.shared.u32
-	m4 := m & w.P[0]
-	if m4 != 0 {
-		w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x0, 4, m4, "testdata/ptx/hand/exit_in_func.ptx:59")
-	}
-	_ = u3
 }
 
-// exitInFuncB0_1 runs b0 of kernel exit_in_func, PTX lines 61-70.
-func exitInFuncB0_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX line 61: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/exit_in_func.ptx:61")
-	// PTX line 62: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 63, 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 64: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r5[l] = v4
+// exitInFuncRun runs blocks of kernel exit_in_func for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func exitInFuncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 56-59; bar.sync at line 60
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 56, 57: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 57: setp.eq.u32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 57: setp.eq.u32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 58: mov.u32, warp-uniform
+				u3 := uint64(k0)
+				runtime.Broadcast(r1, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: 0,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 59: st.shared.u32
+				m4 := m & w.P[0]
+				if m4 != 0 {
+					w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x0, 4, m4, "testdata/ptx/hand/exit_in_func.ptx:59")
+				}
+				_ = u3
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 64: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r5[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 61-70; code before the call
+			{
+				r0 := w.Reg(0)
+				r5 := w.Reg(5)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 61: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/exit_in_func.ptx:61")
+				}
+				// PTX line 62: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 63, 64: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 64: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r5[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 64: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r5[l] = v4
+						}
+					}
+				}
+				// PTX line 65: mov.u32, warp-uniform
+				u5 := uint64(k1)
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: st.global.u32
+							s6 := uint64(r5[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: st.global.u32
+							s6 := uint64(r5[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/exit_in_func.ptx:66")
+							}
+						}
+					}
+				}
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.param.u32
+							s7 := uint64(0x0)
+							s7v := uint64(r0[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.param.u32
+							s7 := uint64(0x0)
+							s7v := uint64(r0[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/exit_in_func.ptx:70")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b0, PTX line 51
+			return pc, budget
+		case 3:
+			// b1, PTX lines 72-74; bar.sync at line 75
+			{
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				// PTX lines 72: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/exit_in_func.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 74: atom.shared.add.u32
+				w.AtomLanes(runtime.SpaceShared, atomAdd32, nil, nil, r11, r11, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:74")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b1, PTX lines 76-78; ret
+			{
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				k0 := uint64(0x3e8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 76: ld.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:76")
+				// PTX lines 77, 78: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: mad.lo.u32
+							v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
+							// 78: st.global.u32
+							s3 := uint64(r5[l]) + 0x0
+							s3v := uint64(v2)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: mad.lo.u32
+							v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
+							// 78: st.global.u32
+							s3 := uint64(r5[l]) + 0x0
+							s3v := uint64(v2)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/exit_in_func.ptx:78")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 65: mov.u32, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r6, m, u5)
-	// PTX line 66: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:66")
-	// PTX line 70: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:70")
-	_ = u5
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).
 var atomAdd32 = isa.AtomFunc(isa.AtomAdd, 32)
-
-// exitInFuncB1 runs b1 of kernel exit_in_func, PTX lines 72-74.
-func exitInFuncB1(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	// PTX line 72: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r7, nil, 0, 0x4, 4, 0, m, "testdata/ptx/hand/exit_in_func.ptx:72")
-	// PTX line 74: atom.shared.add.u32
-	w.AtomLanes(runtime.SpaceShared, atomAdd32, nil, nil, r11, r11, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:74")
-}
-
-// exitInFuncB1_1 runs b1 of kernel exit_in_func, PTX lines 76-78.
-func exitInFuncB1_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	k0 := uint64(0x3e8)
-	// PTX line 76: ld.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mad.lo.u32
-				v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
-				r9[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: mad.lo.u32
-				v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
-				r9[l] = v2
-			}
-		}
-	}
-	// PTX line 78: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:78")
-}

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/warp_sz.ptx",
+	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -76,9 +77,21 @@ func init() {
 	addkFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 27-27; ret
 	addkFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{addkB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			addkRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/warp_sz.ptx:27",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_sz.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/warp_sz.ptx:28",
@@ -92,12 +105,172 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	addkFunc.Run = addkRun
 	warpSzFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 42-94
 	warpSzFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpSzB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpSzRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/warp_sz.ptx:42",
 		PTXInstrs: 51,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_sz.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/warp_sz.ptx:95",
@@ -108,9 +281,29 @@ func init() {
 	}
 	// b1 (WARP_SZ_loop), PTX lines 96-98; divergent, reconverges at block 2 (b2)
 	warpSzFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{warpSzB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpSzRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/warp_sz.ptx:96",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/warp_sz.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -122,9 +315,18 @@ func init() {
 	}
 	// b2, PTX lines 100-100; code before the call
 	warpSzFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{warpSzB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpSzRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/warp_sz.ptx:100",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_sz.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -135,6 +337,13 @@ func init() {
 	warpSzFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/hand/warp_sz.ptx:102",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_sz.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -161,9 +370,39 @@ func init() {
 	}
 	// b3, PTX lines 103-109; ret
 	warpSzFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{warpSzB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpSzRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/hand/warp_sz.ptx:103",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_sz.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/warp_sz.ptx:110",
@@ -177,6 +416,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpSzFunc.Run = warpSzRun
 }
 
 // WarpSz launches PTX kernel warp_sz (testdata/ptx/hand/warp_sz.ptx:31) on dev with the launch configuration cfg. Parameters: out is out.
@@ -186,550 +426,1227 @@ func WarpSz(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, warpSzFunc, cfg, p[:])
 }
 
-// addkB0 runs b0 of function addk, PTX lines 27-27.
-func addkB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX lines 27: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r2[l] = v1
+// addkRun runs blocks of function addk for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func addkRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 27-27; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				// PTX lines 27: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+							r2[l] = v1
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// warpSzB0 runs b0 of kernel warp_sz, PTX lines 42-94.
-func warpSzB0(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	k0 := uint64(0x50)
-	k1 := uint64(0x20)
-	k2 := uint64(0x1)
-	k3 := uint64(0xffffffff)
-	k4 := uint64(0x40)
-	k5 := uint64(0x2)
-	k6 := uint64(0x7)
-	k7 := uint64(0x5)
-	k8 := uint64(0x64)
-	k9 := uint64(0x8)
-	k10 := uint64(0x0)
-	// PTX line 42: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 43: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 44, 45: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 45: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r5[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 45: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r5[l] = v4
-			}
-		}
-	}
-	// PTX line 46: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_sz.ptx:46")
-	// PTX line 47: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX lines 48, 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 49: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r9[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 49: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r9[l] = v8
-			}
-		}
-	}
-	// PTX line 51: mov.u32, warp-uniform
-	u9 := uint64(k1)
-	runtime.Broadcast(r10, m, u9)
-	// PTX line 52: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/warp_sz.ptx:52")
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: add.u32
-				v10 := uint64(uint32(r5[l]) + uint32(k1))
-				r11[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: add.u32
-				v10 := uint64(uint32(r5[l]) + uint32(k1))
-				r11[l] = v10
-			}
-		}
-	}
-	// PTX line 54: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r9, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/hand/warp_sz.ptx:54")
-	// PTX lines 55, 56: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: rem.u32
-				v11 := isa.Rem(r5[l], k1, 32, false)
-				r12[l] = v11
-				// 56: sub.u32
-				v12 := uint64(uint32(k1) - uint32(v11))
-				r13[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: rem.u32
-				v11 := isa.Rem(r5[l], k1, 32, false)
-				r12[l] = v11
-				// 56: sub.u32
-				v12 := uint64(uint32(k1) - uint32(v11))
-				r13[l] = v12
-			}
-		}
-	}
-	// PTX line 57: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r9, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/hand/warp_sz.ptx:57")
-	// PTX lines 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: min.u32
-				v13 := uint64(min(uint32(r5[l]), uint32(k1)))
-				r14[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: min.u32
-				v13 := uint64(min(uint32(r5[l]), uint32(k1)))
-				r14[l] = v13
-			}
-		}
-	}
-	// PTX line 59: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r9, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/hand/warp_sz.ptx:59")
-	// PTX lines 60: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: div.u32
-				v14 := isa.Div(r5[l], k1, 32, false)
-				r15[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: div.u32
-				v14 := isa.Div(r5[l], k1, 32, false)
-				r15[l] = v14
-			}
-		}
-	}
-	// PTX line 61: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r9, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/hand/warp_sz.ptx:61")
-	// PTX line 62: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r9, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/hand/warp_sz.ptx:62")
-	// PTX lines 63, 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: or.b32
-				v15 := uint64(uint32(r5[l]) | uint32(k2))
-				// 64: shl.b32
-				v16 := uint64(uint32(v15) << uint32(k1))
-				r17[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: or.b32
-				v15 := uint64(uint32(r5[l]) | uint32(k2))
-				// 64: shl.b32
-				v16 := uint64(uint32(v15) << uint32(k1))
-				r17[l] = v16
-			}
-		}
-	}
-	// PTX line 65: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r17, r9, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/hand/warp_sz.ptx:65")
-	// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: add.u32
-				v17 := uint64(uint32(r5[l]) + uint32(k2))
-				// 67: cvt.u64.u32
-				v18 := uint64(uint64(uint32(v17)))
-				// 68: shl.b64
-				v19 := uint64(uint64(v18) << uint32(k1))
-				// 69: mov.b64
-				m20 := v19
-				m20_1 := m20 >> 32 & k3
-				r21[l] = m20_1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: add.u32
-				v17 := uint64(uint32(r5[l]) + uint32(k2))
-				// 67: cvt.u64.u32
-				v18 := uint64(uint64(uint32(v17)))
-				// 68: shl.b64
-				v19 := uint64(uint64(v18) << uint32(k1))
-				// 69: mov.b64
-				m20 := v19
-				m20_1 := m20 >> 32 & k3
-				r21[l] = m20_1
-			}
-		}
-	}
-	// PTX line 70: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r9, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/hand/warp_sz.ptx:70")
-	// PTX lines 71, 72, 73: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: rem.u32
-				v21 := isa.Rem(r5[l], k4, 32, false)
-				// 72: setp.lt.u32
-				c22t := uint32(v21) < uint32(k1)
-				c22 := c22t
-				c22b0 := uint32(0)
-				if c22 {
-					c22b0 = 1
+// warpSzRun runs blocks of kernel warp_sz for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 42-94
+			{
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				k0 := uint64(0x50)
+				k1 := uint64(0x20)
+				k2 := uint64(0x1)
+				k3 := uint64(0xffffffff)
+				k4 := uint64(0x40)
+				k5 := uint64(0x2)
+				k6 := uint64(0x7)
+				k7 := uint64(0x5)
+				k8 := uint64(0x64)
+				k9 := uint64(0x8)
+				k10 := uint64(0x0)
+				// PTX line 42: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 43: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 44, 45: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 45: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r5[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 45: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r5[l] = v4
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
-				// 73: selp.u32
-				v23 := uint64(k5)
-				if c22 {
-					v23 = uint64(k2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				r23[l] = v23
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: rem.u32
-				v21 := isa.Rem(r5[l], k4, 32, false)
-				// 72: setp.lt.u32
-				c22t := uint32(v21) < uint32(k1)
-				c22 := c22t
-				c22b0 := uint32(0)
-				if c22 {
-					c22b0 = 1
+				// PTX line 46: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_sz.ptx:46")
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
-				// 73: selp.u32
-				v23 := uint64(k5)
-				if c22 {
-					v23 = uint64(k2)
+				// PTX line 47: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX lines 48, 49: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+							// 49: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r9[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+							// 49: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r9[l] = v8
+						}
+					}
 				}
-				r23[l] = v23
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 74: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r23, r9, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/hand/warp_sz.ptx:74")
-	// PTX lines 75: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: selp.u32
-				v24 := uint64(k6)
-				if p0>>l&1 != 0 {
-					v24 = uint64(k1)
+				// PTX line 51: mov.u32, warp-uniform
+				u9 := uint64(k1)
+				// PTX lines 52, 53: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.global.u32
+							s10 := uint64(r9[l]) + 0x0
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+							}
+							// 53: add.u32
+							v11 := uint64(uint32(r5[l]) + uint32(k1))
+							r11[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.global.u32
+							s10 := uint64(r9[l]) + 0x0
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+							}
+							// 53: add.u32
+							v11 := uint64(uint32(r5[l]) + uint32(k1))
+							r11[l] = v11
+						}
+					}
 				}
-				r24[l] = v24
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: selp.u32
-				v24 := uint64(k6)
-				if p0>>l&1 != 0 {
-					v24 = uint64(k1)
+				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s12w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: st.global.u32
+							s12 := uint64(r9[l]) + 0x4
+							s12v := uint64(r11[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+							}
+							// 55: rem.u32
+							v13 := isa.Rem(r5[l], k1, 32, false)
+							r12[l] = v13
+							// 56: sub.u32
+							v14 := uint64(uint32(k1) - uint32(v13))
+							r13[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: st.global.u32
+							s12 := uint64(r9[l]) + 0x4
+							s12v := uint64(r11[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+							}
+							// 55: rem.u32
+							v13 := isa.Rem(r5[l], k1, 32, false)
+							r12[l] = v13
+							// 56: sub.u32
+							v14 := uint64(uint32(k1) - uint32(v13))
+							r13[l] = v14
+						}
+					}
 				}
-				r24[l] = v24
+				// PTX lines 57, 58: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s15w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: st.global.u32
+							s15 := uint64(r9[l]) + 0x8
+							s15v := uint64(r13[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+							}
+							// 58: min.u32
+							v16 := uint64(min(uint32(r5[l]), uint32(k1)))
+							r14[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: st.global.u32
+							s15 := uint64(r9[l]) + 0x8
+							s15v := uint64(r13[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+							}
+							// 58: min.u32
+							v16 := uint64(min(uint32(r5[l]), uint32(k1)))
+							r14[l] = v16
+						}
+					}
+				}
+				// PTX lines 59, 60: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s17w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.global.u32
+							s17 := uint64(r9[l]) + 0xc
+							s17v := uint64(r14[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+							}
+							// 60: div.u32
+							v18 := isa.Div(r5[l], k1, 32, false)
+							r15[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.global.u32
+							s17 := uint64(r9[l]) + 0xc
+							s17v := uint64(r14[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+							}
+							// 60: div.u32
+							v18 := isa.Div(r5[l], k1, 32, false)
+							r15[l] = v18
+						}
+					}
+				}
+				// PTX lines 61: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s19w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: st.global.u32
+							s19 := uint64(r9[l]) + 0x10
+							s19v := uint64(r15[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: st.global.u32
+							s19 := uint64(r9[l]) + 0x10
+							s19v := uint64(r15[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+							}
+						}
+					}
+				}
+				// PTX lines 62, 63, 64: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s20w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: st.global.u32
+							s20 := uint64(r9[l]) + 0x14
+							s20v := uint64(r12[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+							}
+							// 63: or.b32
+							v21 := uint64(uint32(r5[l]) | uint32(k2))
+							// 64: shl.b32
+							v22 := uint64(uint32(v21) << uint32(k1))
+							r17[l] = v22
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: st.global.u32
+							s20 := uint64(r9[l]) + 0x14
+							s20v := uint64(r12[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+							}
+							// 63: or.b32
+							v21 := uint64(uint32(r5[l]) | uint32(k2))
+							// 64: shl.b32
+							v22 := uint64(uint32(v21) << uint32(k1))
+							r17[l] = v22
+						}
+					}
+				}
+				// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s23w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.global.u32
+							s23 := uint64(r9[l]) + 0x18
+							s23v := uint64(r17[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+								runtime.Store32(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+							}
+							// 66: add.u32
+							v24 := uint64(uint32(r5[l]) + uint32(k2))
+							// 67: cvt.u64.u32
+							v25 := uint64(uint64(uint32(v24)))
+							// 68: shl.b64
+							v26 := uint64(uint64(v25) << uint32(k1))
+							// 69: mov.b64
+							m27 := v26
+							m27_1 := m27 >> 32 & k3
+							r21[l] = m27_1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.global.u32
+							s23 := uint64(r9[l]) + 0x18
+							s23v := uint64(r17[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+								runtime.Store32(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+							}
+							// 66: add.u32
+							v24 := uint64(uint32(r5[l]) + uint32(k2))
+							// 67: cvt.u64.u32
+							v25 := uint64(uint64(uint32(v24)))
+							// 68: shl.b64
+							v26 := uint64(uint64(v25) << uint32(k1))
+							// 69: mov.b64
+							m27 := v26
+							m27_1 := m27 >> 32 & k3
+							r21[l] = m27_1
+						}
+					}
+				}
+				// PTX lines 70, 71, 72, 73: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s28w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.global.u32
+							s28 := uint64(r9[l]) + 0x1c
+							s28v := uint64(r21[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+							}
+							// 71: rem.u32
+							v29 := isa.Rem(r5[l], k4, 32, false)
+							// 72: setp.lt.u32
+							c30t := uint32(v29) < uint32(k1)
+							c30 := c30t
+							c30b0 := uint32(0)
+							if c30 {
+								c30b0 = 1
+							}
+							p0 = p0&^(1<<l) | c30b0<<l
+							// 73: selp.u32
+							v31 := uint64(k5)
+							if c30 {
+								v31 = uint64(k2)
+							}
+							r23[l] = v31
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.global.u32
+							s28 := uint64(r9[l]) + 0x1c
+							s28v := uint64(r21[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+							}
+							// 71: rem.u32
+							v29 := isa.Rem(r5[l], k4, 32, false)
+							// 72: setp.lt.u32
+							c30t := uint32(v29) < uint32(k1)
+							c30 := c30t
+							c30b0 := uint32(0)
+							if c30 {
+								c30b0 = 1
+							}
+							p0 = p0&^(1<<l) | c30b0<<l
+							// 73: selp.u32
+							v31 := uint64(k5)
+							if c30 {
+								v31 = uint64(k2)
+							}
+							r23[l] = v31
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX lines 74, 75: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s32w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: st.global.u32
+							s32 := uint64(r9[l]) + 0x20
+							s32v := uint64(r23[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+							}
+							// 75: selp.u32
+							v33 := uint64(k6)
+							if p0>>l&1 != 0 {
+								v33 = uint64(k1)
+							}
+							r24[l] = v33
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: st.global.u32
+							s32 := uint64(r9[l]) + 0x20
+							s32v := uint64(r23[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+							}
+							// 75: selp.u32
+							v33 := uint64(k6)
+							if p0>>l&1 != 0 {
+								v33 = uint64(k1)
+							}
+							r24[l] = v33
+						}
+					}
+				}
+				// PTX lines 76, 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s34w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: st.global.u32
+							s34 := uint64(r9[l]) + 0x24
+							s34v := uint64(r24[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+							}
+							// 77: mul.lo.u32
+							v35 := uint64(uint32(r5[l]) * uint32(k1))
+							r25[l] = v35
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: st.global.u32
+							s34 := uint64(r9[l]) + 0x24
+							s34v := uint64(r24[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+							}
+							// 77: mul.lo.u32
+							v35 := uint64(uint32(r5[l]) * uint32(k1))
+							r25[l] = v35
+						}
+					}
+				}
+				// PTX lines 78, 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s36w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.global.u32
+							s36 := uint64(r9[l]) + 0x28
+							s36v := uint64(r25[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+							}
+							// 79: mad.lo.u32
+							v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
+							r26[l] = v37
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.global.u32
+							s36 := uint64(r9[l]) + 0x28
+							s36v := uint64(r25[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+							}
+							// 79: mad.lo.u32
+							v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
+							r26[l] = v37
+						}
+					}
+				}
+				// PTX lines 80, 81: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s38w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: st.global.u32
+							s38 := uint64(r9[l]) + 0x2c
+							s38v := uint64(r26[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+								runtime.Store32(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+							}
+							// 81: and.b32
+							v39 := uint64(uint32(r5[l]) & uint32(k1))
+							r27[l] = v39
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: st.global.u32
+							s38 := uint64(r9[l]) + 0x2c
+							s38v := uint64(r26[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+								runtime.Store32(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+							}
+							// 81: and.b32
+							v39 := uint64(uint32(r5[l]) & uint32(k1))
+							r27[l] = v39
+						}
+					}
+				}
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s40w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.global.u32
+							s40 := uint64(r9[l]) + 0x30
+							s40v := uint64(r27[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.global.u32
+							s40 := uint64(r9[l]) + 0x30
+							s40v := uint64(r27[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+							}
+						}
+					}
+				}
+				// PTX line 83: mov.u32, warp-uniform
+				u41 := uint64(k6)
+				// PTX line 84: add.u32, warp-uniform
+				u42 := uint64(uint32(u41) + uint32(k1))
+				// PTX lines 85: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s43w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: st.global.u32
+							s43 := uint64(r9[l]) + 0x34
+							s43v := uint64(u42)
+							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+								runtime.Store32(s43w.Mem, s43o, s43v)
+							} else {
+								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: st.global.u32
+							s43 := uint64(r9[l]) + 0x34
+							s43v := uint64(u42)
+							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+								runtime.Store32(s43w.Mem, s43o, s43v)
+							} else {
+								w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+							}
+						}
+					}
+				}
+				// PTX line 86: mov.u32, warp-uniform
+				u44 := uint64(k7)
+				// PTX line 87: mul.lo.u32, warp-uniform
+				u45 := uint64(uint32(u44) * uint32(k1))
+				// PTX lines 88, 89, 90: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s46w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: st.global.u32
+							s46 := uint64(r9[l]) + 0x38
+							s46v := uint64(u45)
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+								runtime.Store32(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+							}
+							// 89: add.u32
+							v47 := uint64(uint32(r5[l]) + uint32(k8))
+							// 90: sub.u32
+							v48 := uint64(uint32(v47) - uint32(k1))
+							r31[l] = v48
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: st.global.u32
+							s46 := uint64(r9[l]) + 0x38
+							s46v := uint64(u45)
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+								runtime.Store32(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+							}
+							// 89: add.u32
+							v47 := uint64(uint32(r5[l]) + uint32(k8))
+							// 90: sub.u32
+							v48 := uint64(uint32(v47) - uint32(k1))
+							r31[l] = v48
+						}
+					}
+				}
+				// PTX lines 91, 93: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s49w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: st.global.u32
+							s49 := uint64(r9[l]) + 0x3c
+							s49v := uint64(r31[l])
+							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+								runtime.Store32(s49w.Mem, s49o, s49v)
+							} else {
+								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+							}
+							// 93: rem.u32
+							v50 := isa.Rem(r5[l], k9, 32, false)
+							r32[l] = v50
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: st.global.u32
+							s49 := uint64(r9[l]) + 0x3c
+							s49v := uint64(r31[l])
+							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+								runtime.Store32(s49w.Mem, s49o, s49v)
+							} else {
+								w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+							}
+							// 93: rem.u32
+							v50 := isa.Rem(r5[l], k9, 32, false)
+							r32[l] = v50
+						}
+					}
+				}
+				// PTX line 94: mov.u32, warp-uniform
+				u51 := uint64(k10)
+				runtime.Broadcast(r33, m, u51)
+				_ = u51
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 (WARP_SZ_loop), PTX lines 96-98; divergent, reconverges at block 2 (b2)
+			{
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				k0 := uint64(0x1)
+				k1 := uint64(0x20)
+				// PTX lines 96, 97, 98: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: add.u32
+							v1 := uint64(uint32(r32[l]) + uint32(k0))
+							r32[l] = v1
+							// 97: add.u32
+							v2 := uint64(uint32(r33[l]) + uint32(k0))
+							r33[l] = v2
+							// 98: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: add.u32
+							v1 := uint64(uint32(r32[l]) + uint32(k0))
+							r32[l] = v1
+							// 97: add.u32
+							v2 := uint64(uint32(r33[l]) + uint32(k0))
+							r33[l] = v2
+							// 98: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - warpSzRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX lines 100-100; code before the call
+			{
+				r9 := w.Reg(9)
+				r33 := w.Reg(33)
+				// PTX lines 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.global.u32
+							s1 := uint64(r9[l]) + 0x40
+							s1v := uint64(r33[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.global.u32
+							s1 := uint64(r9[l]) + 0x40
+							s1v := uint64(r33[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:100")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 99
+			return pc, budget
+		case 4:
+			// b3, PTX lines 103-109; ret
+			{
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r34 := w.Reg(34)
+				r36 := w.Reg(36)
+				k0 := uint64(0x20)
+				// PTX lines 103, 104, 105, 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: st.global.u32
+							s1 := uint64(r9[l]) + 0x44
+							s1v := uint64(r34[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
+							}
+							// 104: cvt.u64.u32
+							v2 := uint64(uint64(uint32(r5[l])))
+							// 105: add.u64
+							v3 := uint64(uint64(v2) + uint64(k0))
+							// 106: cvt.u32.u64
+							v4 := uint64(uint32(uint64(v3)))
+							r36[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: st.global.u32
+							s1 := uint64(r9[l]) + 0x44
+							s1v := uint64(r34[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/hand/warp_sz.ptx:103")
+							}
+							// 104: cvt.u64.u32
+							v2 := uint64(uint64(uint32(r5[l])))
+							// 105: add.u64
+							v3 := uint64(uint64(v2) + uint64(k0))
+							// 106: cvt.u32.u64
+							v4 := uint64(uint32(uint64(v3)))
+							r36[l] = v4
+						}
+					}
+				}
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.global.u32
+							s5 := uint64(r9[l]) + 0x48
+							s5v := uint64(r36[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.global.u32
+							s5 := uint64(r9[l]) + 0x48
+							s5v := uint64(r36[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/warp_sz.ptx:107")
+							}
+						}
+					}
+				}
+				// PTX line 108: add.u32, warp-uniform
+				u6 := uint64(uint32(k0) + uint32(k0))
+				// PTX lines 109: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: st.global.u32
+							s7 := uint64(r9[l]) + 0x4c
+							s7v := uint64(u6)
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: st.global.u32
+							s7 := uint64(r9[l]) + 0x4c
+							s7v := uint64(u6)
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/warp_sz.ptx:109")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 76: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r9, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/hand/warp_sz.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mul.lo.u32
-				v25 := uint64(uint32(r5[l]) * uint32(k1))
-				r25[l] = v25
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: mul.lo.u32
-				v25 := uint64(uint32(r5[l]) * uint32(k1))
-				r25[l] = v25
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 78: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r9, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/hand/warp_sz.ptx:78")
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: mad.lo.u32
-				v26 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
-				r26[l] = v26
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: mad.lo.u32
-				v26 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
-				r26[l] = v26
-			}
-		}
-	}
-	// PTX line 80: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r9, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/hand/warp_sz.ptx:80")
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: and.b32
-				v27 := uint64(uint32(r5[l]) & uint32(k1))
-				r27[l] = v27
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: and.b32
-				v27 := uint64(uint32(r5[l]) & uint32(k1))
-				r27[l] = v27
-			}
-		}
-	}
-	// PTX line 82: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r27, r9, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/hand/warp_sz.ptx:82")
-	// PTX line 83: mov.u32, warp-uniform
-	u28 := uint64(k6)
-	// PTX line 84: add.u32, warp-uniform
-	u29 := uint64(uint32(u28) + uint32(k1))
-	runtime.Broadcast(r28, m, u29)
-	// PTX line 85: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r9, 0xffffffffffffffff, 0x34, 4, m, "testdata/ptx/hand/warp_sz.ptx:85")
-	// PTX line 86: mov.u32, warp-uniform
-	u30 := uint64(k7)
-	// PTX line 87: mul.lo.u32, warp-uniform
-	u31 := uint64(uint32(u30) * uint32(k1))
-	runtime.Broadcast(r30, m, u31)
-	// PTX line 88: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r30, r9, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/hand/warp_sz.ptx:88")
-	// PTX lines 89, 90: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: add.u32
-				v32 := uint64(uint32(r5[l]) + uint32(k8))
-				// 90: sub.u32
-				v33 := uint64(uint32(v32) - uint32(k1))
-				r31[l] = v33
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: add.u32
-				v32 := uint64(uint32(r5[l]) + uint32(k8))
-				// 90: sub.u32
-				v33 := uint64(uint32(v32) - uint32(k1))
-				r31[l] = v33
-			}
-		}
-	}
-	// PTX line 91: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r31, r9, 0xffffffffffffffff, 0x3c, 4, m, "testdata/ptx/hand/warp_sz.ptx:91")
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: rem.u32
-				v34 := isa.Rem(r5[l], k9, 32, false)
-				r32[l] = v34
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: rem.u32
-				v34 := isa.Rem(r5[l], k9, 32, false)
-				r32[l] = v34
-			}
-		}
-	}
-	// PTX line 94: mov.u32, warp-uniform
-	u35 := uint64(k10)
-	runtime.Broadcast(r33, m, u35)
-	_ = u9
-	_ = u29
-	_ = u31
-	_ = u35
 }
 
-// warpSzB1 runs b1 (WARP_SZ_loop) of kernel warp_sz, PTX lines 96-98.
-func warpSzB1(w *runtime.Warp, m uint32) {
+// warpSzRegion1 runs blocks 1 of kernel warp_sz for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func warpSzRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r32 := w.Reg(32)
 	r33 := w.Reg(33)
 	k0 := uint64(0x1)
 	k1 := uint64(0x20)
-	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: add.u32
-				v1 := uint64(uint32(r32[l]) + uint32(k0))
-				r32[l] = v1
-				// 97: add.u32
-				v2 := uint64(uint32(r33[l]) + uint32(k0))
-				r33[l] = v2
-				// 98: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x32 := r32[l]
+		x33 := r33[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q1 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: add.u32
-				v1 := uint64(uint32(r32[l]) + uint32(k0))
-				r32[l] = v1
-				// 97: add.u32
-				v2 := uint64(uint32(r33[l]) + uint32(k0))
-				r33[l] = v2
-				// 98: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
+			goto done
 		}
-		w.P[1] = p1
-	}
-}
-
-// warpSzB2 runs b2 of kernel warp_sz, PTX lines 100-100.
-func warpSzB2(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r33 := w.Reg(33)
-	// PTX line 100: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r33, r9, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/hand/warp_sz.ptx:100")
-}
-
-// warpSzB3 runs b3 of kernel warp_sz, PTX lines 103-109.
-func warpSzB3(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r34 := w.Reg(34)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	k0 := uint64(0x20)
-	// PTX line 103: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r34, r9, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/hand/warp_sz.ptx:103")
-	// PTX lines 104, 105, 106: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 104: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r5[l])))
-				// 105: add.u64
-				v2 := uint64(uint64(v1) + uint64(k0))
-				// 106: cvt.u32.u64
-				v3 := uint64(uint32(uint64(v2)))
-				r36[l] = v3
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
+			n++
+			// 96: add.u32
+			v1 := uint64(uint32(x32) + uint32(k0))
+			x32 = v1
+			// 97: add.u32
+			v2 := uint64(uint32(x33) + uint32(k0))
+			x33 = v2
+			// 98: setp.lt.u32
+			c3t := uint32(x32) < uint32(k1)
+			c3 := c3t
+			q1 = c3
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r32[l] = x32
+		r33[l] = x33
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 104: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r5[l])))
-				// 105: add.u64
-				v2 := uint64(uint64(v1) + uint64(k0))
-				// 106: cvt.u32.u64
-				v3 := uint64(uint32(uint64(v2)))
-				r36[l] = v3
-			}
+			p1 &^= 1 << l
 		}
 	}
-	// PTX line 107: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r36, r9, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/hand/warp_sz.ptx:107")
-	// PTX line 108: add.u32, warp-uniform
-	u4 := uint64(uint32(k0) + uint32(k0))
-	runtime.Broadcast(r37, m, u4)
-	// PTX line 109: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r37, r9, 0xffffffffffffffff, 0x4c, 4, m, "testdata/ptx/hand/warp_sz.ptx:109")
-	_ = u4
+	w.P[1] = p1
+	w.Split(2, parked, &at)
+	return most
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/int64_math.ptx",
+	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -104,9 +105,38 @@ func init() {
 	int64MathFunc.Blocks = make([]runtime.Block, 16)
 	// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
 	int64MathFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:23",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -118,9 +148,23 @@ func init() {
 	}
 	// b1 ($L__BB0_4), PTX lines 63-63
 	int64MathFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:63",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:64",
@@ -131,9 +175,27 @@ func init() {
 	}
 	// b2 ($L__BB0_3), PTX lines 66-69
 	int64MathFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:66",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:70",
@@ -144,9 +206,21 @@ func init() {
 	}
 	// b3 ($L__BB0_5), PTX lines 71-72
 	int64MathFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:71",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:73",
@@ -157,9 +231,50 @@ func init() {
 	}
 	// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
 	int64MathFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:74",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -171,9 +286,23 @@ func init() {
 	}
 	// b5 ($L__BB0_9), PTX lines 91-91
 	int64MathFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:91",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:92",
@@ -184,9 +313,27 @@ func init() {
 	}
 	// b6 ($L__BB0_8), PTX lines 94-97
 	int64MathFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:94",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:98",
@@ -197,9 +344,21 @@ func init() {
 	}
 	// b7 ($L__BB0_10), PTX lines 99-100
 	int64MathFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:99",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:101",
@@ -210,9 +369,33 @@ func init() {
 	}
 	// b8 ($L__BB0_11), PTX lines 102-107
 	int64MathFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:102",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:108",
@@ -225,6 +408,13 @@ func init() {
 	int64MathFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/int64_math.ptx:109",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:109",
@@ -235,9 +425,95 @@ func init() {
 	}
 	// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
 	int64MathFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:31",
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -249,9 +525,26 @@ func init() {
 	}
 	// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
 	int64MathFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:58",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -265,6 +558,15 @@ func init() {
 	int64MathFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/int64_math.ptx:61",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:61",
@@ -275,9 +577,26 @@ func init() {
 	}
 	// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
 	int64MathFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:86",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -291,6 +610,15 @@ func init() {
 	int64MathFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/int64_math.ptx:89",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:89",
@@ -304,12 +632,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	int64MathFunc.Run = int64MathRun
 	mix64Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	mix64Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mix64B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mix64Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:124",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -323,6 +681,13 @@ func init() {
 	mix64Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/int64_math.ptx:150",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:150",
@@ -333,9 +698,66 @@ func init() {
 	}
 	// b2, PTX lines 132-148
 	mix64Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mix64B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mix64Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/int64_math.ptx:132",
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:149",
@@ -349,6 +771,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mix64Func.Run = mix64Run
 }
 
 // Int64Math launches PTX kernel int64_math (testdata/ptx/int64_math.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is int64_math_param_0, param1 is int64_math_param_1, param2 is int64_math_param_2, param3 is int64_math_param_3.
@@ -370,831 +793,1818 @@ func Mix64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 	return dev.Launch(ctx, Module, mix64Func, cfg, p[:])
 }
 
-// int64MathB0 runs b0 of kernel int64_math, PTX lines 23-28.
-func int64MathB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 23: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
-	// PTX line 24: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 25: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// int64MathRun runs blocks of kernel int64_math for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 23: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 24: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 25: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 27: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 28: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 27: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 28: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_4), PTX lines 63-63
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r22 := w.Reg(22)
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: div.s64
+							v1 := isa.Div(r13[l], r15[l], 64, true)
+							r22[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: div.s64
+							v1 := isa.Div(r13[l], r15[l], 64, true)
+							r22[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2 ($L__BB0_3), PTX lines 66-69
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r22 := w.Reg(22)
+				// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 67: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r13[l])))
+							// 68: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 69: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r22[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 67: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r13[l])))
+							// 68: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 69: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r22[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_5), PTX lines 71-72
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				// PTX lines 71, 72: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: mul.lo.s64
+							v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
+							// 72: sub.s64
+							v2 := uint64(uint64(r13[l]) - uint64(v1))
+							r23[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: mul.lo.s64
+							v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
+							// 72: sub.s64
+							v2 := uint64(uint64(r13[l]) - uint64(v1))
+							r23[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
+			{
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				// PTX lines 74: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: st.global.u64
+							s1 := uint64(r18[l]) + 0x8
+							s1v := uint64(r22[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: st.global.u64
+							s1 := uint64(r18[l]) + 0x8
+							s1v := uint64(r22[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
+							}
+						}
+					}
+				}
+				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: st.global.u64
+							s2 := uint64(r18[l]) + 0x10
+							s2v := uint64(r23[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
+							}
+							// 76: cvt.u32.u64
+							v3 := uint64(uint32(uint64(r16[l])))
+							r29[l] = v3
+							// 77: shl.b64
+							v4 := uint64(uint64(r13[l]) << uint32(v3))
+							r30[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: st.global.u64
+							s2 := uint64(r18[l]) + 0x10
+							s2v := uint64(r23[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
+							}
+							// 76: cvt.u32.u64
+							v3 := uint64(uint32(uint64(r16[l])))
+							r29[l] = v3
+							// 77: shl.b64
+							v4 := uint64(uint64(r13[l]) << uint32(v3))
+							r30[l] = v4
+						}
+					}
+				}
+				// PTX lines 78, 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.global.u64
+							s5 := uint64(r18[l]) + 0x18
+							s5v := uint64(r30[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+								runtime.Store64(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
+							}
+							// 79: shr.s64
+							v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
+							r31[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.global.u64
+							s5 := uint64(r18[l]) + 0x18
+							s5v := uint64(r30[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+								runtime.Store64(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
+							}
+							// 79: shr.s64
+							v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
+							r31[l] = v6
+						}
+					}
+				}
+				// PTX lines 80, 81: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: st.global.u64
+							s7 := uint64(r18[l]) + 0x20
+							s7v := uint64(r31[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+								runtime.Store64(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
+							}
+							// 81: shr.u64
+							v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
+							r32[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: st.global.u64
+							s7 := uint64(r18[l]) + 0x20
+							s7v := uint64(r31[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+								runtime.Store64(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
+							}
+							// 81: shr.u64
+							v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
+							r32[l] = v8
+						}
+					}
+				}
+				// PTX lines 82, 83: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s9w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.global.u64
+							s9 := uint64(r18[l]) + 0x28
+							s9v := uint64(r32[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
+							}
+							// 83: mov.u64
+							v10 := uint64(r20[l])
+							r33[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.global.u64
+							s9 := uint64(r18[l]) + 0x28
+							s9v := uint64(r32[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
+							}
+							// 83: mov.u64
+							v10 := uint64(r20[l])
+							r33[l] = v10
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 13
+			} else {
+				switch stop {
+				case 5, 6, 7, 13, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB0_9), PTX lines 91-91
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: div.u64
+							v1 := isa.Div(r13[l], r15[l], 64, false)
+							r20[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: div.u64
+							v1 := isa.Div(r13[l], r15[l], 64, false)
+							r20[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 6:
+			// b6 ($L__BB0_8), PTX lines 94-97
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				// PTX lines 94, 95, 96, 97: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 95: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r13[l])))
+							// 96: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 97: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r20[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 95: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r13[l])))
+							// 96: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 97: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r20[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b7 ($L__BB0_10), PTX lines 99-100
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				r33 := w.Reg(33)
+				// PTX lines 99, 100: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: mul.lo.s64
+							v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
+							// 100: sub.s64
+							v2 := uint64(uint64(r13[l]) - uint64(v1))
+							r33[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: mul.lo.s64
+							v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
+							// 100: sub.s64
+							v2 := uint64(uint64(r13[l]) - uint64(v1))
+							r33[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b8 ($L__BB0_11), PTX lines 102-107
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				r33 := w.Reg(33)
+				r39 := w.Reg(39)
+				r40 := w.Reg(40)
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.global.u64
+							s1 := uint64(r18[l]) + 0x30
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.global.u64
+							s1 := uint64(r18[l]) + 0x30
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
+							}
+						}
+					}
+				}
+				// PTX lines 103, 104: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: st.global.u64
+							s2 := uint64(r18[l]) + 0x38
+							s2v := uint64(r33[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
+							}
+							// 104: mul.hi.u64
+							v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+							r39[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: st.global.u64
+							s2 := uint64(r18[l]) + 0x38
+							s2v := uint64(r33[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
+							}
+							// 104: mul.hi.u64
+							v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+							r39[l] = v3
+						}
+					}
+				}
+				// PTX lines 105, 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.global.u64
+							s4 := uint64(r18[l]) + 0x40
+							s4v := uint64(r39[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
+							}
+							// 106: mul.hi.s64
+							v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+							r40[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.global.u64
+							s4 := uint64(r18[l]) + 0x40
+							s4v := uint64(r39[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
+							}
+							// 106: mul.hi.s64
+							v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+							r40[l] = v5
+						}
+					}
+				}
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.global.u64
+							s6 := uint64(r18[l]) + 0x48
+							s6v := uint64(r40[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.global.u64
+							s6 := uint64(r18[l]) + 0x48
+							s6v := uint64(r40[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b9 ($L__BB0_12), PTX line 108; ret
+			next = 15
+		case 10:
+			// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
+			{
+				r4 := w.Reg(4)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				k0 := uint64(0x8)
+				k1 := uint64(0x3f)
+				k2 := uint64(0x0)
+				k3 := uint64(0x8000000000000000)
+				k4 := uint64(0xffffffffffffffff)
+				k5 := uint64(0x50)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
+				}
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
+				}
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					p5 := w.P[5]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(9)
+					v11aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 38: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							// 39: ld.global.u64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 40: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							// 41: ld.global.u64
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 42: and.b64
+							v12 := uint64(uint64(v11) & uint64(k1))
+							r16[l] = v12
+							// 43: setp.eq.s64
+							c13t := uint64(v11) == uint64(k2)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p1 = p1&^(1<<l) | c13b0<<l
+							// 44: setp.eq.s64
+							c14t := uint64(v9) == uint64(k3)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p2 = p2&^(1<<l) | c14b0<<l
+							// 45: setp.eq.s64
+							c15t := uint64(v11) == uint64(k4)
+							c15 := c15t
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p3 = p3&^(1<<l) | c15b0<<l
+							// 46: and.pred
+							c16 := (c14) && (c15)
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p4 = p4&^(1<<l) | c16b0<<l
+							// 47: or.pred
+							c17 := (c13) || (c16)
+							c17b0 := uint32(0)
+							if c17 {
+								c17b0 = 1
+							}
+							p5 = p5&^(1<<l) | c17b0<<l
+							// 48: mul.wide.s32
+							v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
+							// 49: add.s64
+							v19 := uint64(uint64(u6) + uint64(v18))
+							r18[l] = v19
+							// 50: mul.lo.s64
+							v20 := uint64(uint64(v11) * uint64(v9))
+							r19[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 38: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							// 39: ld.global.u64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 40: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							// 41: ld.global.u64
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 42: and.b64
+							v12 := uint64(uint64(v11) & uint64(k1))
+							r16[l] = v12
+							// 43: setp.eq.s64
+							c13t := uint64(v11) == uint64(k2)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p1 = p1&^(1<<l) | c13b0<<l
+							// 44: setp.eq.s64
+							c14t := uint64(v9) == uint64(k3)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p2 = p2&^(1<<l) | c14b0<<l
+							// 45: setp.eq.s64
+							c15t := uint64(v11) == uint64(k4)
+							c15 := c15t
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p3 = p3&^(1<<l) | c15b0<<l
+							// 46: and.pred
+							c16 := (c14) && (c15)
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p4 = p4&^(1<<l) | c16b0<<l
+							// 47: or.pred
+							c17 := (c13) || (c16)
+							c17b0 := uint32(0)
+							if c17 {
+								c17b0 = 1
+							}
+							p5 = p5&^(1<<l) | c17b0<<l
+							// 48: mul.wide.s32
+							v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
+							// 49: add.s64
+							v19 := uint64(uint64(u6) + uint64(v18))
+							r18[l] = v19
+							// 50: mul.lo.s64
+							v20 := uint64(uint64(v11) * uint64(v9))
+							r19[l] = v20
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+					w.P[4] = p4
+					w.P[5] = p5
+				}
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s21w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.global.u64
+							s21 := uint64(r18[l]) + 0x0
+							s21v := uint64(r19[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.global.u64
+							s21 := uint64(r18[l]) + 0x0
+							s21v := uint64(r19[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
+							}
+						}
+					}
+				}
+				// PTX line 52: mov.u64, warp-uniform
+				u22 := uint64(k2)
+				runtime.Broadcast(r20, m, u22)
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: or.b64
+							v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
+							r21[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: or.b64
+							v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
+							r21[l] = v23
+						}
+					}
+				}
+				// PTX line 54: mov.u64, warp-uniform
+				u24 := uint64(u22)
+				runtime.Broadcast(r22, m, u24)
+				// PTX line 55: mov.u64, warp-uniform
+				u25 := uint64(u22)
+				runtime.Broadcast(r23, m, u25)
+				_ = u24
+				_ = u25
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 11
+			} else {
+				switch stop {
+				case 1, 2, 3, 11, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 11:
+			// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
+			{
+				r21 := w.Reg(21)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 58, 59: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: and.b64
+							v1 := uint64(uint64(r21[l]) & uint64(k0))
+							// 59: setp.ne.s64
+							c2t := uint64(v1) != uint64(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: and.b64
+							v1 := uint64(uint64(r21[l]) & uint64(k0))
+							// 59: setp.ne.s64
+							c2t := uint64(v1) != uint64(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 12
+			} else {
+				switch stop {
+				case 1, 2, 3, 11, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+				}
+				switch stop {
+				case 1, 2, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 12:
+			// b12, PTX line 60
+			next = 2
+		case 13:
+			// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
+			{
+				r21 := w.Reg(21)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 86, 87: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: and.b64
+							v1 := uint64(uint64(r21[l]) & uint64(k0))
+							// 87: setp.ne.s64
+							c2t := uint64(v1) != uint64(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: and.b64
+							v1 := uint64(uint64(r21[l]) & uint64(k0))
+							// 87: setp.ne.s64
+							c2t := uint64(v1) != uint64(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 14
+			} else {
+				switch stop {
+				case 5, 6, 7, 13, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+				}
+				switch stop {
+				case 5, 6, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 14:
+			// b14, PTX line 88
+			next = 6
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// int64MathB1 runs b1 ($L__BB0_4) of kernel int64_math, PTX lines 63-63.
-func int64MathB1(w *runtime.Warp, m uint32) {
+// mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 124: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
+				}
+				// PTX line 125: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 126: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 127, 128, 129: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 128: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 129: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 128: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 129: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 149; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 132-148
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x9e3779b97f4a7c15)
+				k1 := uint64(0x1e)
+				k2 := uint64(0xbf58476d1ce4e5b9)
+				k3 := uint64(0x1b)
+				k4 := uint64(0x94d049bb133111eb)
+				k5 := uint64(0x1f)
+				k6 := uint64(0x8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 132: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 133: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
+				}
+				// PTX line 134: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s17w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: cvt.s64.s32
+							v4 := uint64(uint64(int32(r4[l])))
+							// 136: mul.lo.s64
+							v5 := uint64(uint64(v4) * uint64(k0))
+							// 137: add.s64
+							v6 := uint64(uint64(v5) + uint64(u1))
+							// 138: shr.u64
+							v7 := uint64(uint64(v6) >> uint32(k1))
+							// 139: xor.b64
+							v8 := uint64(uint64(v7) ^ uint64(v6))
+							// 140: mul.lo.s64
+							v9 := uint64(uint64(v8) * uint64(k2))
+							// 141: shr.u64
+							v10 := uint64(uint64(v9) >> uint32(k3))
+							// 142: xor.b64
+							v11 := uint64(uint64(v10) ^ uint64(v9))
+							// 143: mul.lo.s64
+							v12 := uint64(uint64(v11) * uint64(k4))
+							// 144: shr.u64
+							v13 := uint64(uint64(v12) >> uint32(k5))
+							// 145: xor.b64
+							v14 := uint64(uint64(v13) ^ uint64(v12))
+							// 146: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
+							// 147: add.s64
+							v16 := uint64(uint64(u3) + uint64(v15))
+							// 148: st.global.u64
+							s17 := uint64(v16) + 0x0
+							s17v := uint64(v14)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: cvt.s64.s32
+							v4 := uint64(uint64(int32(r4[l])))
+							// 136: mul.lo.s64
+							v5 := uint64(uint64(v4) * uint64(k0))
+							// 137: add.s64
+							v6 := uint64(uint64(v5) + uint64(u1))
+							// 138: shr.u64
+							v7 := uint64(uint64(v6) >> uint32(k1))
+							// 139: xor.b64
+							v8 := uint64(uint64(v7) ^ uint64(v6))
+							// 140: mul.lo.s64
+							v9 := uint64(uint64(v8) * uint64(k2))
+							// 141: shr.u64
+							v10 := uint64(uint64(v9) >> uint32(k3))
+							// 142: xor.b64
+							v11 := uint64(uint64(v10) ^ uint64(v9))
+							// 143: mul.lo.s64
+							v12 := uint64(uint64(v11) * uint64(k4))
+							// 144: shr.u64
+							v13 := uint64(uint64(v12) >> uint32(k5))
+							// 145: xor.b64
+							v14 := uint64(uint64(v13) ^ uint64(v12))
+							// 146: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
+							// 147: add.s64
+							v16 := uint64(uint64(u3) + uint64(v15))
+							// 148: st.global.u64
+							s17 := uint64(v16) + 0x0
+							s17v := uint64(v14)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// int64MathRegion4 runs blocks 5, 6, 7, 13, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 4, 13) to block 8,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: div.s64
-				v1 := isa.Div(r13[l], r15[l], 64, true)
-				r22[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: div.s64
-				v1 := isa.Div(r13[l], r15[l], 64, true)
-				r22[l] = v1
-			}
-		}
-	}
-}
-
-// int64MathB2 runs b2 ($L__BB0_3) of kernel int64_math, PTX lines 66-69.
-func int64MathB2(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 67: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				// 68: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 69: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r22[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 67: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				// 68: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 69: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r22[l] = v4
-			}
-		}
-	}
-}
-
-// int64MathB3 runs b3 ($L__BB0_5) of kernel int64_math, PTX lines 71-72.
-func int64MathB3(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	// PTX lines 71, 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: mul.lo.s64
-				v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
-				// 72: sub.s64
-				v2 := uint64(uint64(r13[l]) - uint64(v1))
-				r23[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: mul.lo.s64
-				v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
-				// 72: sub.s64
-				v2 := uint64(uint64(r13[l]) - uint64(v1))
-				r23[l] = v2
-			}
-		}
-	}
-}
-
-// int64MathB4 runs b4 ($L__BB0_6) of kernel int64_math, PTX lines 74-83.
-func int64MathB4(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	// PTX line 74: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r22, r18, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/int64_math.ptx:74")
-	// PTX line 75: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r23, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/int64_math.ptx:75")
-	// PTX lines 76, 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r16[l])))
-				r29[l] = v1
-				// 77: shl.b64
-				v2 := uint64(uint64(r13[l]) << uint32(v1))
-				r30[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r16[l])))
-				r29[l] = v1
-				// 77: shl.b64
-				v2 := uint64(uint64(r13[l]) << uint32(v1))
-				r30[l] = v2
-			}
-		}
-	}
-	// PTX line 78: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r30, r18, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/int64_math.ptx:78")
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: shr.s64
-				v3 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
-				r31[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: shr.s64
-				v3 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
-				r31[l] = v3
-			}
-		}
-	}
-	// PTX line 80: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r31, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/int64_math.ptx:80")
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: shr.u64
-				v4 := uint64(uint64(r13[l]) >> uint32(r29[l]))
-				r32[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: shr.u64
-				v4 := uint64(uint64(r13[l]) >> uint32(r29[l]))
-				r32[l] = v4
-			}
-		}
-	}
-	// PTX line 82: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r32, r18, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/int64_math.ptx:82")
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: mov.u64
-				v5 := uint64(r20[l])
-				r33[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: mov.u64
-				v5 := uint64(r20[l])
-				r33[l] = v5
-			}
-		}
-	}
-}
-
-// int64MathB5 runs b5 ($L__BB0_9) of kernel int64_math, PTX lines 91-91.
-func int64MathB5(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: div.u64
-				v1 := isa.Div(r13[l], r15[l], 64, false)
-				r20[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: div.u64
-				v1 := isa.Div(r13[l], r15[l], 64, false)
-				r20[l] = v1
-			}
-		}
-	}
-}
-
-// int64MathB6 runs b6 ($L__BB0_8) of kernel int64_math, PTX lines 94-97.
-func int64MathB6(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	// PTX lines 94, 95, 96, 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 95: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				// 96: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 97: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r20[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 95: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				// 96: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 97: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r20[l] = v4
-			}
-		}
-	}
-}
-
-// int64MathB7 runs b7 ($L__BB0_10) of kernel int64_math, PTX lines 99-100.
-func int64MathB7(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r33 := w.Reg(33)
-	// PTX lines 99, 100: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: mul.lo.s64
-				v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
-				// 100: sub.s64
-				v2 := uint64(uint64(r13[l]) - uint64(v1))
-				r33[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: mul.lo.s64
-				v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
-				// 100: sub.s64
-				v2 := uint64(uint64(r13[l]) - uint64(v1))
-				r33[l] = v2
-			}
-		}
-	}
-}
-
-// int64MathB8 runs b8 ($L__BB0_11) of kernel int64_math, PTX lines 102-107.
-func int64MathB8(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r33 := w.Reg(33)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	// PTX line 102: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r20, r18, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/int64_math.ptx:102")
-	// PTX line 103: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r33, r18, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/int64_math.ptx:103")
-	// PTX lines 104: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 104: mul.hi.u64
-				v1 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
-				r39[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 104: mul.hi.u64
-				v1 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
-				r39[l] = v1
-			}
-		}
-	}
-	// PTX line 105: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r39, r18, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/int64_math.ptx:105")
-	// PTX lines 106: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: mul.hi.s64
-				v2 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
-				r40[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: mul.hi.s64
-				v2 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
-				r40[l] = v2
-			}
-		}
-	}
-	// PTX line 107: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r40, r18, 0xffffffffffffffff, 0x48, 8, m, "testdata/ptx/int64_math.ptx:107")
-}
-
-// int64MathB10 runs b10 of kernel int64_math, PTX lines 31-55.
-func int64MathB10(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x8)
-	k1 := uint64(0x3f)
-	k2 := uint64(0x0)
-	k3 := uint64(0x8000000000000000)
-	k4 := uint64(0xffffffffffffffff)
-	k5 := uint64(0x50)
-	// PTX line 31: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
-	// PTX line 32: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 34: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX lines 37, 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 38: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 38: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
-		}
-	}
-	// PTX line 39: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/int64_math.ptx:39")
-	// PTX lines 40: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		}
-	}
-	// PTX line 41: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/int64_math.ptx:41")
-	// PTX lines 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: and.b64
-				v10 := uint64(uint64(r15[l]) & uint64(k1))
-				r16[l] = v10
-				// 43: setp.eq.s64
-				c11t := uint64(r15[l]) == uint64(k2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 44: setp.eq.s64
-				c12t := uint64(r13[l]) == uint64(k3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p2 = p2&^(1<<l) | c12b0<<l
-				// 45: setp.eq.s64
-				c13t := uint64(r15[l]) == uint64(k4)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
-				}
-				p3 = p3&^(1<<l) | c13b0<<l
-				// 46: and.pred
-				c14 := (c12) && (c13)
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p4 = p4&^(1<<l) | c14b0<<l
-				// 47: or.pred
-				c15 := (c11) || (c14)
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p5 = p5&^(1<<l) | c15b0<<l
-				// 48: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
-				// 49: add.s64
-				v17 := uint64(uint64(u6) + uint64(v16))
-				r18[l] = v17
-				// 50: mul.lo.s64
-				v18 := uint64(uint64(r15[l]) * uint64(r13[l]))
-				r19[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: and.b64
-				v10 := uint64(uint64(r15[l]) & uint64(k1))
-				r16[l] = v10
-				// 43: setp.eq.s64
-				c11t := uint64(r15[l]) == uint64(k2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 44: setp.eq.s64
-				c12t := uint64(r13[l]) == uint64(k3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p2 = p2&^(1<<l) | c12b0<<l
-				// 45: setp.eq.s64
-				c13t := uint64(r15[l]) == uint64(k4)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
-				}
-				p3 = p3&^(1<<l) | c13b0<<l
-				// 46: and.pred
-				c14 := (c12) && (c13)
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p4 = p4&^(1<<l) | c14b0<<l
-				// 47: or.pred
-				c15 := (c11) || (c14)
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p5 = p5&^(1<<l) | c15b0<<l
-				// 48: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
-				// 49: add.s64
-				v17 := uint64(uint64(u6) + uint64(v16))
-				r18[l] = v17
-				// 50: mul.lo.s64
-				v18 := uint64(uint64(r15[l]) * uint64(r13[l]))
-				r19[l] = v18
-			}
-		}
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-	}
-	// PTX line 51: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/int64_math.ptx:51")
-	// PTX line 52: mov.u64, warp-uniform
-	u19 := uint64(k2)
-	runtime.Broadcast(r20, m, u19)
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: or.b64
-				v20 := uint64(uint64(r13[l]) | uint64(r15[l]))
-				r21[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: or.b64
-				v20 := uint64(uint64(r13[l]) | uint64(r15[l]))
-				r21[l] = v20
-			}
-		}
-	}
-	// PTX line 54: mov.u64, warp-uniform
-	u21 := uint64(u19)
-	runtime.Broadcast(r22, m, u21)
-	// PTX line 55: mov.u64, warp-uniform
-	u22 := uint64(u19)
-	runtime.Broadcast(r23, m, u22)
-	_ = u21
-	_ = u22
-}
-
-// int64MathB11 runs b11 of kernel int64_math, PTX lines 58-59.
-func int64MathB11(w *runtime.Warp, m uint32) {
-	r21 := w.Reg(21)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
-	// PTX lines 58, 59: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: and.b64
-				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				// 59: setp.ne.s64
-				c2t := uint64(v1) != uint64(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
+	p1 := w.P[1]
+	p7 := w.P[7]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x33 := r33[l]
+		x34 := r34[l]
+		x35 := r35[l]
+		x36 := r36[l]
+		x37 := r37[l]
+		x38 := r38[l]
+		q1 := p1>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		n := 0
+		switch from {
+		case 4:
+			if q1 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: and.b64
-				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				// 59: setp.ne.s64
-				c2t := uint64(v1) != uint64(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
+			goto b13
+		case 13:
+			if q7 {
+				goto b5
 			}
+			goto b14
 		}
-		w.P[6] = p6
+	b5:
+		{
+			// 91: div.u64
+			v1 := isa.Div(x13, x15, 64, false)
+			x20 = v1
+			goto b7
+		}
+	b6:
+		{
+			// 94: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x35 = v2
+			// 95: cvt.u32.u64
+			v3 := uint64(uint32(uint64(x13)))
+			x36 = v3
+			// 96: div.u32
+			v4 := isa.Div(x36, x35, 32, false)
+			x37 = v4
+			// 97: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x37)))
+			x20 = v5
+			goto b7
+		}
+	b7:
+		{
+			// 99: mul.lo.s64
+			v6 := uint64(uint64(x20) * uint64(x15))
+			x38 = v6
+			// 100: sub.s64
+			v7 := uint64(uint64(x13) - uint64(x38))
+			x33 = v7
+			goto done
+		}
+	b13:
+		{
+			// 86: and.b64
+			v8 := uint64(uint64(x21) & uint64(k0))
+			x34 = v8
+			// 87: setp.ne.s64
+			c9t := uint64(x34) != uint64(k1)
+			c9 := c9t
+			q7 = c9
+			if q7 {
+				goto b5
+			}
+			goto b14
+		}
+	b14:
+		{
+			goto b6
+		}
+	done:
+		most = max(most, n)
+		r20[l] = x20
+		r33[l] = x33
+		r34[l] = x34
+		r35[l] = x35
+		r36[l] = x36
+		r37[l] = x37
+		r38[l] = x38
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
 	}
+	w.P[7] = p7
+	w.Split(8, parked, &at)
+	return most
 }
 
-// int64MathB13 runs b13 of kernel int64_math, PTX lines 86-87.
-func int64MathB13(w *runtime.Warp, m uint32) {
+// int64MathRegion10 runs blocks 1, 2, 3, 11, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 10, 11) to block 4,
+// the reconvergence point of the divergent branch of block 10 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
 	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
-	// PTX lines 86, 87: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: and.b64
-				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				// 87: setp.ne.s64
-				c2t := uint64(v1) != uint64(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
+	p5 := w.P[5]
+	p6 := w.P[6]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		x28 := r28[l]
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		n := 0
+		switch from {
+		case 10:
+			if q5 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: and.b64
-				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				// 87: setp.ne.s64
-				c2t := uint64(v1) != uint64(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
+			goto b11
+		case 11:
+			if q6 {
+				goto b1
 			}
+			goto b12
 		}
-		w.P[7] = p7
+	b1:
+		{
+			// 63: div.s64
+			v1 := isa.Div(x13, x15, 64, true)
+			x22 = v1
+			goto b3
+		}
+	b2:
+		{
+			// 66: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x25 = v2
+			// 67: cvt.u32.u64
+			v3 := uint64(uint32(uint64(x13)))
+			x26 = v3
+			// 68: div.u32
+			v4 := isa.Div(x26, x25, 32, false)
+			x27 = v4
+			// 69: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x27)))
+			x22 = v5
+			goto b3
+		}
+	b3:
+		{
+			// 71: mul.lo.s64
+			v6 := uint64(uint64(x22) * uint64(x15))
+			x28 = v6
+			// 72: sub.s64
+			v7 := uint64(uint64(x13) - uint64(x28))
+			x23 = v7
+			goto done
+		}
+	b11:
+		{
+			// 58: and.b64
+			v8 := uint64(uint64(x21) & uint64(k0))
+			x24 = v8
+			// 59: setp.ne.s64
+			c9t := uint64(x24) != uint64(k1)
+			c9 := c9t
+			q6 = c9
+			if q6 {
+				goto b1
+			}
+			goto b12
+		}
+	b12:
+		{
+			goto b2
+		}
+	done:
+		most = max(most, n)
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		r28[l] = x28
+		if q6 {
+			p6 |= 1 << l
+		} else {
+			p6 &^= 1 << l
+		}
 	}
+	w.P[6] = p6
+	w.Split(4, parked, &at)
+	return most
 }
 
-// mix64B0 runs b0 of kernel mix64, PTX lines 124-129.
-func mix64B0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 124: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
-	// PTX line 125: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 126: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 129: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
+// int64MathRegion11 runs blocks 1, 2, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 11) to block 3,
+// the reconvergence point of the divergent branch of block 11 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	p6 := w.P[6]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x22 := r22[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		q6 := p6>>l&1 != 0
+		n := 0
+		switch from {
+		case 11:
+			if q6 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 129: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
+			goto b12
 		}
-		w.P[0] = p0
+	b1:
+		{
+			// 63: div.s64
+			v1 := isa.Div(x13, x15, 64, true)
+			x22 = v1
+			goto done
+		}
+	b2:
+		{
+			// 66: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x25 = v2
+			// 67: cvt.u32.u64
+			v3 := uint64(uint32(uint64(x13)))
+			x26 = v3
+			// 68: div.u32
+			v4 := isa.Div(x26, x25, 32, false)
+			x27 = v4
+			// 69: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x27)))
+			x22 = v5
+			goto done
+		}
+	b12:
+		{
+			goto b2
+		}
+	done:
+		most = max(most, n)
+		r22[l] = x22
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
 	}
+	w.Split(3, parked, &at)
+	return most
 }
 
-// mix64B2 runs b2 of kernel mix64, PTX lines 132-148.
-func mix64B2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r18 := w.Reg(18)
+// int64MathRegion13 runs blocks 5, 6, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 13) to block 7,
+// the reconvergence point of the divergent branch of block 13 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
 	r20 := w.Reg(20)
-	k0 := uint64(0x9e3779b97f4a7c15)
-	k1 := uint64(0x1e)
-	k2 := uint64(0xbf58476d1ce4e5b9)
-	k3 := uint64(0x1b)
-	k4 := uint64(0x94d049bb133111eb)
-	k5 := uint64(0x1f)
-	k6 := uint64(0x8)
-	// PTX line 132: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
-	// PTX line 133: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
-	// PTX line 134: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: cvt.s64.s32
-				v4 := uint64(uint64(int32(r4[l])))
-				// 136: mul.lo.s64
-				v5 := uint64(uint64(v4) * uint64(k0))
-				// 137: add.s64
-				v6 := uint64(uint64(v5) + uint64(u1))
-				// 138: shr.u64
-				v7 := uint64(uint64(v6) >> uint32(k1))
-				// 139: xor.b64
-				v8 := uint64(uint64(v7) ^ uint64(v6))
-				// 140: mul.lo.s64
-				v9 := uint64(uint64(v8) * uint64(k2))
-				// 141: shr.u64
-				v10 := uint64(uint64(v9) >> uint32(k3))
-				// 142: xor.b64
-				v11 := uint64(uint64(v10) ^ uint64(v9))
-				// 143: mul.lo.s64
-				v12 := uint64(uint64(v11) * uint64(k4))
-				// 144: shr.u64
-				v13 := uint64(uint64(v12) >> uint32(k5))
-				// 145: xor.b64
-				v14 := uint64(uint64(v13) ^ uint64(v12))
-				r18[l] = v14
-				// 146: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-				// 147: add.s64
-				v16 := uint64(uint64(u3) + uint64(v15))
-				r20[l] = v16
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	p7 := w.P[7]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x20 := r20[l]
+		x35 := r35[l]
+		x36 := r36[l]
+		x37 := r37[l]
+		q7 := p7>>l&1 != 0
+		n := 0
+		switch from {
+		case 13:
+			if q7 {
+				goto b5
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: cvt.s64.s32
-				v4 := uint64(uint64(int32(r4[l])))
-				// 136: mul.lo.s64
-				v5 := uint64(uint64(v4) * uint64(k0))
-				// 137: add.s64
-				v6 := uint64(uint64(v5) + uint64(u1))
-				// 138: shr.u64
-				v7 := uint64(uint64(v6) >> uint32(k1))
-				// 139: xor.b64
-				v8 := uint64(uint64(v7) ^ uint64(v6))
-				// 140: mul.lo.s64
-				v9 := uint64(uint64(v8) * uint64(k2))
-				// 141: shr.u64
-				v10 := uint64(uint64(v9) >> uint32(k3))
-				// 142: xor.b64
-				v11 := uint64(uint64(v10) ^ uint64(v9))
-				// 143: mul.lo.s64
-				v12 := uint64(uint64(v11) * uint64(k4))
-				// 144: shr.u64
-				v13 := uint64(uint64(v12) >> uint32(k5))
-				// 145: xor.b64
-				v14 := uint64(uint64(v13) ^ uint64(v12))
-				r18[l] = v14
-				// 146: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-				// 147: add.s64
-				v16 := uint64(uint64(u3) + uint64(v15))
-				r20[l] = v16
-			}
+			goto b14
 		}
+	b5:
+		{
+			// 91: div.u64
+			v1 := isa.Div(x13, x15, 64, false)
+			x20 = v1
+			goto done
+		}
+	b6:
+		{
+			// 94: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x35 = v2
+			// 95: cvt.u32.u64
+			v3 := uint64(uint32(uint64(x13)))
+			x36 = v3
+			// 96: div.u32
+			v4 := isa.Div(x36, x35, 32, false)
+			x37 = v4
+			// 97: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x37)))
+			x20 = v5
+			goto done
+		}
+	b14:
+		{
+			goto b6
+		}
+	done:
+		most = max(most, n)
+		r20[l] = x20
+		r35[l] = x35
+		r36[l] = x36
+		r37[l] = x37
 	}
-	// PTX line 148: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r18, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/int64_math.ptx:148")
+	w.Split(7, parked, &at)
+	return most
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/intops.ptx",
+	NumWindows: 15,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -173,9 +174,38 @@ func init() {
 	bytePermFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	bytePermFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{bytePermB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bytePermRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/intops.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -189,6 +219,13 @@ func init() {
 	bytePermFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/intops.ptx:52",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/intops.ptx:52",
@@ -199,9 +236,72 @@ func init() {
 	}
 	// b2, PTX lines 32-50
 	bytePermFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{bytePermB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bytePermRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/intops.ptx:32",
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/intops.ptx:51",
@@ -215,12 +315,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	bytePermFunc.Run = bytePermRun
 	sadMul24Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 69-74; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	sadMul24Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{sadMul24B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sadMul24Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/intops.ptx:69",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -234,6 +364,13 @@ func init() {
 	sadMul24Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/intops.ptx:104",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/intops.ptx:104",
@@ -244,9 +381,93 @@ func init() {
 	}
 	// b2, PTX lines 77-102
 	sadMul24Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{sadMul24B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sadMul24Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/intops.ptx:77",
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/intops.ptx:103",
@@ -260,12 +481,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	sadMul24Func.Run = sadMul24Run
 	findNthFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 121-126; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	findNthFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{findNthB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findNthRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/intops.ptx:121",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -279,6 +530,13 @@ func init() {
 	findNthFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/intops.ptx:149",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/intops.ptx:149",
@@ -289,9 +547,72 @@ func init() {
 	}
 	// b2, PTX lines 129-147
 	findNthFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{findNthB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findNthRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/intops.ptx:129",
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/intops.ptx:148",
@@ -305,6 +626,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	findNthFunc.Run = findNthRun
 }
 
 // BytePerm launches PTX kernel byte_perm (testdata/ptx/intops.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is byte_perm_param_0, param1 is byte_perm_param_1, param2 is byte_perm_param_2, param3 is byte_perm_param_3, param4 is byte_perm_param_4.
@@ -340,594 +662,1257 @@ func FindNth(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, findNthFunc, cfg, p[:])
 }
 
-// bytePermB0 runs b0 of kernel byte_perm, PTX lines 24-29.
-func bytePermB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 24: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:24")
-	// PTX line 25: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 26: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// bytePermRun runs blocks of kernel byte_perm for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 24: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:24")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 25: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 26: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 51; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 32-50
+			{
+				r4 := w.Reg(4)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				k0 := uint64(0x4)
+				k1 := uint64(0x7777)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:35")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 36: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:36")
+				}
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 38: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 39: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					v13aw := w.Window(1)
+					v15aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 42: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							// 43: add.s64
+							v12 := uint64(uint64(u6) + uint64(v9))
+							// 44: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
+									continue
+								}
+								v13 = v13x
+							}
+							// 45: add.s64
+							v14 := uint64(uint64(u3) + uint64(v9))
+							// 46: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
+									continue
+								}
+								v15 = v15x
+							}
+							// 47: and.b32
+							v16 := uint64(uint32(v15) & uint32(k1))
+							// 48: prmt.b32
+							v17 := uint64(isa.Prmt(uint32(v11), uint32(v13), uint32(v16), isa.PrmtGeneric))
+							r21[l] = v17
+							// 49: add.s64
+							v18 := uint64(uint64(u8) + uint64(v9))
+							r22[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 42: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							// 43: add.s64
+							v12 := uint64(uint64(u6) + uint64(v9))
+							// 44: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:44")
+									continue
+								}
+								v13 = v13x
+							}
+							// 45: add.s64
+							v14 := uint64(uint64(u3) + uint64(v9))
+							// 46: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:46")
+									continue
+								}
+								v15 = v15x
+							}
+							// 47: and.b32
+							v16 := uint64(uint32(v15) & uint32(k1))
+							// 48: prmt.b32
+							v17 := uint64(isa.Prmt(uint32(v11), uint32(v13), uint32(v16), isa.PrmtGeneric))
+							r21[l] = v17
+							// 49: add.s64
+							v18 := uint64(uint64(u8) + uint64(v9))
+							r22[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s19w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: st.global.u32
+							s19 := uint64(r22[l]) + 0x0
+							s19v := uint64(r21[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: st.global.u32
+							s19 := uint64(r22[l]) + 0x0
+							s19v := uint64(r21[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:50")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// bytePermB2 runs b2 of kernel byte_perm, PTX lines 32-50.
-func bytePermB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x4)
-	k1 := uint64(0x7777)
-	// PTX line 32: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:32")
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 35: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:35")
-	// PTX line 36: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:36")
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 38: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	// PTX lines 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 41: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
+// sadMul24Run runs blocks of kernel sad_mul24 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 69-74; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 69: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:69")
+				}
+				// PTX line 70: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 71: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 72, 73, 74: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 73: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 74: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 73: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 74: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 41: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 103; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 77-102
+			{
+				r4 := w.Reg(4)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 77: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:77")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 78: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:78")
+				}
+				// PTX line 79: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 80: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:80")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 81: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:81")
+				}
+				// PTX line 82: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 83: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 84: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(4)
+					v13aw := w.Window(5)
+					v15aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 86: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 87: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 88: add.s64
+							v12 := uint64(uint64(u6) + uint64(v9))
+							// 89: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
+									continue
+								}
+								v13 = v13x
+							}
+							r17[l] = v13
+							// 90: add.s64
+							v14 := uint64(uint64(u3) + uint64(v9))
+							// 91: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
+									continue
+								}
+								v15 = v15x
+							}
+							r19[l] = v15
+							// 92: sad.s32
+							v16 := isa.Sad(v11, v13, v15, 32, true)
+							r20[l] = v16
+							// 93: shl.b32
+							v17 := uint64(uint32(r4[l]) << uint32(k1))
+							// 94: mul.wide.s32
+							v18 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+							// 95: add.s64
+							v19 := uint64(uint64(u8) + uint64(v18))
+							r23[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 86: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 87: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:87")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 88: add.s64
+							v12 := uint64(uint64(u6) + uint64(v9))
+							// 89: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:89")
+									continue
+								}
+								v13 = v13x
+							}
+							r17[l] = v13
+							// 90: add.s64
+							v14 := uint64(uint64(u3) + uint64(v9))
+							// 91: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/intops.ptx:91")
+									continue
+								}
+								v15 = v15x
+							}
+							r19[l] = v15
+							// 92: sad.s32
+							v16 := isa.Sad(v11, v13, v15, 32, true)
+							r20[l] = v16
+							// 93: shl.b32
+							v17 := uint64(uint32(r4[l]) << uint32(k1))
+							// 94: mul.wide.s32
+							v18 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+							// 95: add.s64
+							v19 := uint64(uint64(u8) + uint64(v18))
+							r23[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 96, 97: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s20w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.global.u32
+							s20 := uint64(r23[l]) + 0x0
+							s20v := uint64(r20[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
+							}
+							// 97: sad.u32
+							v21 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
+							r24[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.global.u32
+							s20 := uint64(r23[l]) + 0x0
+							s20v := uint64(r20[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/intops.ptx:96")
+							}
+							// 97: sad.u32
+							v21 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
+							r24[l] = v21
+						}
+					}
+				}
+				// PTX lines 98, 99: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s22w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: st.global.u32
+							s22 := uint64(r23[l]) + 0x4
+							s22v := uint64(r24[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
+							}
+							// 99: mul24.lo.s32
+							v23 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
+							r25[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: st.global.u32
+							s22 := uint64(r23[l]) + 0x4
+							s22v := uint64(r24[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/intops.ptx:98")
+							}
+							// 99: mul24.lo.s32
+							v23 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
+							r25[l] = v23
+						}
+					}
+				}
+				// PTX lines 100, 101: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s24w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.global.u32
+							s24 := uint64(r23[l]) + 0x8
+							s24v := uint64(r25[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
+							}
+							// 101: mul24.lo.u32
+							v25 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
+							r26[l] = v25
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.global.u32
+							s24 := uint64(r23[l]) + 0x8
+							s24v := uint64(r25[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/intops.ptx:100")
+							}
+							// 101: mul24.lo.u32
+							v25 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
+							r26[l] = v25
+						}
+					}
+				}
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s26w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.global.u32
+							s26 := uint64(r23[l]) + 0xc
+							s26v := uint64(r26[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.global.u32
+							s26 := uint64(r23[l]) + 0xc
+							s26v := uint64(r26[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/intops.ptx:102")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 42: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: add.s64
-				v11 := uint64(uint64(u6) + uint64(r13[l]))
-				r16[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: add.s64
-				v11 := uint64(uint64(u6) + uint64(r13[l]))
-				r16[l] = v11
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 44: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:44")
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: add.s64
-				v12 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: add.s64
-				v12 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v12
-			}
-		}
-	}
-	// PTX line 46: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:46")
-	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: and.b32
-				v13 := uint64(uint32(r19[l]) & uint32(k1))
-				// 48: prmt.b32
-				v14 := uint64(isa.Prmt(uint32(r15[l]), uint32(r17[l]), uint32(v13), isa.PrmtGeneric))
-				r21[l] = v14
-				// 49: add.s64
-				v15 := uint64(uint64(u8) + uint64(r13[l]))
-				r22[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: and.b32
-				v13 := uint64(uint32(r19[l]) & uint32(k1))
-				// 48: prmt.b32
-				v14 := uint64(isa.Prmt(uint32(r15[l]), uint32(r17[l]), uint32(v13), isa.PrmtGeneric))
-				r21[l] = v14
-				// 49: add.s64
-				v15 := uint64(uint64(u8) + uint64(r13[l]))
-				r22[l] = v15
-			}
-		}
-	}
-	// PTX line 50: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/intops.ptx:50")
 }
 
-// sadMul24B0 runs b0 of kernel sad_mul24, PTX lines 69-74.
-func sadMul24B0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 69: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:69")
-	// PTX line 70: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 71: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 72, 73, 74: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 73: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 74: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// findNthRun runs blocks of kernel find_nth for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 121-126; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 73: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 74: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 121: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:121")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// sadMul24B2 runs b2 of kernel sad_mul24, PTX lines 77-102.
-func sadMul24B2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	// PTX line 77: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:77")
-	// PTX line 78: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:78")
-	// PTX line 79: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 80: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:80")
-	// PTX line 81: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:81")
-	// PTX line 82: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 83: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 84: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	// PTX lines 85, 86: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 86: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 86: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
-			}
-		}
-	}
-	// PTX line 87: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:87")
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: add.s64
-				v11 := uint64(uint64(u6) + uint64(r13[l]))
-				r16[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: add.s64
-				v11 := uint64(uint64(u6) + uint64(r13[l]))
-				r16[l] = v11
-			}
-		}
-	}
-	// PTX line 89: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:89")
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: add.s64
-				v12 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: add.s64
-				v12 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v12
-			}
-		}
-	}
-	// PTX line 91: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:91")
-	// PTX lines 92, 93, 94, 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: sad.s32
-				v13 := isa.Sad(r15[l], r17[l], r19[l], 32, true)
-				r20[l] = v13
-				// 93: shl.b32
-				v14 := uint64(uint32(r4[l]) << uint32(k1))
-				// 94: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
-				// 95: add.s64
-				v16 := uint64(uint64(u8) + uint64(v15))
-				r23[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: sad.s32
-				v13 := isa.Sad(r15[l], r17[l], r19[l], 32, true)
-				r20[l] = v13
-				// 93: shl.b32
-				v14 := uint64(uint32(r4[l]) << uint32(k1))
-				// 94: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
-				// 95: add.s64
-				v16 := uint64(uint64(u8) + uint64(v15))
-				r23[l] = v16
-			}
-		}
-	}
-	// PTX line 96: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/intops.ptx:96")
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: sad.u32
-				v17 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
-				r24[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: sad.u32
-				v17 := isa.Sad(r15[l], r17[l], r19[l], 32, false)
-				r24[l] = v17
-			}
-		}
-	}
-	// PTX line 98: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r23, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/intops.ptx:98")
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: mul24.lo.s32
-				v18 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
-				r25[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: mul24.lo.s32
-				v18 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, true))
-				r25[l] = v18
-			}
-		}
-	}
-	// PTX line 100: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r23, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/intops.ptx:100")
-	// PTX lines 101: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: mul24.lo.u32
-				v19 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
-				r26[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: mul24.lo.u32
-				v19 := uint64(isa.Mul24(uint32(r15[l]), uint32(r17[l]), false, false))
-				r26[l] = v19
-			}
-		}
-	}
-	// PTX line 102: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r23, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/intops.ptx:102")
-}
-
-// findNthB0 runs b0 of kernel find_nth, PTX lines 121-126.
-func findNthB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 121: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intops.ptx:121")
-	// PTX line 122: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 123: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 124, 125, 126: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 124: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 125: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 126: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 122: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 123: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 124, 125, 126: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 125: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 126: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 125: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 126: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 124: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 125: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 126: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX line 148; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 129-147
+			{
+				r4 := w.Reg(4)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1f)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 129: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:129")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 130: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:130")
+				}
+				// PTX line 131: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 132: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:132")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 133: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:133")
+				}
+				// PTX line 134: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 135: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 136: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(11)
+					v13aw := w.Window(12)
+					v16aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 137: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 138: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 139: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
+									continue
+								}
+								v11 = v11x
+							}
+							// 140: add.s64
+							v12 := uint64(uint64(u6) + uint64(v9))
+							// 141: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
+									continue
+								}
+								v13 = v13x
+							}
+							// 142: and.b32
+							v14 := uint64(uint32(v13) & uint32(k1))
+							// 143: add.s64
+							v15 := uint64(uint64(u3) + uint64(v9))
+							// 144: ld.global.u32
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
+									continue
+								}
+								v16 = v16x
+							}
+							// 145: fns.b32
+							v17 := uint64(isa.Fns(uint32(v11), uint32(v14), uint32(v16)))
+							r21[l] = v17
+							// 146: add.s64
+							v18 := uint64(uint64(u8) + uint64(v9))
+							r22[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 137: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 138: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 139: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/intops.ptx:139")
+									continue
+								}
+								v11 = v11x
+							}
+							// 140: add.s64
+							v12 := uint64(uint64(u6) + uint64(v9))
+							// 141: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/intops.ptx:141")
+									continue
+								}
+								v13 = v13x
+							}
+							// 142: and.b32
+							v14 := uint64(uint32(v13) & uint32(k1))
+							// 143: add.s64
+							v15 := uint64(uint64(u3) + uint64(v9))
+							// 144: ld.global.u32
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/intops.ptx:144")
+									continue
+								}
+								v16 = v16x
+							}
+							// 145: fns.b32
+							v17 := uint64(isa.Fns(uint32(v11), uint32(v14), uint32(v16)))
+							r21[l] = v17
+							// 146: add.s64
+							v18 := uint64(uint64(u8) + uint64(v9))
+							r22[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 147: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s19w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: st.global.u32
+							s19 := uint64(r22[l]) + 0x0
+							s19v := uint64(r21[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: st.global.u32
+							s19 := uint64(r22[l]) + 0x0
+							s19v := uint64(r21[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/intops.ptx:147")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// findNthB2 runs b2 of kernel find_nth, PTX lines 129-147.
-func findNthB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1f)
-	// PTX line 129: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intops.ptx:129")
-	// PTX line 130: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intops.ptx:130")
-	// PTX line 131: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 132: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intops.ptx:132")
-	// PTX line 133: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intops.ptx:133")
-	// PTX line 134: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 135: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 136: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	// PTX lines 137, 138: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 137: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 138: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 137: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 138: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r14[l] = v10
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 139: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:139")
-	// PTX lines 140: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: add.s64
-				v11 := uint64(uint64(u6) + uint64(r13[l]))
-				r16[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: add.s64
-				v11 := uint64(uint64(u6) + uint64(r13[l]))
-				r16[l] = v11
-			}
-		}
-	}
-	// PTX line 141: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:141")
-	// PTX lines 142, 143: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: and.b32
-				v12 := uint64(uint32(r17[l]) & uint32(k1))
-				r18[l] = v12
-				// 143: add.s64
-				v13 := uint64(uint64(u3) + uint64(r13[l]))
-				r19[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: and.b32
-				v12 := uint64(uint32(r17[l]) & uint32(k1))
-				r18[l] = v12
-				// 143: add.s64
-				v13 := uint64(uint64(u3) + uint64(r13[l]))
-				r19[l] = v13
-			}
-		}
-	}
-	// PTX line 144: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/intops.ptx:144")
-	// PTX lines 145, 146: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 145: fns.b32
-				v14 := uint64(isa.Fns(uint32(r15[l]), uint32(r18[l]), uint32(r20[l])))
-				r21[l] = v14
-				// 146: add.s64
-				v15 := uint64(uint64(u8) + uint64(r13[l]))
-				r22[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 145: fns.b32
-				v14 := uint64(isa.Fns(uint32(r15[l]), uint32(r18[l]), uint32(r20[l])))
-				r21[l] = v14
-				// 146: add.s64
-				v15 := uint64(uint64(u8) + uint64(r13[l]))
-				r22[l] = v15
-			}
-		}
-	}
-	// PTX line 147: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/intops.ptx:147")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/its.ptx",
+	NumWindows: 15,
 	SM:         80,
 	SharedSize: 8192,
 }
@@ -163,9 +164,33 @@ func init() {
 	spinLockFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 24-29
 	spinLockFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:24",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:30",
@@ -176,9 +201,27 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 31-32; divergent, reconverges at block 2 (b2)
 	spinLockFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:31",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -190,9 +233,55 @@ func init() {
 	}
 	// b2, PTX lines 35-46; ret
 	spinLockFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:35",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:47",
@@ -206,12 +295,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	spinLockFunc.Run = spinLockRun
 	laneHandoffFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 61-68; divergent, reconverges at block 5 (b5 ($L__BB1_7))
 	laneHandoffFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:61",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -223,9 +348,26 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 74-75; divergent, reconverges at block 8 (b8)
 	laneHandoffFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:74",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -237,9 +379,24 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX lines 83-85
 	laneHandoffFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:83",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:86",
@@ -250,9 +407,26 @@ func init() {
 	}
 	// b3 ($L__BB1_5), PTX lines 87-88; divergent, reconverges at block 9 (b9)
 	laneHandoffFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:87",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -264,9 +438,33 @@ func init() {
 	}
 	// b4 ($L__BB1_6), PTX lines 91-96
 	laneHandoffFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:91",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:97",
@@ -279,6 +477,13 @@ func init() {
 	laneHandoffFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/its.ptx:98",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:98",
@@ -289,9 +494,23 @@ func init() {
 	}
 	// b6, PTX lines 71-71; divergent, reconverges at block 5 (b5 ($L__BB1_7))
 	laneHandoffFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:71",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -302,18 +521,41 @@ func init() {
 		},
 	}
 	// b7, PTX line 72
-	laneHandoffFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/its.ptx:73",
-		Reconv:  -1,
-		Succ:    1,
-		Uniform: true,
-	}}
+	laneHandoffFunc.Blocks[7] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/its.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/its.ptx:73",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
 	// b8, PTX lines 78-80
 	laneHandoffFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:78",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:81",
@@ -323,24 +565,57 @@ func init() {
 		},
 	}
 	// b9, PTX line 89
-	laneHandoffFunc.Blocks[9] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/its.ptx:90",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	laneHandoffFunc.Blocks[9] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/its.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/its.ptx:90",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	laneHandoffFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	laneHandoffFunc.Run = laneHandoffRun
 	storeReturnBarrierFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 114-119; divergent, reconverges at block 4 (b3 ($L__BB2_5))
 	storeReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:114",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -352,9 +627,48 @@ func init() {
 	}
 	// b1 ($L__BB2_3), PTX lines 134-143; bar.sync at line 144
 	storeReturnBarrierFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:134",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -368,9 +682,39 @@ func init() {
 	}
 	// b1 ($L__BB2_3), PTX lines 145-152
 	storeReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:145",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:153",
@@ -381,9 +725,24 @@ func init() {
 	}
 	// b2 ($L__BB2_4), PTX lines 154-156
 	storeReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:154",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:157",
@@ -396,6 +755,13 @@ func init() {
 	storeReturnBarrierFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/its.ptx:158",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:158",
@@ -406,9 +772,38 @@ func init() {
 	}
 	// b4, PTX lines 122-127; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 	storeReturnBarrierFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:122",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -420,9 +815,26 @@ func init() {
 	}
 	// b5, PTX lines 130-131
 	storeReturnBarrierFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:130",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:132",
@@ -436,12 +848,78 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	storeReturnBarrierFunc.Run = storeReturnBarrierRun
 	syncwarpBothSidesFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 173-190; divergent, reconverges at block 3 (b2 ($L__BB3_3))
 	syncwarpBothSidesFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:173",
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -452,22 +930,40 @@ func init() {
 		},
 	}
 	// b1 ($L__BB3_2), PTX line 197; the lanes wait here for those bar.warp.sync at line 198 names
-	syncwarpBothSidesFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/its.ptx:198",
-		Reconv: -1,
-		Succ:   2,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  24,
-			What:  "bar.warp.sync",
+	syncwarpBothSidesFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/its.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/its.ptx:198",
+			Reconv: -1,
+			Succ:   2,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  24,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b1 ($L__BB3_2), PTX lines 198-200
 	syncwarpBothSidesFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:198",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:201",
@@ -478,9 +974,39 @@ func init() {
 	}
 	// b2 ($L__BB3_3), PTX lines 202-208; ret
 	syncwarpBothSidesFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:202",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:209",
@@ -490,22 +1016,45 @@ func init() {
 		},
 	}
 	// b3, PTX line 191; the lanes wait here for those bar.warp.sync at line 193 names
-	syncwarpBothSidesFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/its.ptx:193",
-		Reconv: -1,
-		Succ:   5,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  24,
-			What:  "bar.warp.sync",
+	syncwarpBothSidesFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/its.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/its.ptx:193",
+			Reconv: -1,
+			Succ:   5,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  24,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b3, PTX lines 193-195
 	syncwarpBothSidesFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/its.ptx:193",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/its.ptx:196",
@@ -519,6 +1068,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	syncwarpBothSidesFunc.Run = syncwarpBothSidesRun
 }
 
 // SpinLock launches PTX kernel spin_lock (testdata/ptx/its.ptx:13) on dev with the launch configuration cfg. Parameters: param0 is spin_lock_param_0, param1 is spin_lock_param_1, param2 is spin_lock_param_2.
@@ -554,1108 +1104,1990 @@ func SyncwarpBothSides(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	return dev.Launch(ctx, Module, syncwarpBothSidesFunc, cfg, p[:])
 }
 
-// spinLockB0 runs b0 of kernel spin_lock, PTX lines 24-29.
-func spinLockB0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	// PTX line 24: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/its.ptx:24")
-	// PTX line 25: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/its.ptx:25")
-	// PTX line 26: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 27: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/its.ptx:27")
-	// PTX line 28: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 29: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	runtime.Broadcast(r5, m, u6)
-	_ = u3
-	_ = u5
-	_ = u6
+// spinLockRun runs blocks of kernel spin_lock for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29
+			{
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 24: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/its.ptx:24")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 25: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/its.ptx:25")
+				}
+				// PTX line 26: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 27: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/its.ptx:27")
+				}
+				// PTX line 28: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				runtime.Broadcast(r4, m, u5)
+				// PTX line 29: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				runtime.Broadcast(r5, m, u6)
+				_ = u3
+				_ = u5
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 31-32; divergent, reconverges at block 2 (b2)
+			{
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 31: atom.global.cas.b32
+				w.AtomLanes(runtime.SpaceGlobal, atomCas32, r6, r5, r16, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:31")
+				// PTX lines 32: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: setp.ne.s32
+							c1t := uint32(r6[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: setp.ne.s32
+							c1t := uint32(r6[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX lines 35-46; ret
+			{
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				k0 := uint64(0x1)
+				// PTX lines 35: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r7[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r7[l] = v1
+						}
+					}
+				}
+				// PTX line 36: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX line 37: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				// PTX lines 38, 39, 40: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mad.lo.s32
+							v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
+							r10[l] = v4
+							// 39: ld.volatile.global.u32
+							v5a := uint64(r4[l]) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/its.ptx:39")
+									continue
+								}
+								v5 = v5x
+							}
+							// 40: add.s32
+							v6 := uint64(uint32(v5) + uint32(k0))
+							r12[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mad.lo.s32
+							v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
+							r10[l] = v4
+							// 39: ld.volatile.global.u32
+							v5a := uint64(r4[l]) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/its.ptx:39")
+									continue
+								}
+								v5 = v5x
+							}
+							// 40: add.s32
+							v6 := uint64(uint32(v5) + uint32(k0))
+							r12[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: st.volatile.global.u32
+							s7 := uint64(r4[l]) + 0x0
+							s7v := uint64(r12[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:41")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: st.volatile.global.u32
+							s7 := uint64(r4[l]) + 0x0
+							s7v := uint64(r12[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:41")
+							}
+						}
+					}
+				}
+				// PTX lines 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: ld.volatile.global.u32
+							v8a := uint64(r2[l]) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/its.ptx:42")
+									continue
+								}
+								v8 = v8x
+							}
+							// 43: add.s32
+							v9 := uint64(uint32(r10[l]) + uint32(v8))
+							r14[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: ld.volatile.global.u32
+							v8a := uint64(r2[l]) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/its.ptx:42")
+									continue
+								}
+								v8 = v8x
+							}
+							// 43: add.s32
+							v9 := uint64(uint32(r10[l]) + uint32(v8))
+							r14[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.volatile.global.u32
+							s10 := uint64(r2[l]) + 0x0
+							s10v := uint64(r14[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/its.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.volatile.global.u32
+							s10 := uint64(r2[l]) + 0x0
+							s10v := uint64(r14[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/its.ptx:44")
+							}
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 46: atom.global.exch.b32
+				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r15, r5, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:46")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// laneHandoffRun runs blocks of kernel lane_handoff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 61-68; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 61: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/its.ptx:61")
+				}
+				// PTX line 62: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX line 63: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 64: shl.b32, warp-uniform
+				u4 := uint64(uint32(u3) << uint32(k0))
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 65: mul.wide.u32, warp-uniform
+				u5 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(k1))))
+				// PTX line 66: add.s64, warp-uniform
+				u6 := uint64(uint64(u2) + uint64(u5))
+				runtime.Broadcast(r5, m, u6)
+				// PTX lines 67, 68: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							r6[l] = v7
+							// 68: setp.eq.s32
+							c8t := uint32(v7) == uint32(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							r6[l] = v7
+							// 68: setp.eq.s32
+							c8t := uint32(v7) == uint32(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 74-75; divergent, reconverges at block 8 (b8)
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				// PTX lines 74, 75: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: ld.volatile.global.u32
+							v1a := uint64(r5[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:74")
+									continue
+								}
+								v1 = v1x
+							}
+							// 75: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: ld.volatile.global.u32
+							v1a := uint64(r5[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:74")
+									continue
+								}
+								v1 = v1x
+							}
+							// 75: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_4), PTX lines 83-85
+			{
+				r2 := w.Reg(2)
+				r5 := w.Reg(5)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				// PTX lines 83, 84, 85: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: add.s32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							// 84: st.volatile.global.u32
+							s2 := uint64(r5[l]) + 0x0
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:84")
+							}
+							// 85: add.s64
+							v3 := uint64(uint64(r5[l]) + uint64(k1))
+							r5[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: add.s32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							// 84: st.volatile.global.u32
+							s2 := uint64(r5[l]) + 0x0
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:84")
+							}
+							// 85: add.s64
+							v3 := uint64(uint64(r5[l]) + uint64(k1))
+							r5[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_5), PTX lines 87-88; divergent, reconverges at block 9 (b9)
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				// PTX lines 87, 88: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: ld.volatile.global.u32
+							v1a := uint64(r5[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:87")
+									continue
+								}
+								v1 = v1x
+							}
+							// 88: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: ld.volatile.global.u32
+							v1a := uint64(r5[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/its.ptx:87")
+									continue
+								}
+								v1 = v1x
+							}
+							// 88: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_6), PTX lines 91-96
+			{
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 91: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/its.ptx:91")
+				}
+				// PTX line 92: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: ld.volatile.global.u32
+							v3a := uint64(r5[l]) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/its.ptx:93")
+									continue
+								}
+								v3 = v3x
+							}
+							r13[l] = v3
+							// 94: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+							// 95: add.s64
+							v5 := uint64(uint64(u2) + uint64(v4))
+							r15[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: ld.volatile.global.u32
+							v3a := uint64(r5[l]) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/its.ptx:93")
+									continue
+								}
+								v3 = v3x
+							}
+							r13[l] = v3
+							// 94: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+							// 95: add.s64
+							v5 := uint64(uint64(u2) + uint64(v4))
+							r15[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.global.u32
+							s6 := uint64(r15[l]) + 0x0
+							s6v := uint64(r13[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/its.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.global.u32
+							s6 := uint64(r15[l]) + 0x0
+							s6v := uint64(r13[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/its.ptx:96")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_7), PTX line 97; ret
+			next = 10
+		case 6:
+			// b6, PTX lines 71-71; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+			{
+				r6 := w.Reg(6)
+				k0 := uint64(0x1f)
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: setp.ne.s32
+							c1t := uint32(r6[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: setp.ne.s32
+							c1t := uint32(r6[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7, PTX line 72
+			next = 1
+		case 8:
+			// b8, PTX lines 78-80
+			{
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 79: st.volatile.global.u32
+							s2 := uint64(r5[l]) + 0x4
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:79")
+							}
+							// 80: or.b32
+							v3 := uint64(uint32(r3[l]) | uint32(k1))
+							r3[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 79: st.volatile.global.u32
+							s2 := uint64(r5[l]) + 0x4
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/its.ptx:79")
+							}
+							// 80: or.b32
+							v3 := uint64(uint32(r3[l]) | uint32(k1))
+							r3[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 9:
+			// b9, PTX line 89
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// storeReturnBarrierRun runs blocks of kernel store_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 114-119; divergent, reconverges at block 4 (b3 ($L__BB2_5))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				k0 := uint64(0x5556)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				// PTX lines 114, 115, 116, 117, 118, 119: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 115: cvt.u16.u32
+							v2 := uint64(uint16(uint32(v1)))
+							// 116: mul.hi.u16
+							v3 := uint64(uint16(isa.MulHi(v2, k0, 16, false)))
+							// 117: mul.lo.s16
+							v4 := uint64(uint16(v3) * uint16(k1))
+							// 118: sub.s16
+							v5 := uint64(uint16(v2) - uint16(v4))
+							r4[l] = v5
+							// 119: setp.eq.s16
+							c6t := uint16(v5) == uint16(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 115: cvt.u16.u32
+							v2 := uint64(uint16(uint32(v1)))
+							// 116: mul.hi.u16
+							v3 := uint64(uint16(isa.MulHi(v2, k0, 16, false)))
+							// 117: mul.lo.s16
+							v4 := uint64(uint16(v3) * uint16(k1))
+							// 118: sub.s16
+							v5 := uint64(uint16(v2) - uint16(v4))
+							r4[l] = v5
+							// 119: setp.eq.s16
+							c6t := uint16(v5) == uint16(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_3), PTX lines 134-143; bar.sync at line 144
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 134: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/its.ptx:134")
+				}
+				// PTX line 135: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 136, 137, 138, 139, 140: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v6aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 136: cvt.s64.s32
+							v3 := uint64(uint64(int32(r9[l])))
+							r11[l] = v3
+							// 137: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+							// 138: add.s64
+							v5 := uint64(uint64(u2) + uint64(v4))
+							r15[l] = v5
+							// 139: ld.global.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/its.ptx:139")
+									continue
+								}
+								v6 = v6x
+							}
+							r16[l] = v6
+							// 140: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							r17[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 136: cvt.s64.s32
+							v3 := uint64(uint64(int32(r9[l])))
+							r11[l] = v3
+							// 137: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+							// 138: add.s64
+							v5 := uint64(uint64(u2) + uint64(v4))
+							r15[l] = v5
+							// 139: ld.global.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/its.ptx:139")
+									continue
+								}
+								v6 = v6x
+							}
+							r16[l] = v6
+							// 140: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							r17[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 141: mov.u64, warp-uniform
+				u8 := uint64(k1)
+				runtime.Broadcast(r18, m, u8)
+				// PTX lines 142, 143: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: add.s64
+							v9 := uint64(uint64(u8) + uint64(r17[l]))
+							// 143: st.shared.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r16[l])
+							if s10 < shEnd4 && s10&3 == 0 {
+								runtime.Store32(sh, s10, s10v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/its.ptx:143")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: add.s64
+							v9 := uint64(uint64(u8) + uint64(r17[l]))
+							// 143: st.shared.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r16[l])
+							if s10 < shEnd4 && s10&3 == 0 {
+								runtime.Store32(sh, s10, s10v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/its.ptx:143")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB2_3), PTX lines 145-152
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				k0 := uint64(0x3)
+				k1 := uint64(0x2)
+				k2 := uint64(0x4)
+				// PTX lines 145, 146, 147, 148, 149, 150, 151, 152: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					v7aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 146: setp.lt.u32
+							c2t := uint32(v1) < uint32(r8[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 147: selp.b32
+							v3 := uint64(k1)
+							if c2 {
+								v3 = uint64(v1)
+							}
+							// 148: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
+							// 149: add.s64
+							v5 := uint64(uint64(r18[l]) + uint64(v4))
+							// 150: ld.shared.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6a < shEnd4 && v6a&3 == 0 {
+								v6 = runtime.Load32(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/its.ptx:150")
+									continue
+								}
+								v6 = v6x
+							}
+							// 151: ld.global.u32
+							v7a := uint64(r15[l]) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/its.ptx:151")
+									continue
+								}
+								v7 = v7x
+							}
+							// 152: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r10[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 146: setp.lt.u32
+							c2t := uint32(v1) < uint32(r8[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 147: selp.b32
+							v3 := uint64(k1)
+							if c2 {
+								v3 = uint64(v1)
+							}
+							// 148: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
+							// 149: add.s64
+							v5 := uint64(uint64(r18[l]) + uint64(v4))
+							// 150: ld.shared.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6a < shEnd4 && v6a&3 == 0 {
+								v6 = runtime.Load32(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/its.ptx:150")
+									continue
+								}
+								v6 = v6x
+							}
+							// 151: ld.global.u32
+							v7a := uint64(r15[l]) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/its.ptx:151")
+									continue
+								}
+								v7 = v7x
+							}
+							// 152: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r10[l] = v8
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB2_4), PTX lines 154-156
+			{
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				k0 := uint64(0x2)
+				// PTX lines 154, 155, 156: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: shl.b64
+							v1 := uint64(uint64(r11[l]) << uint32(k0))
+							// 155: add.s64
+							v2 := uint64(uint64(r6[l]) + uint64(v1))
+							// 156: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r10[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/its.ptx:156")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: shl.b64
+							v1 := uint64(uint64(r11[l]) << uint32(k0))
+							// 155: add.s64
+							v2 := uint64(uint64(r6[l]) + uint64(v1))
+							// 156: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r10[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/its.ptx:156")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b3 ($L__BB2_5), PTX line 157; ret
+			next = 7
+		case 5:
+			// b4, PTX lines 122-127; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				k0 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 122: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/its.ptx:122")
+				}
+				// PTX line 123: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				runtime.Broadcast(r6, m, u2)
+				// PTX line 124: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				// PTX line 125: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 126, 127: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: mad.lo.s32
+							v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
+							r9[l] = v5
+							// 127: setp.ne.s16
+							c6t := uint16(r4[l]) != uint16(k0)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: mad.lo.s32
+							v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
+							r9[l] = v5
+							// 127: setp.ne.s16
+							c6t := uint16(r4[l]) != uint16(k0)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX lines 130-131
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				// PTX lines 130, 131: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: neg.s32
+							v1 := uint64(-uint32(r0[l]))
+							r10[l] = v1
+							// 131: cvt.s64.s32
+							v2 := uint64(uint64(int32(r9[l])))
+							r11[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: neg.s32
+							v1 := uint64(-uint32(r0[l]))
+							r10[l] = v1
+							// 131: cvt.s64.s32
+							v2 := uint64(uint64(int32(r9[l])))
+							r11[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// syncwarpBothSidesRun runs blocks of kernel syncwarp_both_sides for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 173-190; divergent, reconverges at block 3 (b2 ($L__BB3_3))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x10)
+				k1 := uint64(0x0)
+				k2 := uint64(0x4)
+				k3 := uint64(0x1000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 173: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/its.ptx:173")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 174: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/its.ptx:174")
+				}
+				// PTX line 175: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 176: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r3, m, u4)
+				// PTX lines 177: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 177: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 177: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+						}
+					}
+				}
+				// PTX line 178: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX line 179: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.NTID().X))
+				// PTX lines 180, 181, 182, 183, 184, 185, 186, 187: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v14aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 180: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
+							// 181: and.b32
+							v9 := uint64(uint32(r4[l]) & uint32(k0))
+							// 182: setp.ne.s32
+							c10t := uint32(v9) != uint32(k1)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+							// 183: cvt.s64.s32
+							v11 := uint64(uint64(int32(v8)))
+							r9[l] = v11
+							// 184: mul.wide.s32
+							v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+							// 185: add.s64
+							v13 := uint64(uint64(u3) + uint64(v12))
+							// 186: ld.global.u32
+							v14a := uint64(v13) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/its.ptx:186")
+									continue
+								}
+								v14 = v14x
+							}
+							r12[l] = v14
+							// 187: mul.wide.u32
+							v15 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+							r13[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 180: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
+							// 181: and.b32
+							v9 := uint64(uint32(r4[l]) & uint32(k0))
+							// 182: setp.ne.s32
+							c10t := uint32(v9) != uint32(k1)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+							// 183: cvt.s64.s32
+							v11 := uint64(uint64(int32(v8)))
+							r9[l] = v11
+							// 184: mul.wide.s32
+							v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+							// 185: add.s64
+							v13 := uint64(uint64(u3) + uint64(v12))
+							// 186: ld.global.u32
+							v14a := uint64(v13) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/its.ptx:186")
+									continue
+								}
+								v14 = v14x
+							}
+							r12[l] = v14
+							// 187: mul.wide.u32
+							v15 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+							r13[l] = v15
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX line 188: mov.u64, warp-uniform
+				u16 := uint64(k3)
+				runtime.Broadcast(r14, m, u16)
+				// PTX lines 189, 190: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 189: add.s64
+							v17 := uint64(uint64(u16) + uint64(r13[l]))
+							// 190: st.shared.u32
+							s18 := uint64(v17) + 0x0
+							s18v := uint64(r12[l])
+							if s18 < shEnd4 && s18&3 == 0 {
+								runtime.Store32(sh, s18, s18v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/its.ptx:190")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 189: add.s64
+							v17 := uint64(uint64(u16) + uint64(r13[l]))
+							// 190: st.shared.u32
+							s18 := uint64(v17) + 0x0
+							s18v := uint64(r12[l])
+							if s18 < shEnd4 && s18&3 == 0 {
+								runtime.Store32(sh, s18, s18v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/its.ptx:190")
+							}
+						}
+					}
+				}
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_2), PTX line 197; the lanes wait here for those bar.warp.sync at line 198 names
+			return pc, budget
+		case 2:
+			// b1 ($L__BB3_2), PTX lines 198-200
+			{
+				r4 := w.Reg(4)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x3ef)
+				k1 := uint64(0x7d0)
+				// PTX line 198: bar.warp.sync
+				w.BarWarpSync(24, m, m, "testdata/ptx/its.ptx:198")
+				// PTX lines 199, 200: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: and.b32
+							v1 := uint64(uint32(r4[l]) & uint32(k0))
+							r16[l] = v1
+							// 200: mov.b32
+							v2 := uint64(k1)
+							r17[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: and.b32
+							v1 := uint64(uint32(r4[l]) & uint32(k0))
+							r16[l] = v1
+							// 200: mov.b32
+							v2 := uint64(k1)
+							r17[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB3_3), PTX lines 202-208; ret
+			{
+				r3 := w.Reg(3)
+				r9 := w.Reg(9)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				// PTX lines 202, 203, 204, 205, 206, 207: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
+							// 203: add.s64
+							v2 := uint64(uint64(r14[l]) + uint64(v1))
+							// 204: ld.shared.u32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/its.ptx:204")
+									continue
+								}
+								v3 = v3x
+							}
+							// 205: add.s32
+							v4 := uint64(uint32(v3) + uint32(r17[l]))
+							r21[l] = v4
+							// 206: shl.b64
+							v5 := uint64(uint64(r9[l]) << uint32(k1))
+							// 207: add.s64
+							v6 := uint64(uint64(r3[l]) + uint64(v5))
+							r23[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
+							// 203: add.s64
+							v2 := uint64(uint64(r14[l]) + uint64(v1))
+							// 204: ld.shared.u32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/its.ptx:204")
+									continue
+								}
+								v3 = v3x
+							}
+							// 205: add.s32
+							v4 := uint64(uint32(v3) + uint32(r17[l]))
+							r21[l] = v4
+							// 206: shl.b64
+							v5 := uint64(uint64(r9[l]) << uint32(k1))
+							// 207: add.s64
+							v6 := uint64(uint64(r3[l]) + uint64(v5))
+							r23[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 208: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 208: st.global.u32
+							s7 := uint64(r23[l]) + 0x0
+							s7v := uint64(r21[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:208")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 208: st.global.u32
+							s7 := uint64(r23[l]) + 0x0
+							s7v := uint64(r21[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:208")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 4:
+			// b3, PTX line 191; the lanes wait here for those bar.warp.sync at line 193 names
+			return pc, budget
+		case 5:
+			// b3, PTX lines 193-195
+			{
+				r4 := w.Reg(4)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x10)
+				k1 := uint64(0x3e8)
+				// PTX line 193: bar.warp.sync
+				w.BarWarpSync(24, m, m, "testdata/ptx/its.ptx:193")
+				// PTX lines 194, 195: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: or.b32
+							v1 := uint64(uint32(r4[l]) | uint32(k0))
+							r16[l] = v1
+							// 195: mov.b32
+							v2 := uint64(k1)
+							r17[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: or.b32
+							v1 := uint64(uint32(r4[l]) | uint32(k0))
+							r16[l] = v1
+							// 195: mov.b32
+							v2 := uint64(k1)
+							r17[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // atomCas32 is isa.AtomFunc(isa.AtomCas, 32).
 var atomCas32 = isa.AtomFunc(isa.AtomCas, 32)
 
-// spinLockB1 runs b1 ($L__BB0_1) of kernel spin_lock, PTX lines 31-32.
-func spinLockB1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x0)
-	// PTX line 31: atom.global.cas.b32
-	w.AtomLanes(runtime.SpaceGlobal, atomCas32, r6, r5, r16, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:31")
-	// PTX lines 32: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: setp.ne.s32
-				c1t := uint32(r6[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: setp.ne.s32
-				c1t := uint32(r6[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
 // atomExch32 is isa.AtomFunc(isa.AtomExch, 32).
 var atomExch32 = isa.AtomFunc(isa.AtomExch, 32)
-
-// spinLockB2 runs b2 of kernel spin_lock, PTX lines 35-46.
-func spinLockB2(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x1)
-	// PTX lines 35: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r7[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r7[l] = v1
-			}
-		}
-	}
-	// PTX line 36: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX line 37: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mad.lo.s32
-				v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
-				r10[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mad.lo.s32
-				v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
-				r10[l] = v4
-			}
-		}
-	}
-	// PTX line 39: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:39")
-	// PTX lines 40: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: add.s32
-				v5 := uint64(uint32(r11[l]) + uint32(k0))
-				r12[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: add.s32
-				v5 := uint64(uint32(r11[l]) + uint32(k0))
-				r12[l] = v5
-			}
-		}
-	}
-	// PTX line 41: st.volatile.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:41")
-	// PTX line 42: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r2, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: add.s32
-				v6 := uint64(uint32(r10[l]) + uint32(r13[l]))
-				r14[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: add.s32
-				v6 := uint64(uint32(r10[l]) + uint32(r13[l]))
-				r14[l] = v6
-			}
-		}
-	}
-	// PTX line 44: st.volatile.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r2, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:44")
-	// PTX line 46: atom.global.exch.b32
-	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r15, r5, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:46")
-}
-
-// laneHandoffB0 runs b0 of kernel lane_handoff, PTX lines 61-68.
-func laneHandoffB0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX line 61: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/its.ptx:61")
-	// PTX line 62: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX line 63: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 64: shl.b32, warp-uniform
-	u4 := uint64(uint32(u3) << uint32(k0))
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 65: mul.wide.u32, warp-uniform
-	u5 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(k1))))
-	// PTX line 66: add.s64, warp-uniform
-	u6 := uint64(uint64(u2) + uint64(u5))
-	runtime.Broadcast(r5, m, u6)
-	// PTX lines 67, 68: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				r6[l] = v7
-				// 68: setp.eq.s32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				r6[l] = v7
-				// 68: setp.eq.s32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u6
-}
-
-// laneHandoffB1 runs b1 ($L__BB1_2) of kernel lane_handoff, PTX lines 74-75.
-func laneHandoffB1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	k0 := uint64(0x0)
-	// PTX line 74: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:74")
-	// PTX lines 75: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: setp.eq.s32
-				c1t := uint32(r7[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: setp.eq.s32
-				c1t := uint32(r7[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// laneHandoffB2 runs b2 ($L__BB1_4) of kernel lane_handoff, PTX lines 83-85.
-func laneHandoffB2(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: add.s32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: add.s32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r9[l] = v1
-			}
-		}
-	}
-	// PTX line 84: st.volatile.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:84")
-	// PTX lines 85: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: add.s64
-				v2 := uint64(uint64(r5[l]) + uint64(k1))
-				r5[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: add.s64
-				v2 := uint64(uint64(r5[l]) + uint64(k1))
-				r5[l] = v2
-			}
-		}
-	}
-}
-
-// laneHandoffB3 runs b3 ($L__BB1_5) of kernel lane_handoff, PTX lines 87-88.
-func laneHandoffB3(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	// PTX line 87: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:87")
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// laneHandoffB4 runs b4 ($L__BB1_6) of kernel lane_handoff, PTX lines 91-96.
-func laneHandoffB4(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x4)
-	// PTX line 91: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/its.ptx:91")
-	// PTX line 92: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX line 93: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:93")
-	// PTX lines 94, 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-				// 95: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r15[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-				// 95: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r15[l] = v4
-			}
-		}
-	}
-	// PTX line 96: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:96")
-}
-
-// laneHandoffB6 runs b6 of kernel lane_handoff, PTX lines 71-71.
-func laneHandoffB6(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	k0 := uint64(0x1f)
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: setp.ne.s32
-				c1t := uint32(r6[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: setp.ne.s32
-				c1t := uint32(r6[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// laneHandoffB8 runs b8 of kernel lane_handoff, PTX lines 78-80.
-func laneHandoffB8(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	// PTX lines 78: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r8[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r8[l] = v1
-			}
-		}
-	}
-	// PTX line 79: st.volatile.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r5, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/its.ptx:79")
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: or.b32
-				v2 := uint64(uint32(r3[l]) | uint32(k1))
-				r3[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: or.b32
-				v2 := uint64(uint32(r3[l]) | uint32(k1))
-				r3[l] = v2
-			}
-		}
-	}
-}
-
-// storeReturnBarrierB0 runs b0 of kernel store_return_barrier, PTX lines 114-119.
-func storeReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	k0 := uint64(0x5556)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	// PTX lines 114, 115, 116, 117, 118, 119: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 114: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 115: cvt.u16.u32
-				v2 := uint64(uint16(uint32(v1)))
-				// 116: mul.hi.u16
-				v3 := uint64(uint16(isa.MulHi(v2, k0, 16, false)))
-				// 117: mul.lo.s16
-				v4 := uint64(uint16(v3) * uint16(k1))
-				// 118: sub.s16
-				v5 := uint64(uint16(v2) - uint16(v4))
-				r4[l] = v5
-				// 119: setp.eq.s16
-				c6t := uint16(v5) == uint16(k2)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 114: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 115: cvt.u16.u32
-				v2 := uint64(uint16(uint32(v1)))
-				// 116: mul.hi.u16
-				v3 := uint64(uint16(isa.MulHi(v2, k0, 16, false)))
-				// 117: mul.lo.s16
-				v4 := uint64(uint16(v3) * uint16(k1))
-				// 118: sub.s16
-				v5 := uint64(uint16(v2) - uint16(v4))
-				r4[l] = v5
-				// 119: setp.eq.s16
-				c6t := uint16(v5) == uint16(k2)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// storeReturnBarrierB1 runs b1 ($L__BB2_3) of kernel store_return_barrier, PTX lines 134-143.
-func storeReturnBarrierB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 134: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/its.ptx:134")
-	// PTX line 135: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 136, 137, 138: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 136: cvt.s64.s32
-				v3 := uint64(uint64(int32(r9[l])))
-				r11[l] = v3
-				// 137: mul.wide.s32
-				v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-				// 138: add.s64
-				v5 := uint64(uint64(u2) + uint64(v4))
-				r15[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 136: cvt.s64.s32
-				v3 := uint64(uint64(int32(r9[l])))
-				r11[l] = v3
-				// 137: mul.wide.s32
-				v4 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-				// 138: add.s64
-				v5 := uint64(uint64(u2) + uint64(v4))
-				r15[l] = v5
-			}
-		}
-	}
-	// PTX line 139: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:139")
-	// PTX lines 140: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: mul.wide.u32
-				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r17[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: mul.wide.u32
-				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r17[l] = v6
-			}
-		}
-	}
-	// PTX line 141: mov.u64, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r18, m, u7)
-	// PTX lines 142: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: add.s64
-				v8 := uint64(uint64(u7) + uint64(r17[l]))
-				r19[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: add.s64
-				v8 := uint64(uint64(u7) + uint64(r17[l]))
-				r19[l] = v8
-			}
-		}
-	}
-	// PTX line 143: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r16, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:143")
-}
-
-// storeReturnBarrierB1_1 runs b1 ($L__BB2_3) of kernel store_return_barrier, PTX lines 145-152.
-func storeReturnBarrierB1_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x3)
-	k1 := uint64(0x2)
-	k2 := uint64(0x4)
-	// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 145: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 146: setp.lt.u32
-				c2t := uint32(v1) < uint32(r8[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 147: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(v1)
-				}
-				// 148: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-				// 149: add.s64
-				v5 := uint64(uint64(r18[l]) + uint64(v4))
-				r23[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 145: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 146: setp.lt.u32
-				c2t := uint32(v1) < uint32(r8[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 147: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(v1)
-				}
-				// 148: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-				// 149: add.s64
-				v5 := uint64(uint64(r18[l]) + uint64(v4))
-				r23[l] = v5
-			}
-		}
-		w.P[2] = p2
-	}
-	// PTX line 150: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r24, r23, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:150")
-	// PTX line 151: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r25, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:151")
-	// PTX lines 152: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 152: add.s32
-				v6 := uint64(uint32(r25[l]) + uint32(r24[l]))
-				r10[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 152: add.s32
-				v6 := uint64(uint32(r25[l]) + uint32(r24[l]))
-				r10[l] = v6
-			}
-		}
-	}
-}
-
-// storeReturnBarrierB2 runs b2 ($L__BB2_4) of kernel store_return_barrier, PTX lines 154-156.
-func storeReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r27 := w.Reg(27)
-	k0 := uint64(0x2)
-	// PTX lines 154, 155: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: shl.b64
-				v1 := uint64(uint64(r11[l]) << uint32(k0))
-				// 155: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(v1))
-				r27[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: shl.b64
-				v1 := uint64(uint64(r11[l]) << uint32(k0))
-				// 155: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(v1))
-				r27[l] = v2
-			}
-		}
-	}
-	// PTX line 156: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:156")
-}
-
-// storeReturnBarrierB4 runs b4 of kernel store_return_barrier, PTX lines 122-127.
-func storeReturnBarrierB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	k0 := uint64(0x1)
-	// PTX line 122: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/its.ptx:122")
-	// PTX line 123: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r6, m, u2)
-	// PTX line 124: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX line 125: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 126, 127: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 126: mad.lo.s32
-				v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
-				r9[l] = v5
-				// 127: setp.ne.s16
-				c6t := uint16(r4[l]) != uint16(k0)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 126: mad.lo.s32
-				v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
-				r9[l] = v5
-				// 127: setp.ne.s16
-				c6t := uint16(r4[l]) != uint16(k0)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	_ = u2
-}
-
-// storeReturnBarrierB5 runs b5 of kernel store_return_barrier, PTX lines 130-131.
-func storeReturnBarrierB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	// PTX lines 130, 131: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: neg.s32
-				v1 := uint64(-uint32(r0[l]))
-				r10[l] = v1
-				// 131: cvt.s64.s32
-				v2 := uint64(uint64(int32(r9[l])))
-				r11[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: neg.s32
-				v1 := uint64(-uint32(r0[l]))
-				r10[l] = v1
-				// 131: cvt.s64.s32
-				v2 := uint64(uint64(int32(r9[l])))
-				r11[l] = v2
-			}
-		}
-	}
-}
-
-// syncwarpBothSidesB0 runs b0 of kernel syncwarp_both_sides, PTX lines 173-190.
-func syncwarpBothSidesB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x10)
-	k1 := uint64(0x0)
-	k2 := uint64(0x4)
-	k3 := uint64(0x1000)
-	// PTX line 173: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/its.ptx:173")
-	// PTX line 174: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/its.ptx:174")
-	// PTX line 175: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 176: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r3, m, u4)
-	// PTX lines 177: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 177: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 177: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		}
-	}
-	// PTX line 178: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX line 179: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 180, 181, 182, 183, 184, 185: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 180: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
-				// 181: and.b32
-				v9 := uint64(uint32(r4[l]) & uint32(k0))
-				// 182: setp.ne.s32
-				c10t := uint32(v9) != uint32(k1)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-				// 183: cvt.s64.s32
-				v11 := uint64(uint64(int32(v8)))
-				r9[l] = v11
-				// 184: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
-				// 185: add.s64
-				v13 := uint64(uint64(u3) + uint64(v12))
-				r11[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 180: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
-				// 181: and.b32
-				v9 := uint64(uint32(r4[l]) & uint32(k0))
-				// 182: setp.ne.s32
-				c10t := uint32(v9) != uint32(k1)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-				// 183: cvt.s64.s32
-				v11 := uint64(uint64(int32(v8)))
-				r9[l] = v11
-				// 184: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
-				// 185: add.s64
-				v13 := uint64(uint64(u3) + uint64(v12))
-				r11[l] = v13
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 186: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:186")
-	// PTX lines 187: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 187: mul.wide.u32
-				v14 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 187: mul.wide.u32
-				v14 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 188: mov.u64, warp-uniform
-	u15 := uint64(k3)
-	runtime.Broadcast(r14, m, u15)
-	// PTX lines 189: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 189: add.s64
-				v16 := uint64(uint64(u15) + uint64(r13[l]))
-				r15[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 189: add.s64
-				v16 := uint64(uint64(u15) + uint64(r13[l]))
-				r15[l] = v16
-			}
-		}
-	}
-	// PTX line 190: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r12, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:190")
-	_ = u4
-}
-
-// syncwarpBothSidesB1_1 runs b1 ($L__BB3_2) of kernel syncwarp_both_sides, PTX lines 198-200.
-func syncwarpBothSidesB1_1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x3ef)
-	k1 := uint64(0x7d0)
-	// PTX line 198: bar.warp.sync
-	w.BarWarpSync(24, m, m, "testdata/ptx/its.ptx:198")
-	// PTX lines 199, 200: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: and.b32
-				v1 := uint64(uint32(r4[l]) & uint32(k0))
-				r16[l] = v1
-				// 200: mov.b32
-				v2 := uint64(k1)
-				r17[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: and.b32
-				v1 := uint64(uint32(r4[l]) & uint32(k0))
-				r16[l] = v1
-				// 200: mov.b32
-				v2 := uint64(k1)
-				r17[l] = v2
-			}
-		}
-	}
-}
-
-// syncwarpBothSidesB2 runs b2 ($L__BB3_3) of kernel syncwarp_both_sides, PTX lines 202-208.
-func syncwarpBothSidesB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	// PTX lines 202, 203: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 202: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
-				// 203: add.s64
-				v2 := uint64(uint64(r14[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 202: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r16[l])) * uint64(uint32(k0))))
-				// 203: add.s64
-				v2 := uint64(uint64(r14[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		}
-	}
-	// PTX line 204: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/its.ptx:204")
-	// PTX lines 205, 206, 207: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: add.s32
-				v3 := uint64(uint32(r20[l]) + uint32(r17[l]))
-				r21[l] = v3
-				// 206: shl.b64
-				v4 := uint64(uint64(r9[l]) << uint32(k1))
-				// 207: add.s64
-				v5 := uint64(uint64(r3[l]) + uint64(v4))
-				r23[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 205: add.s32
-				v3 := uint64(uint32(r20[l]) + uint32(r17[l]))
-				r21[l] = v3
-				// 206: shl.b64
-				v4 := uint64(uint64(r9[l]) << uint32(k1))
-				// 207: add.s64
-				v5 := uint64(uint64(r3[l]) + uint64(v4))
-				r23[l] = v5
-			}
-		}
-	}
-	// PTX line 208: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:208")
-}
-
-// syncwarpBothSidesB3_1 runs b3 of kernel syncwarp_both_sides, PTX lines 193-195.
-func syncwarpBothSidesB3_1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x10)
-	k1 := uint64(0x3e8)
-	// PTX line 193: bar.warp.sync
-	w.BarWarpSync(24, m, m, "testdata/ptx/its.ptx:193")
-	// PTX lines 194, 195: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: or.b32
-				v1 := uint64(uint32(r4[l]) | uint32(k0))
-				r16[l] = v1
-				// 195: mov.b32
-				v2 := uint64(k1)
-				r17[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: or.b32
-				v1 := uint64(uint32(r4[l]) | uint32(k0))
-				r16[l] = v1
-				// 195: mov.b32
-				v2 := uint64(k1)
-				r17[l] = v2
-			}
-		}
-	}
-}

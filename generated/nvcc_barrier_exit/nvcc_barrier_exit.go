@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/barrier_exit.ptx",
+	NumWindows: 7,
 	SM:         80,
 	SharedSize: 8208,
 }
@@ -124,9 +125,35 @@ func init() {
 	earlyReturnBarrierFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 31-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	earlyReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:31",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -140,6 +167,13 @@ func init() {
 	earlyReturnBarrierFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:66",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:66",
@@ -150,9 +184,51 @@ func init() {
 	}
 	// b2, PTX lines 38-48; bar.sync at line 49
 	earlyReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:38",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -166,9 +242,57 @@ func init() {
 	}
 	// b2, PTX lines 50-63
 	earlyReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:50",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:65",
@@ -182,12 +306,51 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	earlyReturnBarrierFunc.Run = earlyReturnBarrierRun
 	interleavedReturnBarrierFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 81-89; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	interleavedReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:81",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -201,6 +364,13 @@ func init() {
 	interleavedReturnBarrierFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:122",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  122,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:122",
@@ -211,9 +381,51 @@ func init() {
 	}
 	// b2, PTX lines 92-102; bar.sync at line 103
 	interleavedReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:92",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -227,9 +439,36 @@ func init() {
 	}
 	// b2, PTX lines 104-109; bar.sync at line 110
 	interleavedReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:104",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -243,9 +482,24 @@ func init() {
 	}
 	// b2, PTX lines 111-112; bar.sync at line 113
 	interleavedReturnBarrierFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:111",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -259,9 +513,33 @@ func init() {
 	}
 	// b2, PTX lines 114-119
 	interleavedReturnBarrierFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:114",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:121",
@@ -275,12 +553,39 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	interleavedReturnBarrierFunc.Run = interleavedReturnBarrierRun
 	warpHandoffFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 138-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	warpHandoffFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:138",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -294,6 +599,13 @@ func init() {
 	warpHandoffFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:149",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -307,9 +619,35 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 150-154; divergent, reconverges at block 6 (b5 ($L__BB2_9))
 	warpHandoffFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:150",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -321,9 +659,26 @@ func init() {
 	}
 	// b2 ($L__BB2_7), PTX lines 159-160; divergent, reconverges at block 9 (b8)
 	warpHandoffFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:159",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -335,9 +690,26 @@ func init() {
 	}
 	// b3 ($L__BB2_3), PTX lines 169-170; divergent, reconverges at block 5 (b4 ($L__BB2_5))
 	warpHandoffFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:169",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -349,9 +721,18 @@ func init() {
 	}
 	// b4 ($L__BB2_5), PTX lines 181-181
 	warpHandoffFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:181",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:183",
@@ -364,6 +745,13 @@ func init() {
 	warpHandoffFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:184",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:184",
@@ -374,9 +762,21 @@ func init() {
 	}
 	// b6, PTX lines 145-146
 	warpHandoffFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:145",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:148",
@@ -389,6 +789,15 @@ func init() {
 	warpHandoffFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:156",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:156",
@@ -399,9 +808,29 @@ func init() {
 	}
 	// b8, PTX lines 163-165
 	warpHandoffFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:163",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:166",
@@ -412,9 +841,33 @@ func init() {
 	}
 	// b9, PTX lines 173-178
 	warpHandoffFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/barrier_exit.ptx:173",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/barrier_exit.ptx:180",
@@ -428,6 +881,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpHandoffFunc.Run = warpHandoffRun
 }
 
 // EarlyReturnBarrier launches PTX kernel early_return_barrier (testdata/ptx/nvcc/barrier_exit.ptx:19) on dev with the launch configuration cfg. Parameters: param0 is early_return_barrier_param_0, param1 is early_return_barrier_param_1, param2 is early_return_barrier_param_2.
@@ -454,858 +908,1558 @@ func WarpHandoff(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, warpHandoffFunc, cfg, p[:])
 }
 
-// earlyReturnBarrierB0 runs b0 of kernel early_return_barrier, PTX lines 31-35.
-func earlyReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	// PTX line 31: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:31")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 32: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:32")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 33: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:33")
-	runtime.Broadcast(r2, m, u3)
-	// PTX lines 34, 35: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 35: setp.ge.s32
-				c5t := int32(v4) >= int32(u3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+// earlyReturnBarrierRun runs blocks of kernel early_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 31-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 35: setp.ge.s32
-				c5t := int32(v4) >= int32(u3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				// PTX line 31: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:31")
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// earlyReturnBarrierB2 runs b2 of kernel early_return_barrier, PTX lines 38-48.
-func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	k2 := uint64(0x0)
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				r4[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				r4[l] = v1
-			}
-		}
-	}
-	// PTX line 39: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 40: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 41, 42, 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: mad.lo.s32
-				v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
-				// 42: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r8[l] = v5
-				// 43: add.s64
-				v6 := uint64(uint64(r4[l]) + uint64(v5))
-				r9[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: mad.lo.s32
-				v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
-				// 42: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r8[l] = v5
-				// 43: add.s64
-				v6 := uint64(uint64(r4[l]) + uint64(v5))
-				r9[l] = v6
-			}
-		}
-	}
-	// PTX line 44: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/barrier_exit.ptx:44")
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: shl.b32
-				v7 := uint64(uint32(r3[l]) << uint32(k1))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: shl.b32
-				v7 := uint64(uint32(r3[l]) << uint32(k1))
-				r11[l] = v7
-			}
-		}
-	}
-	// PTX line 46: mov.u32, warp-uniform
-	u8 := uint64(k2)
-	runtime.Broadcast(r12, m, u8)
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.s32
-				v9 := uint64(uint32(u8) + uint32(r11[l]))
-				r13[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.s32
-				v9 := uint64(uint32(u8) + uint32(r11[l]))
-				r13[l] = v9
-			}
-		}
-	}
-	// PTX line 48: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:48")
-}
-
-// earlyReturnBarrierB2_1 runs b2 of kernel early_return_barrier, PTX lines 50-63.
-func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r17 := w.Reg(17)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r26 := w.Reg(26)
-	k0 := uint64(0x1)
-	k1 := uint64(0x2)
-	// PTX lines 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				// 51: rem.s32
-				v2 := isa.Rem(v1, r2[l], 32, true)
-				// 52: shl.b32
-				v3 := uint64(uint32(v2) << uint32(k1))
-				// 53: add.s32
-				v4 := uint64(uint32(r12[l]) + uint32(v3))
-				r17[l] = v4
-				// 54: not.b32
-				v5 := uint64(^uint32(r3[l]))
-				// 55: add.s32
-				v6 := uint64(uint32(v5) + uint32(r2[l]))
-				// 56: shl.b32
-				v7 := uint64(uint32(v6) << uint32(k1))
-				// 57: add.s32
-				v8 := uint64(uint32(r12[l]) + uint32(v7))
-				r21[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				// 51: rem.s32
-				v2 := isa.Rem(v1, r2[l], 32, true)
-				// 52: shl.b32
-				v3 := uint64(uint32(v2) << uint32(k1))
-				// 53: add.s32
-				v4 := uint64(uint32(r12[l]) + uint32(v3))
-				r17[l] = v4
-				// 54: not.b32
-				v5 := uint64(^uint32(r3[l]))
-				// 55: add.s32
-				v6 := uint64(uint32(v5) + uint32(r2[l]))
-				// 56: shl.b32
-				v7 := uint64(uint32(v6) << uint32(k1))
-				// 57: add.s32
-				v8 := uint64(uint32(r12[l]) + uint32(v7))
-				r21[l] = v8
-			}
-		}
-	}
-	// PTX line 58: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r21, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/barrier_exit.ptx:58")
-	// PTX line 59: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r23, r17, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/barrier_exit.ptx:59")
-	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: add.s32
-				v9 := uint64(uint32(r22[l]) + uint32(r23[l]))
-				r24[l] = v9
-				// 61: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 62: add.s64
-				v11 := uint64(uint64(v10) + uint64(r8[l]))
-				r26[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: add.s32
-				v9 := uint64(uint32(r22[l]) + uint32(r23[l]))
-				r24[l] = v9
-				// 61: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 62: add.s64
-				v11 := uint64(uint64(v10) + uint64(r8[l]))
-				r26[l] = v11
-			}
-		}
-	}
-	// PTX line 63: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:63")
-}
-
-// interleavedReturnBarrierB0 runs b0 of kernel interleaved_return_barrier, PTX lines 81-89.
-func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x55555556)
-	k1 := uint64(0x1f)
-	k2 := uint64(0x3)
-	k3 := uint64(0x0)
-	// PTX line 81: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:81")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 82: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:82")
-	runtime.Broadcast(r1, m, u2)
-	// PTX lines 83, 84, 85, 86, 87, 88, 89: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
-				// 84: mul.hi.s32
-				v4 := uint64(uint32(isa.MulHi(v3, k0, 32, true)))
-				// 85: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k1))
-				// 86: add.s32
-				v6 := uint64(uint32(v4) + uint32(v5))
-				// 87: mul.lo.s32
-				v7 := uint64(uint32(v6) * uint32(k2))
-				// 88: sub.s32
-				v8 := uint64(uint32(v3) - uint32(v7))
-				// 89: setp.eq.s32
-				c9t := uint32(v8) == uint32(k3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
-				// 84: mul.hi.s32
-				v4 := uint64(uint32(isa.MulHi(v3, k0, 32, true)))
-				// 85: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k1))
-				// 86: add.s32
-				v6 := uint64(uint32(v4) + uint32(v5))
-				// 87: mul.lo.s32
-				v7 := uint64(uint32(v6) * uint32(k2))
-				// 88: sub.s32
-				v8 := uint64(uint32(v3) - uint32(v7))
-				// 89: setp.eq.s32
-				c9t := uint32(v8) == uint32(k3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				// PTX line 32: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:32")
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// interleavedReturnBarrierB2 runs b2 of kernel interleaved_return_barrier, PTX lines 92-102.
-func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	k2 := uint64(0x1000)
-	// PTX line 92: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r8, m, u1)
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				r9[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				r9[l] = v2
-			}
-		}
-	}
-	// PTX line 94: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX lines 95, 96, 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: mad.lo.s32
-				v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
-				// 96: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r12[l] = v5
-				// 97: add.s64
-				v6 := uint64(uint64(r9[l]) + uint64(v5))
-				r13[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: mad.lo.s32
-				v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
-				// 96: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r12[l] = v5
-				// 97: add.s64
-				v6 := uint64(uint64(r9[l]) + uint64(v5))
-				r13[l] = v6
-			}
-		}
-	}
-	// PTX line 98: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/barrier_exit.ptx:98")
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: shl.b32
-				v7 := uint64(uint32(r2[l]) << uint32(k1))
-				r15[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: shl.b32
-				v7 := uint64(uint32(r2[l]) << uint32(k1))
-				r15[l] = v7
-			}
-		}
-	}
-	// PTX line 100: mov.u32, warp-uniform
-	u8 := uint64(k2)
-	runtime.Broadcast(r16, m, u8)
-	// PTX lines 101: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: add.s32
-				v9 := uint64(uint32(u8) + uint32(r15[l]))
-				r17[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: add.s32
-				v9 := uint64(uint32(u8) + uint32(r15[l]))
-				r17[l] = v9
-			}
-		}
-	}
-	// PTX line 102: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r14, r17, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:102")
-}
-
-// interleavedReturnBarrierB2_1 runs b2 of kernel interleaved_return_barrier, PTX lines 104-109.
-func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r16 := w.Reg(16)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	k2 := uint64(0x2)
-	// PTX lines 104, 105, 106, 107, 108: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 104: add.s32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				// 105: setp.lt.s32
-				c2t := int32(v1) < int32(r8[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 106: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(v1)
+				// PTX line 33: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:33")
 				}
-				// 107: shl.b32
-				v4 := uint64(uint32(v3) << uint32(k2))
-				// 108: add.s32
-				v5 := uint64(uint32(r16[l]) + uint32(v4))
-				r21[l] = v5
+				runtime.Broadcast(r2, m, u3)
+				// PTX lines 34, 35: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 35: setp.ge.s32
+							c5t := int32(v4) >= int32(u3)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 35: setp.ge.s32
+							c5t := int32(v4) >= int32(u3)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 104: add.s32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				// 105: setp.lt.s32
-				c2t := int32(v1) < int32(r8[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 106: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(v1)
-				}
-				// 107: shl.b32
-				v4 := uint64(uint32(v3) << uint32(k2))
-				// 108: add.s32
-				v5 := uint64(uint32(r16[l]) + uint32(v4))
-				r21[l] = v5
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 65; ret
+			next = 4
+		case 2:
+			// b2, PTX lines 38-48; bar.sync at line 49
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				k2 := uint64(0x0)
+				// PTX lines 38: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							r4[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							r4[l] = v1
+						}
+					}
+				}
+				// PTX line 39: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 40: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 41, 42, 43, 44, 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: mad.lo.s32
+							v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
+							// 42: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+							r8[l] = v5
+							// 43: add.s64
+							v6 := uint64(uint64(r4[l]) + uint64(v5))
+							// 44: ld.global.u32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
+									continue
+								}
+								v7 = v7x
+							}
+							r10[l] = v7
+							// 45: shl.b32
+							v8 := uint64(uint32(r3[l]) << uint32(k1))
+							r11[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: mad.lo.s32
+							v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
+							// 42: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+							r8[l] = v5
+							// 43: add.s64
+							v6 := uint64(uint64(r4[l]) + uint64(v5))
+							// 44: ld.global.u32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
+									continue
+								}
+								v7 = v7x
+							}
+							r10[l] = v7
+							// 45: shl.b32
+							v8 := uint64(uint32(r3[l]) << uint32(k1))
+							r11[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 46: mov.u32, warp-uniform
+				u9 := uint64(k2)
+				runtime.Broadcast(r12, m, u9)
+				// PTX lines 47, 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: add.s32
+							v10 := uint64(uint32(u9) + uint32(r11[l]))
+							// 48: st.shared.u32
+							s11 := uint64(uint64(uint32(v10))) + 0x0
+							s11v := uint64(r10[l])
+							if s11 < shEnd4 && s11&3 == 0 {
+								runtime.Store32(sh, s11, s11v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: add.s32
+							v10 := uint64(uint32(u9) + uint32(r11[l]))
+							// 48: st.shared.u32
+							s11 := uint64(uint64(uint32(v10))) + 0x0
+							s11v := uint64(r10[l])
+							if s11 < shEnd4 && s11&3 == 0 {
+								runtime.Store32(sh, s11, s11v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2, PTX lines 50-63
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				r24 := w.Reg(24)
+				r26 := w.Reg(26)
+				k0 := uint64(0x1)
+				k1 := uint64(0x2)
+				// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 51: rem.s32
+							v2 := isa.Rem(v1, r2[l], 32, true)
+							// 52: shl.b32
+							v3 := uint64(uint32(v2) << uint32(k1))
+							// 53: add.s32
+							v4 := uint64(uint32(r12[l]) + uint32(v3))
+							// 54: not.b32
+							v5 := uint64(^uint32(r3[l]))
+							// 55: add.s32
+							v6 := uint64(uint32(v5) + uint32(r2[l]))
+							// 56: shl.b32
+							v7 := uint64(uint32(v6) << uint32(k1))
+							// 57: add.s32
+							v8 := uint64(uint32(r12[l]) + uint32(v7))
+							// 58: ld.shared.u32
+							v9a := uint64(uint64(uint32(v8))) + 0x0
+							var v9 uint64
+							if v9a < shEnd4 && v9a&3 == 0 {
+								v9 = runtime.Load32(sh, v9a)
+							} else {
+								v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
+									continue
+								}
+								v9 = v9x
+							}
+							// 59: ld.shared.u32
+							v10a := uint64(uint64(uint32(v4))) + 0x0
+							var v10 uint64
+							if v10a < shEnd4 && v10a&3 == 0 {
+								v10 = runtime.Load32(sh, v10a)
+							} else {
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
+									continue
+								}
+								v10 = v10x
+							}
+							// 60: add.s32
+							v11 := uint64(uint32(v9) + uint32(v10))
+							r24[l] = v11
+							// 61: cvta.to.global.u64
+							v12 := uint64(r0[l])
+							// 62: add.s64
+							v13 := uint64(uint64(v12) + uint64(r8[l]))
+							r26[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 51: rem.s32
+							v2 := isa.Rem(v1, r2[l], 32, true)
+							// 52: shl.b32
+							v3 := uint64(uint32(v2) << uint32(k1))
+							// 53: add.s32
+							v4 := uint64(uint32(r12[l]) + uint32(v3))
+							// 54: not.b32
+							v5 := uint64(^uint32(r3[l]))
+							// 55: add.s32
+							v6 := uint64(uint32(v5) + uint32(r2[l]))
+							// 56: shl.b32
+							v7 := uint64(uint32(v6) << uint32(k1))
+							// 57: add.s32
+							v8 := uint64(uint32(r12[l]) + uint32(v7))
+							// 58: ld.shared.u32
+							v9a := uint64(uint64(uint32(v8))) + 0x0
+							var v9 uint64
+							if v9a < shEnd4 && v9a&3 == 0 {
+								v9 = runtime.Load32(sh, v9a)
+							} else {
+								v9x, v9ok := w.TryLoad(nil, runtime.SpaceShared, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceShared, v9a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:58")
+									continue
+								}
+								v9 = v9x
+							}
+							// 59: ld.shared.u32
+							v10a := uint64(uint64(uint32(v4))) + 0x0
+							var v10 uint64
+							if v10a < shEnd4 && v10a&3 == 0 {
+								v10 = runtime.Load32(sh, v10a)
+							} else {
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:59")
+									continue
+								}
+								v10 = v10x
+							}
+							// 60: add.s32
+							v11 := uint64(uint32(v9) + uint32(v10))
+							r24[l] = v11
+							// 61: cvta.to.global.u64
+							v12 := uint64(r0[l])
+							// 62: add.s64
+							v13 := uint64(uint64(v12) + uint64(r8[l]))
+							r26[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s14w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: st.global.u32
+							s14 := uint64(r26[l]) + 0x0
+							s14v := uint64(r24[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: st.global.u32
+							s14 := uint64(r26[l]) + 0x0
+							s14v := uint64(r24[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/nvcc/barrier_exit.ptx:63")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
-	}
-	// PTX line 109: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r21, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/barrier_exit.ptx:109")
-}
-
-// interleavedReturnBarrierB2_2 runs b2 of kernel interleaved_return_barrier, PTX lines 111-112.
-func interleavedReturnBarrierB2_2(w *runtime.Warp, m uint32) {
-	r17 := w.Reg(17)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x3)
-	// PTX lines 111: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: mul.lo.s32
-				v1 := uint64(uint32(r22[l]) * uint32(k0))
-				r23[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: mul.lo.s32
-				v1 := uint64(uint32(r22[l]) * uint32(k0))
-				r23[l] = v1
-			}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
 		}
-	}
-	// PTX line 112: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r23, r17, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:112")
-}
-
-// interleavedReturnBarrierB2_3 runs b2 of kernel interleaved_return_barrier, PTX lines 114-119.
-func interleavedReturnBarrierB2_3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r28 := w.Reg(28)
-	// PTX line 114: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r24, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/barrier_exit.ptx:114")
-	// PTX line 115: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r25, r17, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/barrier_exit.ptx:115")
-	// PTX lines 116, 117, 118: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: add.s32
-				v1 := uint64(uint32(r24[l]) + uint32(r25[l]))
-				r26[l] = v1
-				// 117: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 118: add.s64
-				v3 := uint64(uint64(v2) + uint64(r12[l]))
-				r28[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: add.s32
-				v1 := uint64(uint32(r24[l]) + uint32(r25[l]))
-				r26[l] = v1
-				// 117: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 118: add.s64
-				v3 := uint64(uint64(v2) + uint64(r12[l]))
-				r28[l] = v3
-			}
-		}
-	}
-	// PTX line 119: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:119")
-}
-
-// warpHandoffB0 runs b0 of kernel warp_handoff, PTX lines 138-142.
-func warpHandoffB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	// PTX line 138: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:138")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 139: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 140: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r2, m, u3)
-	// PTX lines 141, 142: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 142: setp.ne.s32
-				c5t := uint32(v4) != uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p0 = p0&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 142: setp.ne.s32
-				c5t := uint32(v4) != uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p0 = p0&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-}
-
-// warpHandoffB1_1 runs b1 ($L__BB2_2) of kernel warp_handoff, PTX lines 150-154.
-func warpHandoffB1_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	k0 := uint64(0x4)
-	k1 := uint64(0x20)
-	// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: mad.lo.s32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
-				// 151: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 152: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 153: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r8[l] = v4
-				// 154: setp.lt.s32
-				c5t := int32(r3[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: mad.lo.s32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
-				// 151: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 152: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 153: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r8[l] = v4
-				// 154: setp.lt.s32
-				c5t := int32(r3[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
 }
 
-// warpHandoffB2 runs b2 ($L__BB2_7) of kernel warp_handoff, PTX lines 159-160.
-func warpHandoffB2(w *runtime.Warp, m uint32) {
-	k0 := uint64(0x0)
-	// PTX line 159: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:159")
-	// PTX lines 160: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 160: setp.eq.s32
-				c2t := uint32(u1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 81-89; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x55555556)
+				k1 := uint64(0x1f)
+				k2 := uint64(0x3)
+				k3 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 160: setp.eq.s32
-				c2t := uint32(u1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 81: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:81")
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 82: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:82")
+				}
+				runtime.Broadcast(r1, m, u2)
+				// PTX lines 83, 84, 85, 86, 87, 88, 89: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 84: mul.hi.s32
+							v4 := uint64(uint32(isa.MulHi(v3, k0, 32, true)))
+							// 85: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k1))
+							// 86: add.s32
+							v6 := uint64(uint32(v4) + uint32(v5))
+							// 87: mul.lo.s32
+							v7 := uint64(uint32(v6) * uint32(k2))
+							// 88: sub.s32
+							v8 := uint64(uint32(v3) - uint32(v7))
+							// 89: setp.eq.s32
+							c9t := uint32(v8) == uint32(k3)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 84: mul.hi.s32
+							v4 := uint64(uint32(isa.MulHi(v3, k0, 32, true)))
+							// 85: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k1))
+							// 86: add.s32
+							v6 := uint64(uint32(v4) + uint32(v5))
+							// 87: mul.lo.s32
+							v7 := uint64(uint32(v6) * uint32(k2))
+							// 88: sub.s32
+							v8 := uint64(uint32(v3) - uint32(v7))
+							// 89: setp.eq.s32
+							c9t := uint32(v8) == uint32(k3)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 121; ret
+			next = 6
+		case 2:
+			// b2, PTX lines 92-102; bar.sync at line 103
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				k2 := uint64(0x1000)
+				// PTX line 92: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r8, m, u1)
+				// PTX lines 93: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							r9[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							r9[l] = v2
+						}
+					}
+				}
+				// PTX line 94: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				// PTX lines 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: mad.lo.s32
+							v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
+							// 96: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+							r12[l] = v5
+							// 97: add.s64
+							v6 := uint64(uint64(r9[l]) + uint64(v5))
+							r13[l] = v6
+							// 98: ld.global.u32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
+									continue
+								}
+								v7 = v7x
+							}
+							r14[l] = v7
+							// 99: shl.b32
+							v8 := uint64(uint32(r2[l]) << uint32(k1))
+							r15[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: mad.lo.s32
+							v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
+							// 96: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+							r12[l] = v5
+							// 97: add.s64
+							v6 := uint64(uint64(r9[l]) + uint64(v5))
+							r13[l] = v6
+							// 98: ld.global.u32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
+									continue
+								}
+								v7 = v7x
+							}
+							r14[l] = v7
+							// 99: shl.b32
+							v8 := uint64(uint32(r2[l]) << uint32(k1))
+							r15[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 100: mov.u32, warp-uniform
+				u9 := uint64(k2)
+				runtime.Broadcast(r16, m, u9)
+				// PTX lines 101, 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: add.s32
+							v10 := uint64(uint32(u9) + uint32(r15[l]))
+							r17[l] = v10
+							// 102: st.shared.u32
+							s11 := uint64(uint64(uint32(v10))) + 0x0
+							s11v := uint64(r14[l])
+							if s11 < shEnd4 && s11&3 == 0 {
+								runtime.Store32(sh, s11, s11v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: add.s32
+							v10 := uint64(uint32(u9) + uint32(r15[l]))
+							r17[l] = v10
+							// 102: st.shared.u32
+							s11 := uint64(uint64(uint32(v10))) + 0x0
+							s11v := uint64(r14[l])
+							if s11 < shEnd4 && s11&3 == 0 {
+								runtime.Store32(sh, s11, s11v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2, PTX lines 104-109; bar.sync at line 110
+			{
+				r2 := w.Reg(2)
+				r8 := w.Reg(8)
+				r16 := w.Reg(16)
+				r22 := w.Reg(22)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				k2 := uint64(0x2)
+				// PTX lines 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: add.s32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							// 105: setp.lt.s32
+							c2t := int32(v1) < int32(r8[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 106: selp.b32
+							v3 := uint64(k1)
+							if c2 {
+								v3 = uint64(v1)
+							}
+							// 107: shl.b32
+							v4 := uint64(uint32(v3) << uint32(k2))
+							// 108: add.s32
+							v5 := uint64(uint32(r16[l]) + uint32(v4))
+							// 109: ld.shared.u32
+							v6a := uint64(uint64(uint32(v5))) + 0x0
+							var v6 uint64
+							if v6a < shEnd4 && v6a&3 == 0 {
+								v6 = runtime.Load32(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
+									continue
+								}
+								v6 = v6x
+							}
+							r22[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: add.s32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							// 105: setp.lt.s32
+							c2t := int32(v1) < int32(r8[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 106: selp.b32
+							v3 := uint64(k1)
+							if c2 {
+								v3 = uint64(v1)
+							}
+							// 107: shl.b32
+							v4 := uint64(uint32(v3) << uint32(k2))
+							// 108: add.s32
+							v5 := uint64(uint32(r16[l]) + uint32(v4))
+							// 109: ld.shared.u32
+							v6a := uint64(uint64(uint32(v5))) + 0x0
+							var v6 uint64
+							if v6a < shEnd4 && v6a&3 == 0 {
+								v6 = runtime.Load32(sh, v6a)
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:109")
+									continue
+								}
+								v6 = v6x
+							}
+							r22[l] = v6
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b2, PTX lines 111-112; bar.sync at line 113
+			{
+				r17 := w.Reg(17)
+				r22 := w.Reg(22)
+				k0 := uint64(0x3)
+				// PTX lines 111, 112: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: mul.lo.s32
+							v1 := uint64(uint32(r22[l]) * uint32(k0))
+							// 112: st.shared.u32
+							s2 := uint64(uint64(uint32(r17[l]))) + 0x0
+							s2v := uint64(v1)
+							if s2 < shEnd4 && s2&3 == 0 {
+								runtime.Store32(sh, s2, s2v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: mul.lo.s32
+							v1 := uint64(uint32(r22[l]) * uint32(k0))
+							// 112: st.shared.u32
+							s2 := uint64(uint64(uint32(r17[l]))) + 0x0
+							s2v := uint64(v1)
+							if s2 < shEnd4 && s2&3 == 0 {
+								runtime.Store32(sh, s2, s2v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/barrier_exit.ptx:112")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b2, PTX lines 114-119
+			{
+				r0 := w.Reg(0)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r17 := w.Reg(17)
+				r26 := w.Reg(26)
+				r28 := w.Reg(28)
+				// PTX lines 114, 115, 116, 117, 118: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					v1aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: ld.global.u32
+							v1a := uint64(r13[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
+									continue
+								}
+								v1 = v1x
+							}
+							// 115: ld.shared.u32
+							v2a := uint64(uint64(uint32(r17[l]))) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
+									continue
+								}
+								v2 = v2x
+							}
+							// 116: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r26[l] = v3
+							// 117: cvta.to.global.u64
+							v4 := uint64(r0[l])
+							// 118: add.s64
+							v5 := uint64(uint64(v4) + uint64(r12[l]))
+							r28[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: ld.global.u32
+							v1a := uint64(r13[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:114")
+									continue
+								}
+								v1 = v1x
+							}
+							// 115: ld.shared.u32
+							v2a := uint64(uint64(uint32(r17[l]))) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:115")
+									continue
+								}
+								v2 = v2x
+							}
+							// 116: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r26[l] = v3
+							// 117: cvta.to.global.u64
+							v4 := uint64(r0[l])
+							// 118: add.s64
+							v5 := uint64(uint64(v4) + uint64(r12[l]))
+							r28[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 119: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: st.global.u32
+							s6 := uint64(r28[l]) + 0x0
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: st.global.u32
+							s6 := uint64(r28[l]) + 0x0
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/barrier_exit.ptx:119")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[2] = p2
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// warpHandoffB3 runs b3 ($L__BB2_3) of kernel warp_handoff, PTX lines 169-170.
-func warpHandoffB3(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	k0 := uint64(0xffffffe0)
-	// PTX lines 169, 170: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 169: add.s32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				// 170: setp.ne.s32
-				c2t := uint32(r3[l]) != uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 138-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 169: add.s32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				// 170: setp.ne.s32
-				c2t := uint32(r3[l]) != uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 138: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/barrier_exit.ptx:138")
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
+				runtime.Broadcast(r0, m, u1)
+				// PTX line 139: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r1, m, u2)
+				// PTX line 140: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r2, m, u3)
+				// PTX lines 141, 142: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 141: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 142: setp.ne.s32
+							c5t := uint32(v4) != uint32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 141: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 142: setp.ne.s32
+							c5t := uint32(v4) != uint32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX line 148; bar.sync at line 149
+			return pc, budget
+		case 2:
+			// b1 ($L__BB2_2), PTX lines 150-154; divergent, reconverges at block 6 (b5 ($L__BB2_9))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				k0 := uint64(0x4)
+				k1 := uint64(0x20)
+				// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: mad.lo.s32
+							v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
+							// 151: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 152: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+							// 153: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							r8[l] = v4
+							// 154: setp.lt.s32
+							c5t := int32(r3[l]) < int32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: mad.lo.s32
+							v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
+							// 151: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 152: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+							// 153: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							r8[l] = v4
+							// 154: setp.lt.s32
+							c5t := int32(r3[l]) < int32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2 ($L__BB2_7), PTX lines 159-160; divergent, reconverges at block 9 (b8)
+			{
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 159: ld.volatile.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:159")
+				// PTX lines 160: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: setp.eq.s32
+							c2t := uint32(u1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: setp.eq.s32
+							c2t := uint32(u1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b3 ($L__BB2_3), PTX lines 169-170; divergent, reconverges at block 5 (b4 ($L__BB2_5))
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				k0 := uint64(0xffffffe0)
+				// PTX lines 169, 170: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 169: add.s32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							// 170: setp.ne.s32
+							c2t := uint32(r3[l]) != uint32(v1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 169: add.s32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							// 170: setp.ne.s32
+							c2t := uint32(r3[l]) != uint32(v1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b4 ($L__BB2_5), PTX lines 181-181
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: st.global.u32
+							s1 := uint64(r8[l]) + 0x0
+							s1v := uint64(r3[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: st.global.u32
+							s1 := uint64(r8[l]) + 0x0
+							s1v := uint64(r3[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/barrier_exit.ptx:181")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b5 ($L__BB2_9), PTX line 183; ret
+			next = 11
+		case 7:
+			// b6, PTX lines 145-146
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				// PTX line 145: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r4, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 146: st.volatile.shared.u32
+				w.StoreLanes(runtime.SpaceShared, r4, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:146")
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 8:
+			// b7, PTX line 155
+			next = 4
+		case 9:
+			// b8, PTX lines 163-165
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 163: ld.volatile.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
+				// PTX lines 164, 165: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 164: add.s32
+							v2 := uint64(uint32(u1) + uint32(r3[l]))
+							// 165: st.global.u32
+							s3 := uint64(r8[l]) + 0x0
+							s3v := uint64(v2)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 164: add.s32
+							v2 := uint64(uint32(u1) + uint32(r3[l]))
+							// 165: st.global.u32
+							s3 := uint64(r8[l]) + 0x0
+							s3v := uint64(v2)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/barrier_exit.ptx:165")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 10:
+			// b9, PTX lines 173-178
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x3e8)
+				k1 := uint64(0x1)
+				// PTX lines 173, 174: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: mad.lo.s32
+							v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(r1[l])))
+							// 174: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r14[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: mad.lo.s32
+							v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(r1[l])))
+							// 174: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r14[l] = v2
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 175: st.volatile.shared.u32
+				w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:175")
+				// PTX line 177: mov.u32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r15, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 178: st.volatile.shared.u32
+				w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:178")
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-		w.P[3] = p3
-	}
-}
-
-// warpHandoffB4 runs b4 ($L__BB2_5) of kernel warp_handoff, PTX lines 181-181.
-func warpHandoffB4(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	// PTX line 181: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:181")
-}
-
-// warpHandoffB6 runs b6 of kernel warp_handoff, PTX lines 145-146.
-func warpHandoffB6(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	// PTX line 145: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r4, m, u1)
-	// PTX line 146: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r4, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:146")
-	_ = u1
-}
-
-// warpHandoffB8 runs b8 of kernel warp_handoff, PTX lines 163-165.
-func warpHandoffB8(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r11 := w.Reg(11)
-	// PTX line 163: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
-	// PTX lines 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 164: add.s32
-				v2 := uint64(uint32(u1) + uint32(r3[l]))
-				r11[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 164: add.s32
-				v2 := uint64(uint32(u1) + uint32(r3[l]))
-				r11[l] = v2
-			}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 165: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:165")
-}
-
-// warpHandoffB9 runs b9 of kernel warp_handoff, PTX lines 173-178.
-func warpHandoffB9(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x3e8)
-	k1 := uint64(0x1)
-	// PTX lines 173, 174: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 173: mad.lo.s32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(r1[l])))
-				// 174: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r14[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 173: mad.lo.s32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(r1[l])))
-				// 174: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r14[l] = v2
-			}
-		}
-	}
-	// PTX line 175: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:175")
-	// PTX line 177: mov.u32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r15, m, u3)
-	// PTX line 178: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:178")
-	_ = u3
 }

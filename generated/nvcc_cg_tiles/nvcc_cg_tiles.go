@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/cg_tiles.ptx",
+	NumWindows: 10,
 	SM:         80,
 	SharedSize: 1248,
 }
@@ -196,9 +197,56 @@ func init() {
 	tileReduce64Func.Blocks = make([]runtime.Block, 39)
 	// b0, PTX lines 38-60; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	tileReduce64Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:38",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -210,9 +258,21 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 72-72; barrier.sync at line 77
 	tileReduce64Func.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:72",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -226,9 +286,47 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 84-100; divergent, reconverges at block 4 (b3 ($L__BB0_5))
 	tileReduce64Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:84",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -240,9 +338,38 @@ func init() {
 	}
 	// b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
 	tileReduce64Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:111",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -254,9 +381,33 @@ func init() {
 	}
 	// b3 ($L__BB0_5), PTX lines 129-142; the lanes wait here for those redux.sync.add.s32 at line 143 names
 	tileReduce64Func.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:129",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:143",
@@ -272,9 +423,39 @@ func init() {
 	}
 	// b3 ($L__BB0_5), PTX lines 143-156; the lanes wait here for those bar.warp.sync at line 159 names
 	tileReduce64Func.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:143",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:159",
@@ -289,9 +470,23 @@ func init() {
 	}
 	// b3 ($L__BB0_5), PTX lines 159-159; divergent, reconverges at block 7 (b4 ($L__BB0_7))
 	tileReduce64Func.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B3_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:159",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -303,9 +498,21 @@ func init() {
 	}
 	// b4 ($L__BB0_7), PTX lines 171-172; the lanes wait here for those shfl.sync.idx.b32 at line 173 names
 	tileReduce64Func.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:171",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:173",
@@ -321,9 +528,32 @@ func init() {
 	}
 	// b4 ($L__BB0_7), PTX lines 173-177; divergent, reconverges at block 13 (b8 ($L__BB0_13))
 	tileReduce64Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:173",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -335,9 +565,26 @@ func init() {
 	}
 	// b5 ($L__BB0_9), PTX lines 185-187; divergent, reconverges at block 10 (b6 ($L__BB0_11))
 	tileReduce64Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:185",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -348,22 +595,39 @@ func init() {
 		},
 	}
 	// b6 ($L__BB0_11), PTX line 230; the lanes wait here for those bar.warp.sync at line 234 names
-	tileReduce64Func.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:234",
-		Reconv: -1,
-		Succ:   11,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  97,
-			What:  "bar.warp.sync",
+	tileReduce64Func.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:234",
+			Reconv: -1,
+			Succ:   11,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  97,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b6 ($L__BB0_11), PTX lines 234-234; divergent, reconverges at block 13 (b8 ($L__BB0_13))
 	tileReduce64Func.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B6_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:234",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  237,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -375,9 +639,29 @@ func init() {
 	}
 	// b7 ($L__BB0_8), PTX lines 248-250; divergent, reconverges at block 13 (b8 ($L__BB0_13))
 	tileReduce64Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:248",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -389,9 +673,18 @@ func init() {
 	}
 	// b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
 	tileReduce64Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:256",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  256,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:260",
@@ -406,9 +699,41 @@ func init() {
 	}
 	// b8 ($L__BB0_13), PTX lines 260-270; divergent, reconverges at block 15 (b9 ($L__BB0_15))
 	tileReduce64Func.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B8_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:260",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    31,
 			Kind:   runtime.TermBranch,
@@ -422,6 +747,13 @@ func init() {
 	tileReduce64Func.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:284",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  284,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -435,9 +767,23 @@ func init() {
 	}
 	// b9 ($L__BB0_15), PTX lines 286-286; divergent, reconverges at block 21 (b14 ($L__BB0_24))
 	tileReduce64Func.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B9_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:286",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    32,
 			Kind:   runtime.TermBranch,
@@ -449,9 +795,56 @@ func init() {
 	}
 	// b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
 	tileReduce64Func.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:306",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}, {
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  310,
+			}, {
+				Count: 1,
+				Line:  311,
+			}, {
+				Count: 1,
+				Line:  312,
+			}, {
+				Count: 1,
+				Line:  313,
+			}, {
+				Count: 1,
+				Line:  315,
+			}, {
+				Count: 1,
+				Line:  317,
+			}, {
+				Count: 1,
+				Line:  318,
+			}, {
+				Count: 1,
+				Line:  319,
+			}, {
+				Count: 1,
+				Line:  320,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    35,
 			Kind:   runtime.TermBranch,
@@ -463,9 +856,23 @@ func init() {
 	}
 	// b11 ($L__BB0_20), PTX lines 323-323
 	tileReduce64Func.Blocks[18] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 18, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:323",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  323,
+			}, {
+				Count: 1,
+				Line:  324,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     36,
 			Kind:    runtime.TermBranch,
@@ -478,9 +885,35 @@ func init() {
 	}
 	// b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
 	tileReduce64Func.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:333",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  333,
+			}, {
+				Count: 1,
+				Line:  334,
+			}, {
+				Count: 1,
+				Line:  336,
+			}, {
+				Count: 1,
+				Line:  337,
+			}, {
+				Count: 1,
+				Line:  338,
+			}, {
+				Count: 1,
+				Line:  339,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    37,
 			Kind:   runtime.TermBranch,
@@ -492,9 +925,27 @@ func init() {
 	}
 	// b13 ($L__BB0_23), PTX lines 343-347
 	tileReduce64Func.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:343",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  343,
+			}, {
+				Count: 1,
+				Line:  345,
+			}, {
+				Count: 1,
+				Line:  346,
+			}, {
+				Count: 1,
+				Line:  347,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:349",
@@ -507,6 +958,13 @@ func init() {
 	tileReduce64Func.Blocks[21] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:351",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  351,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:351",
@@ -517,9 +975,30 @@ func init() {
 	}
 	// b15, PTX lines 64-68
 	tileReduce64Func.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:64",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:70",
@@ -530,9 +1009,27 @@ func init() {
 	}
 	// b16, PTX lines 104-107
 	tileReduce64Func.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:104",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:109",
@@ -542,18 +1039,31 @@ func init() {
 		},
 	}
 	// b17, PTX line 119
-	tileReduce64Func.Blocks[24] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:121",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	tileReduce64Func.Blocks[24] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:121",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// b18, PTX lines 165-165
 	tileReduce64Func.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:165",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  165,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:167",
@@ -566,6 +1076,15 @@ func init() {
 	tileReduce64Func.Blocks[26] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:179",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:179",
@@ -576,9 +1095,54 @@ func init() {
 	}
 	// b20, PTX lines 192-222; the lanes wait here for those shfl.sync.bfly.b32 at line 223 names
 	tileReduce64Func.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 27, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:192",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  222,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:223",
@@ -594,9 +1158,24 @@ func init() {
 	}
 	// b20, PTX lines 223-228
 	tileReduce64Func.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B20_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:223",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:230",
@@ -607,9 +1186,27 @@ func init() {
 	}
 	// b21, PTX lines 240-243
 	tileReduce64Func.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 29, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:240",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:244",
@@ -622,6 +1219,15 @@ func init() {
 	tileReduce64Func.Blocks[30] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:252",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  252,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:252",
@@ -632,9 +1238,27 @@ func init() {
 	}
 	// b23, PTX lines 274-277
 	tileReduce64Func.Blocks[31] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B23},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 31, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:274",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:279",
@@ -645,9 +1269,26 @@ func init() {
 	}
 	// b24, PTX lines 290-291
 	tileReduce64Func.Blocks[32] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B24},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 32, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:290",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     33,
 			Kind:    runtime.TermBranch,
@@ -660,9 +1301,35 @@ func init() {
 	}
 	// b25, PTX lines 294-298
 	tileReduce64Func.Blocks[33] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B25},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 33, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:294",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  296,
+			}, {
+				Count: 1,
+				Line:  297,
+			}, {
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     34,
 			Kind:    runtime.TermBranch,
@@ -675,9 +1342,21 @@ func init() {
 	}
 	// b26, PTX lines 301-302
 	tileReduce64Func.Blocks[34] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B26},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 34, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:301",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:304",
@@ -687,18 +1366,36 @@ func init() {
 		},
 	}
 	// b27, PTX line 320
-	tileReduce64Func.Blocks[35] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:322",
-		Reconv:  -1,
-		Succ:    18,
-		Uniform: true,
-	}}
+	tileReduce64Func.Blocks[35] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:322",
+			Reconv:  -1,
+			Succ:    18,
+			Uniform: true,
+		},
+	}
 	// b28, PTX lines 326-328
 	tileReduce64Func.Blocks[36] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce64B28},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce64Run(w, 36, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:326",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  326,
+			}, {
+				Count: 1,
+				Line:  327,
+			}, {
+				Count: 1,
+				Line:  328,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:330",
@@ -708,24 +1405,75 @@ func init() {
 		},
 	}
 	// b29, PTX line 339
-	tileReduce64Func.Blocks[37] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:341",
-		Reconv:  -1,
-		Succ:    20,
-		Uniform: true,
-	}}
+	tileReduce64Func.Blocks[37] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:341",
+			Reconv:  -1,
+			Succ:    20,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	tileReduce64Func.Blocks[38] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	tileReduce64Func.Run = tileReduce64Run
 	tileReduce128Func.Blocks = make([]runtime.Block, 40)
 	// b0, PTX lines 371-393; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	tileReduce128Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:371",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  371,
+			}, {
+				Count: 1,
+				Line:  372,
+			}, {
+				Count: 1,
+				Line:  373,
+			}, {
+				Count: 1,
+				Line:  374,
+			}, {
+				Count: 1,
+				Line:  381,
+			}, {
+				Count: 1,
+				Line:  382,
+			}, {
+				Count: 1,
+				Line:  383,
+			}, {
+				Count: 1,
+				Line:  386,
+			}, {
+				Count: 1,
+				Line:  388,
+			}, {
+				Count: 1,
+				Line:  389,
+			}, {
+				Count: 1,
+				Line:  391,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -737,9 +1485,21 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 405-405; barrier.sync at line 410
 	tileReduce128Func.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:405",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  405,
+			}, {
+				Count: 1,
+				Line:  410,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -753,9 +1513,47 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 417-433; divergent, reconverges at block 4 (b3 ($L__BB1_5))
 	tileReduce128Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:417",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  417,
+			}, {
+				Count: 1,
+				Line:  423,
+			}, {
+				Count: 1,
+				Line:  424,
+			}, {
+				Count: 1,
+				Line:  426,
+			}, {
+				Count: 1,
+				Line:  427,
+			}, {
+				Count: 1,
+				Line:  429,
+			}, {
+				Count: 1,
+				Line:  430,
+			}, {
+				Count: 1,
+				Line:  432,
+			}, {
+				Count: 1,
+				Line:  433,
+			}, {
+				Count: 1,
+				Line:  434,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -767,9 +1565,38 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
 	tileReduce128Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:444",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  444,
+			}, {
+				Count: 1,
+				Line:  445,
+			}, {
+				Count: 1,
+				Line:  446,
+			}, {
+				Count: 1,
+				Line:  447,
+			}, {
+				Count: 1,
+				Line:  449,
+			}, {
+				Count: 1,
+				Line:  451,
+			}, {
+				Count: 1,
+				Line:  452,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -781,9 +1608,33 @@ func init() {
 	}
 	// b3 ($L__BB1_5), PTX lines 462-475; the lanes wait here for those redux.sync.add.s32 at line 476 names
 	tileReduce128Func.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:462",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  462,
+			}, {
+				Count: 1,
+				Line:  464,
+			}, {
+				Count: 1,
+				Line:  465,
+			}, {
+				Count: 1,
+				Line:  466,
+			}, {
+				Count: 1,
+				Line:  474,
+			}, {
+				Count: 1,
+				Line:  475,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:476",
@@ -799,9 +1650,39 @@ func init() {
 	}
 	// b3 ($L__BB1_5), PTX lines 476-489; the lanes wait here for those bar.warp.sync at line 492 names
 	tileReduce128Func.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:476",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  476,
+			}, {
+				Count: 1,
+				Line:  478,
+			}, {
+				Count: 1,
+				Line:  481,
+			}, {
+				Count: 1,
+				Line:  482,
+			}, {
+				Count: 1,
+				Line:  484,
+			}, {
+				Count: 1,
+				Line:  487,
+			}, {
+				Count: 1,
+				Line:  488,
+			}, {
+				Count: 1,
+				Line:  489,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:492",
@@ -816,9 +1697,23 @@ func init() {
 	}
 	// b3 ($L__BB1_5), PTX lines 492-492; divergent, reconverges at block 7 (b4 ($L__BB1_7))
 	tileReduce128Func.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B3_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:492",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  492,
+			}, {
+				Count: 1,
+				Line:  494,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -830,9 +1725,21 @@ func init() {
 	}
 	// b4 ($L__BB1_7), PTX lines 505-506; the lanes wait here for those shfl.sync.idx.b32 at line 507 names
 	tileReduce128Func.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:505",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  505,
+			}, {
+				Count: 1,
+				Line:  506,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:507",
@@ -848,9 +1755,32 @@ func init() {
 	}
 	// b4 ($L__BB1_7), PTX lines 507-511; divergent, reconverges at block 13 (b8 ($L__BB1_13))
 	tileReduce128Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:507",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  507,
+			}, {
+				Count: 1,
+				Line:  509,
+			}, {
+				Count: 1,
+				Line:  510,
+			}, {
+				Count: 1,
+				Line:  511,
+			}, {
+				Count: 1,
+				Line:  512,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -862,9 +1792,26 @@ func init() {
 	}
 	// b5 ($L__BB1_9), PTX lines 519-521; divergent, reconverges at block 10 (b6 ($L__BB1_11))
 	tileReduce128Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:519",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  519,
+			}, {
+				Count: 1,
+				Line:  521,
+			}, {
+				Count: 1,
+				Line:  522,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -875,22 +1822,39 @@ func init() {
 		},
 	}
 	// b6 ($L__BB1_11), PTX line 576; the lanes wait here for those bar.warp.sync at line 580 names
-	tileReduce128Func.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:580",
-		Reconv: -1,
-		Succ:   11,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  104,
-			What:  "bar.warp.sync",
+	tileReduce128Func.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:580",
+			Reconv: -1,
+			Succ:   11,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  104,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b6 ($L__BB1_11), PTX lines 580-580; divergent, reconverges at block 13 (b8 ($L__BB1_13))
 	tileReduce128Func.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B6_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:580",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  580,
+			}, {
+				Count: 1,
+				Line:  583,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -902,9 +1866,29 @@ func init() {
 	}
 	// b7 ($L__BB1_8), PTX lines 595-597; divergent, reconverges at block 13 (b8 ($L__BB1_13))
 	tileReduce128Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:595",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  595,
+			}, {
+				Count: 1,
+				Line:  596,
+			}, {
+				Count: 1,
+				Line:  597,
+			}, {
+				Count: 1,
+				Line:  598,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    31,
 			Kind:   runtime.TermBranch,
@@ -916,9 +1900,18 @@ func init() {
 	}
 	// b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
 	tileReduce128Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:603",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  603,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:607",
@@ -933,9 +1926,41 @@ func init() {
 	}
 	// b8 ($L__BB1_13), PTX lines 607-617; divergent, reconverges at block 15 (b9 ($L__BB1_15))
 	tileReduce128Func.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B8_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:607",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  607,
+			}, {
+				Count: 1,
+				Line:  608,
+			}, {
+				Count: 1,
+				Line:  610,
+			}, {
+				Count: 1,
+				Line:  611,
+			}, {
+				Count: 1,
+				Line:  612,
+			}, {
+				Count: 1,
+				Line:  615,
+			}, {
+				Count: 1,
+				Line:  617,
+			}, {
+				Count: 1,
+				Line:  618,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    32,
 			Kind:   runtime.TermBranch,
@@ -949,6 +1974,13 @@ func init() {
 	tileReduce128Func.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:630",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  630,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -962,9 +1994,23 @@ func init() {
 	}
 	// b9 ($L__BB1_15), PTX lines 632-632; divergent, reconverges at block 21 (b14 ($L__BB1_24))
 	tileReduce128Func.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B9_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:632",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  632,
+			}, {
+				Count: 1,
+				Line:  633,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    33,
 			Kind:   runtime.TermBranch,
@@ -976,9 +2022,56 @@ func init() {
 	}
 	// b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
 	tileReduce128Func.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:652",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  652,
+			}, {
+				Count: 1,
+				Line:  653,
+			}, {
+				Count: 1,
+				Line:  654,
+			}, {
+				Count: 1,
+				Line:  655,
+			}, {
+				Count: 1,
+				Line:  656,
+			}, {
+				Count: 1,
+				Line:  657,
+			}, {
+				Count: 1,
+				Line:  658,
+			}, {
+				Count: 1,
+				Line:  659,
+			}, {
+				Count: 1,
+				Line:  661,
+			}, {
+				Count: 1,
+				Line:  663,
+			}, {
+				Count: 1,
+				Line:  664,
+			}, {
+				Count: 1,
+				Line:  665,
+			}, {
+				Count: 1,
+				Line:  666,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    36,
 			Kind:   runtime.TermBranch,
@@ -990,9 +2083,23 @@ func init() {
 	}
 	// b11 ($L__BB1_20), PTX lines 669-669
 	tileReduce128Func.Blocks[18] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 18, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:669",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  669,
+			}, {
+				Count: 1,
+				Line:  670,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     37,
 			Kind:    runtime.TermBranch,
@@ -1005,9 +2112,35 @@ func init() {
 	}
 	// b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
 	tileReduce128Func.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:679",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  679,
+			}, {
+				Count: 1,
+				Line:  680,
+			}, {
+				Count: 1,
+				Line:  682,
+			}, {
+				Count: 1,
+				Line:  683,
+			}, {
+				Count: 1,
+				Line:  684,
+			}, {
+				Count: 1,
+				Line:  685,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    38,
 			Kind:   runtime.TermBranch,
@@ -1019,9 +2152,27 @@ func init() {
 	}
 	// b13 ($L__BB1_23), PTX lines 689-693
 	tileReduce128Func.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:689",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  689,
+			}, {
+				Count: 1,
+				Line:  691,
+			}, {
+				Count: 1,
+				Line:  692,
+			}, {
+				Count: 1,
+				Line:  693,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:695",
@@ -1034,6 +2185,13 @@ func init() {
 	tileReduce128Func.Blocks[21] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:697",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  697,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:697",
@@ -1044,9 +2202,30 @@ func init() {
 	}
 	// b15, PTX lines 397-401
 	tileReduce128Func.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:397",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  397,
+			}, {
+				Count: 1,
+				Line:  398,
+			}, {
+				Count: 1,
+				Line:  399,
+			}, {
+				Count: 1,
+				Line:  400,
+			}, {
+				Count: 1,
+				Line:  401,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:403",
@@ -1057,9 +2236,27 @@ func init() {
 	}
 	// b16, PTX lines 437-440
 	tileReduce128Func.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:437",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  437,
+			}, {
+				Count: 1,
+				Line:  438,
+			}, {
+				Count: 1,
+				Line:  439,
+			}, {
+				Count: 1,
+				Line:  440,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:442",
@@ -1069,18 +2266,34 @@ func init() {
 		},
 	}
 	// b17, PTX line 452
-	tileReduce128Func.Blocks[24] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:454",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	tileReduce128Func.Blocks[24] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:454",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// b18, PTX lines 498-499
 	tileReduce128Func.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:498",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  498,
+			}, {
+				Count: 1,
+				Line:  499,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:501",
@@ -1093,6 +2306,15 @@ func init() {
 	tileReduce128Func.Blocks[26] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:513",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  513,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:513",
@@ -1103,9 +2325,54 @@ func init() {
 	}
 	// b20, PTX lines 526-556; the lanes wait here for those shfl.sync.bfly.b32 at line 557 names
 	tileReduce128Func.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 27, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:526",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  526,
+			}, {
+				Count: 1,
+				Line:  529,
+			}, {
+				Count: 1,
+				Line:  530,
+			}, {
+				Count: 1,
+				Line:  531,
+			}, {
+				Count: 1,
+				Line:  533,
+			}, {
+				Count: 1,
+				Line:  534,
+			}, {
+				Count: 1,
+				Line:  535,
+			}, {
+				Count: 1,
+				Line:  541,
+			}, {
+				Count: 1,
+				Line:  547,
+			}, {
+				Count: 1,
+				Line:  550,
+			}, {
+				Count: 1,
+				Line:  551,
+			}, {
+				Count: 1,
+				Line:  552,
+			}, {
+				Count: 1,
+				Line:  556,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:557",
@@ -1121,9 +2388,33 @@ func init() {
 	}
 	// b20, PTX lines 557-569; the lanes wait here for those shfl.sync.bfly.b32 at line 570 names
 	tileReduce128Func.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B20_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:557",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  557,
+			}, {
+				Count: 1,
+				Line:  560,
+			}, {
+				Count: 1,
+				Line:  563,
+			}, {
+				Count: 1,
+				Line:  566,
+			}, {
+				Count: 1,
+				Line:  567,
+			}, {
+				Count: 1,
+				Line:  569,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:570",
@@ -1139,9 +2430,24 @@ func init() {
 	}
 	// b20, PTX lines 570-574
 	tileReduce128Func.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B20_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 29, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:570",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  570,
+			}, {
+				Count: 1,
+				Line:  572,
+			}, {
+				Count: 1,
+				Line:  574,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:576",
@@ -1152,9 +2458,30 @@ func init() {
 	}
 	// b21, PTX lines 586-590
 	tileReduce128Func.Blocks[30] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 30, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:586",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  586,
+			}, {
+				Count: 1,
+				Line:  589,
+			}, {
+				Count: 1,
+				Line:  590,
+			}, {
+				Count: 1,
+				Line:  591,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:591",
@@ -1167,6 +2494,15 @@ func init() {
 	tileReduce128Func.Blocks[31] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:599",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  599,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:599",
@@ -1177,9 +2513,24 @@ func init() {
 	}
 	// b23, PTX lines 621-623
 	tileReduce128Func.Blocks[32] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B23},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 32, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:621",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  621,
+			}, {
+				Count: 1,
+				Line:  622,
+			}, {
+				Count: 1,
+				Line:  623,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:625",
@@ -1190,9 +2541,26 @@ func init() {
 	}
 	// b24, PTX lines 636-637
 	tileReduce128Func.Blocks[33] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B24},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 33, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:636",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  636,
+			}, {
+				Count: 1,
+				Line:  637,
+			}, {
+				Count: 1,
+				Line:  638,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     34,
 			Kind:    runtime.TermBranch,
@@ -1205,9 +2573,35 @@ func init() {
 	}
 	// b25, PTX lines 640-644
 	tileReduce128Func.Blocks[34] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B25},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 34, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:640",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  640,
+			}, {
+				Count: 1,
+				Line:  641,
+			}, {
+				Count: 1,
+				Line:  642,
+			}, {
+				Count: 1,
+				Line:  643,
+			}, {
+				Count: 1,
+				Line:  644,
+			}, {
+				Count: 1,
+				Line:  645,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     35,
 			Kind:    runtime.TermBranch,
@@ -1220,9 +2614,21 @@ func init() {
 	}
 	// b26, PTX lines 647-648
 	tileReduce128Func.Blocks[35] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B26},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 35, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:647",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  647,
+			}, {
+				Count: 1,
+				Line:  648,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:650",
@@ -1232,18 +2638,36 @@ func init() {
 		},
 	}
 	// b27, PTX line 666
-	tileReduce128Func.Blocks[36] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:668",
-		Reconv:  -1,
-		Succ:    18,
-		Uniform: true,
-	}}
+	tileReduce128Func.Blocks[36] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:668",
+			Reconv:  -1,
+			Succ:    18,
+			Uniform: true,
+		},
+	}
 	// b28, PTX lines 672-674
 	tileReduce128Func.Blocks[37] = runtime.Block{
-		Code:      []runtime.Instr{tileReduce128B28},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileReduce128Run(w, 37, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:672",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  672,
+			}, {
+				Count: 1,
+				Line:  673,
+			}, {
+				Count: 1,
+				Line:  674,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:676",
@@ -1253,24 +2677,72 @@ func init() {
 		},
 	}
 	// b29, PTX line 685
-	tileReduce128Func.Blocks[38] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:687",
-		Reconv:  -1,
-		Succ:    20,
-		Uniform: true,
-	}}
+	tileReduce128Func.Blocks[38] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:687",
+			Reconv:  -1,
+			Succ:    20,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	tileReduce128Func.Blocks[39] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	tileReduce128Func.Run = tileReduce128Run
 	tileShuffleFunc.Blocks = make([]runtime.Block, 13)
 	// b0, PTX lines 716-736; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	tileShuffleFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{tileShuffleB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileShuffleRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:716",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  716,
+			}, {
+				Count: 1,
+				Line:  717,
+			}, {
+				Count: 1,
+				Line:  718,
+			}, {
+				Count: 1,
+				Line:  724,
+			}, {
+				Count: 1,
+				Line:  725,
+			}, {
+				Count: 1,
+				Line:  726,
+			}, {
+				Count: 1,
+				Line:  729,
+			}, {
+				Count: 1,
+				Line:  731,
+			}, {
+				Count: 1,
+				Line:  732,
+			}, {
+				Count: 1,
+				Line:  734,
+			}, {
+				Count: 1,
+				Line:  736,
+			}, {
+				Count: 1,
+				Line:  737,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -1284,6 +2756,13 @@ func init() {
 	tileShuffleFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:751",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  751,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -1297,9 +2776,75 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 753-790; the lanes wait here for those bar.warp.sync at line 793 names
 	tileShuffleFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{tileShuffleB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileShuffleRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:753",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  753,
+			}, {
+				Count: 1,
+				Line:  754,
+			}, {
+				Count: 1,
+				Line:  756,
+			}, {
+				Count: 1,
+				Line:  760,
+			}, {
+				Count: 1,
+				Line:  762,
+			}, {
+				Count: 1,
+				Line:  763,
+			}, {
+				Count: 1,
+				Line:  764,
+			}, {
+				Count: 1,
+				Line:  765,
+			}, {
+				Count: 1,
+				Line:  766,
+			}, {
+				Count: 1,
+				Line:  767,
+			}, {
+				Count: 1,
+				Line:  768,
+			}, {
+				Count: 1,
+				Line:  772,
+			}, {
+				Count: 1,
+				Line:  773,
+			}, {
+				Count: 1,
+				Line:  775,
+			}, {
+				Count: 1,
+				Line:  777,
+			}, {
+				Count: 1,
+				Line:  778,
+			}, {
+				Count: 1,
+				Line:  785,
+			}, {
+				Count: 1,
+				Line:  788,
+			}, {
+				Count: 1,
+				Line:  789,
+			}, {
+				Count: 1,
+				Line:  790,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:793",
@@ -1314,9 +2859,23 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 793-793; divergent, reconverges at block 6 (b4 ($L__BB2_7))
 	tileShuffleFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{tileShuffleB1_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileShuffleRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:793",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  793,
+			}, {
+				Count: 1,
+				Line:  795,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -1328,9 +2887,27 @@ func init() {
 	}
 	// b2 ($L__BB2_6), PTX lines 810-813
 	tileShuffleFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{tileShuffleB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileShuffleRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:810",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  810,
+			}, {
+				Count: 1,
+				Line:  813,
+			}, {
+				Count: 1,
+				Line:  814,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:814",
@@ -1341,9 +2918,29 @@ func init() {
 	}
 	// b3 ($L__BB2_5), PTX lines 818-820; divergent, reconverges at block 6 (b4 ($L__BB2_7))
 	tileShuffleFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{tileShuffleB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileShuffleRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:818",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  818,
+			}, {
+				Count: 1,
+				Line:  819,
+			}, {
+				Count: 1,
+				Line:  820,
+			}, {
+				Count: 1,
+				Line:  821,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -1354,22 +2951,88 @@ func init() {
 		},
 	}
 	// b4 ($L__BB2_7), PTX line 824; the lanes wait here for those bar.warp.sync at line 827 names
-	tileShuffleFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:827",
-		Reconv: -1,
-		Succ:   7,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  56,
-			What:  "bar.warp.sync",
+	tileShuffleFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/cg_tiles.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/nvcc/cg_tiles.ptx:827",
+			Reconv: -1,
+			Succ:   7,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  56,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b4 ($L__BB2_7), PTX lines 827-854; ret
 	tileShuffleFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{tileShuffleB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileShuffleRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:827",
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  827,
+			}, {
+				Count: 1,
+				Line:  829,
+			}, {
+				Count: 1,
+				Line:  830,
+			}, {
+				Count: 1,
+				Line:  832,
+			}, {
+				Count: 1,
+				Line:  834,
+			}, {
+				Count: 1,
+				Line:  835,
+			}, {
+				Count: 1,
+				Line:  836,
+			}, {
+				Count: 1,
+				Line:  837,
+			}, {
+				Count: 1,
+				Line:  839,
+			}, {
+				Count: 1,
+				Line:  841,
+			}, {
+				Count: 1,
+				Line:  842,
+			}, {
+				Count: 1,
+				Line:  843,
+			}, {
+				Count: 1,
+				Line:  846,
+			}, {
+				Count: 1,
+				Line:  848,
+			}, {
+				Count: 1,
+				Line:  849,
+			}, {
+				Count: 1,
+				Line:  851,
+			}, {
+				Count: 1,
+				Line:  853,
+			}, {
+				Count: 1,
+				Line:  854,
+			}, {
+				Count: 1,
+				Line:  856,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:856",
@@ -1380,9 +3043,30 @@ func init() {
 	}
 	// b5, PTX lines 740-744
 	tileShuffleFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{tileShuffleB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileShuffleRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:740",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  740,
+			}, {
+				Count: 1,
+				Line:  741,
+			}, {
+				Count: 1,
+				Line:  742,
+			}, {
+				Count: 1,
+				Line:  743,
+			}, {
+				Count: 1,
+				Line:  744,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:746",
@@ -1393,9 +3077,36 @@ func init() {
 	}
 	// b6, PTX lines 799-804; divergent, reconverges at block 6 (b4 ($L__BB2_7))
 	tileShuffleFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{tileShuffleB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tileShuffleRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:799",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  799,
+			}, {
+				Count: 1,
+				Line:  800,
+			}, {
+				Count: 1,
+				Line:  802,
+			}, {
+				Count: 1,
+				Line:  803,
+			}, {
+				Count: 1,
+				Line:  804,
+			}, {
+				Count: 1,
+				Line:  805,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -1409,6 +3120,15 @@ func init() {
 	tileShuffleFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:806",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  806,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:806",
@@ -1421,6 +3141,15 @@ func init() {
 	tileShuffleFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:822",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  822,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:822",
@@ -1434,12 +3163,67 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	tileShuffleFunc.Run = tileShuffleRun
 	warpSizeFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 869-885; ret
 	warpSizeFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpSizeB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpSizeRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/cg_tiles.ptx:869",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/cg_tiles.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  869,
+			}, {
+				Count: 1,
+				Line:  871,
+			}, {
+				Count: 1,
+				Line:  872,
+			}, {
+				Count: 1,
+				Line:  873,
+			}, {
+				Count: 1,
+				Line:  874,
+			}, {
+				Count: 1,
+				Line:  875,
+			}, {
+				Count: 1,
+				Line:  877,
+			}, {
+				Count: 1,
+				Line:  878,
+			}, {
+				Count: 1,
+				Line:  879,
+			}, {
+				Count: 1,
+				Line:  880,
+			}, {
+				Count: 1,
+				Line:  881,
+			}, {
+				Count: 1,
+				Line:  882,
+			}, {
+				Count: 1,
+				Line:  883,
+			}, {
+				Count: 1,
+				Line:  884,
+			}, {
+				Count: 1,
+				Line:  885,
+			}, {
+				Count: 1,
+				Line:  887,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/cg_tiles.ptx:887",
@@ -1453,6 +3237,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpSizeFunc.Run = warpSizeRun
 }
 
 // TileReduce64 launches PTX kernel tile_reduce64 (testdata/ptx/nvcc/cg_tiles.ptx:22) on dev with the launch configuration cfg. Parameters: param0 is tile_reduce64_param_0, param1 is tile_reduce64_param_1, param2 is tile_reduce64_param_2, param3 is tile_reduce64_param_3.
@@ -1491,3720 +3276,5497 @@ func WarpSize(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, warpSizeFunc, cfg, p[:])
 }
 
-// tileReduce64B0 runs b0 of kernel tile_reduce64, PTX lines 38-60.
-func tileReduce64B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x7)
-	// PTX line 38: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:38")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 39: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:39")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 40: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:40")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 41: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:41")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 48: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().Y))
-	runtime.Broadcast(r4, m, u5)
-	// PTX lines 49, 50, 53: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		tid2 := &w.Tid[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: mov.u32
-				v6 := uint64(uint64(tid2[l]))
-				// 50: mov.u32
-				v7 := uint64(uint64(tid1[l]))
-				// 53: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
-				r7[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: mov.u32
-				v6 := uint64(uint64(tid2[l]))
-				// 50: mov.u32
-				v7 := uint64(uint64(tid1[l]))
-				// 53: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
-				r7[l] = v8
-			}
-		}
-	}
-	// PTX line 55: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r8, m, u9)
-	// PTX lines 56, 58, 60: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-				// 58: mad.lo.s32
-				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-				r10[l] = v11
-				// 60: setp.gt.u32
-				c12t := uint32(v11) > uint32(k0)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+// tileReduce64Run runs blocks of kernel tile_reduce64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 38-60; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-				// 58: mad.lo.s32
-				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-				r10[l] = v11
-				// 60: setp.gt.u32
-				c12t := uint32(v11) > uint32(k0)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				// PTX line 38: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:38")
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 39: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:39")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 40: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:40")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 41: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:41")
+				}
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 48: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().Y))
+				runtime.Broadcast(r4, m, u5)
+				// PTX lines 49, 50, 53: lane-local, one loop over the lanes
+				{
+					tid1 := &w.Tid[1]
+					tid2 := &w.Tid[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: mov.u32
+							v6 := uint64(uint64(tid2[l]))
+							// 50: mov.u32
+							v7 := uint64(uint64(tid1[l]))
+							// 53: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
+							r7[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: mov.u32
+							v6 := uint64(uint64(tid2[l]))
+							// 50: mov.u32
+							v7 := uint64(uint64(tid1[l]))
+							// 53: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
+							r7[l] = v8
+						}
+					}
+				}
+				// PTX line 55: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r8, m, u9)
+				// PTX lines 56, 58, 60: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							r9[l] = v10
+							// 58: mad.lo.s32
+							v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+							r10[l] = v11
+							// 60: setp.gt.u32
+							c12t := uint32(v11) > uint32(k0)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							r9[l] = v10
+							// 58: mad.lo.s32
+							v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+							r10[l] = v11
+							// 60: setp.gt.u32
+							c12t := uint32(v11) > uint32(k0)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX lines 72-72; barrier.sync at line 77
+			{
+				r15 := w.Reg(15)
+				k0 := uint64(0x0)
+				// PTX line 72: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r15, m, u1)
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB0_2), PTX lines 84-100; divergent, reconverges at block 4 (b3 ($L__BB0_5))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				k0 := uint64(0x6)
+				k1 := uint64(0x3f)
+				// PTX lines 84: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: shr.u32
+							v1 := uint64(uint32(r10[l]) >> uint32(k0))
+							r16[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: shr.u32
+							v1 := uint64(uint32(r10[l]) >> uint32(k0))
+							r16[l] = v1
+						}
+					}
+				}
+				// PTX line 90: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().Z))
+				// PTX lines 91, 93, 94: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: mul.lo.s32
+							v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
+							// 93: mad.lo.s32
+							v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
+							// 94: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k0))
+							r20[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: mul.lo.s32
+							v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
+							// 93: mad.lo.s32
+							v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
+							// 94: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k0))
+							r20[l] = v5
+						}
+					}
+				}
+				// PTX line 96: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r21, m, u6)
+				// PTX lines 97, 99, 100: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: mad.lo.s32
+							v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+							r22[l] = v7
+							// 99: setp.ge.s32
+							c8t := int32(v7) >= int32(r3[l])
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+							// 100: mov.u32
+							v9 := uint64(r15[l])
+							r23[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: mad.lo.s32
+							v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+							r22[l] = v7
+							// 99: setp.ge.s32
+							c8t := int32(v7) >= int32(r3[l])
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+							// 100: mov.u32
+							v9 := uint64(r15[l])
+							r23[l] = v9
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
+			{
+				r3 := w.Reg(3)
+				r23 := w.Reg(23)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				k0 := uint64(0x4)
+				// PTX lines 111, 112, 113, 114, 116, 118: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+							// 112: add.s64
+							v2 := uint64(uint64(r26[l]) + uint64(v1))
+							// 113: ld.global.u32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
+									continue
+								}
+								v3 = v3x
+							}
+							// 114: add.s32
+							v4 := uint64(uint32(v3) + uint32(r23[l]))
+							r23[l] = v4
+							// 116: add.s32
+							v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
+							r27[l] = v5
+							// 118: setp.lt.s32
+							c6t := int32(v5) < int32(r3[l])
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p2 = p2&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+							// 112: add.s64
+							v2 := uint64(uint64(r26[l]) + uint64(v1))
+							// 113: ld.global.u32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:113")
+									continue
+								}
+								v3 = v3x
+							}
+							// 114: add.s32
+							v4 := uint64(uint32(v3) + uint32(r23[l]))
+							r23[l] = v4
+							// 116: add.s32
+							v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
+							r27[l] = v5
+							// 118: setp.lt.s32
+							c6t := int32(v5) < int32(r3[l])
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p2 = p2&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b3 ($L__BB0_5), PTX lines 129-142; the lanes wait here for those redux.sync.add.s32 at line 143 names
+			{
+				r10 := w.Reg(10)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r36 := w.Reg(36)
+				k0 := uint64(0x5)
+				k1 := uint64(0x2)
+				k2 := uint64(0x0)
+				k3 := uint64(0x1)
+				k4 := uint64(0xffffffff)
+				// PTX lines 129, 131: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 129: shr.u32
+							v1 := uint64(uint32(r10[l]) >> uint32(k0))
+							r31[l] = v1
+							// 131: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k1))
+							r32[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 129: shr.u32
+							v1 := uint64(uint32(r10[l]) >> uint32(k0))
+							r31[l] = v1
+							// 131: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k1))
+							r32[l] = v2
+						}
+					}
+				}
+				// PTX line 132: mov.u32, warp-uniform
+				u3 := uint64(k2)
+				runtime.Broadcast(r33, m, u3)
+				// PTX lines 133: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: add.s32
+							v4 := uint64(uint32(u3) + uint32(r32[l]))
+							r34[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: add.s32
+							v4 := uint64(uint32(u3) + uint32(r32[l]))
+							r34[l] = v4
+						}
+					}
+				}
+				// PTX line 141: mov.u32, warp-uniform
+				u5 := uint64(k3)
+				runtime.Broadcast(r35, m, u5)
+				// PTX line 142: mov.u32, warp-uniform
+				u6 := uint64(k4)
+				runtime.Broadcast(r36, m, u6)
+				_ = u5
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b3 ($L__BB0_5), PTX lines 143-156; the lanes wait here for those bar.warp.sync at line 159 names
+			{
+				r10 := w.Reg(10)
+				r16 := w.Reg(16)
+				r31 := w.Reg(31)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r37 := w.Reg(37)
+				r39 := w.Reg(39)
+				r40 := w.Reg(40)
+				r42 := w.Reg(42)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x0)
+				k2 := uint64(0x1)
+				k3 := uint64(0x3)
+				// PTX line 143: redux.sync.add.s32
+				w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:143")
+				// PTX lines 145, 148, 149, 151, 154: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: st.shared.u32
+							s1 := uint64(uint64(uint32(r34[l]))) + 0x20
+							s1v := uint64(r37[l])
+							if s1 < shEnd4 && s1&3 == 0 {
+								runtime.Store32(sh, s1, s1v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
+							}
+							// 148: and.b32
+							v2 := uint64(uint32(r10[l]) & uint32(k0))
+							// 149: setp.ne.s32
+							c3t := uint32(v2) != uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+							// 151: shl.b32
+							v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
+							r39[l] = v4
+							// 154: shl.b32
+							v5 := uint64(uint32(r16[l]) << uint32(k2))
+							r40[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: st.shared.u32
+							s1 := uint64(uint64(uint32(r34[l]))) + 0x20
+							s1v := uint64(r37[l])
+							if s1 < shEnd4 && s1&3 == 0 {
+								runtime.Store32(sh, s1, s1v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:145")
+							}
+							// 148: and.b32
+							v2 := uint64(uint32(r10[l]) & uint32(k0))
+							// 149: setp.ne.s32
+							c3t := uint32(v2) != uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+							// 151: shl.b32
+							v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
+							r39[l] = v4
+							// 154: shl.b32
+							v5 := uint64(uint32(r16[l]) << uint32(k2))
+							r40[l] = v5
+						}
+					}
+					w.P[3] = p3
+				}
+				// PTX line 155: mov.u32, warp-uniform
+				u6 := uint64(k3)
+				// PTX lines 156: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 156: shl.b32
+							v7 := uint64(uint32(u6) << uint32(r40[l]))
+							r42[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 156: shl.b32
+							v7 := uint64(uint32(u6) << uint32(r40[l]))
+							r42[l] = v7
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 6:
+			// b3 ($L__BB0_5), PTX lines 159-159; divergent, reconverges at block 7 (b4 ($L__BB0_7))
+			{
+				// PTX line 159: bar.warp.sync
+				w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:159")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b4 ($L__BB0_7), PTX lines 171-172; the lanes wait here for those shfl.sync.idx.b32 at line 173 names
+			{
+				r43 := w.Reg(43)
+				r44 := w.Reg(44)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x0)
+				// PTX line 171: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r43, m, u1)
+				// PTX line 172: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				runtime.Broadcast(r44, m, u2)
+				_ = u1
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 8:
+			// b4 ($L__BB0_7), PTX lines 173-177; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+			{
+				r39 := w.Reg(39)
+				r42 := w.Reg(42)
+				r45 := w.Reg(45)
+				// PTX line 173: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 45, 4, 15, 44, 43, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:173")
+				// PTX lines 175, 176, 177: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: or.b32
+							v1 := uint64(uint32(r45[l]) | uint32(r39[l]))
+							// 176: and.b32
+							v2 := uint64(uint32(v1) & uint32(r42[l]))
+							// 177: setp.eq.s32
+							c3t := uint32(v2) == uint32(r42[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p5 = p5&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: or.b32
+							v1 := uint64(uint32(r45[l]) | uint32(r39[l]))
+							// 176: and.b32
+							v2 := uint64(uint32(v1) & uint32(r42[l]))
+							// 177: setp.eq.s32
+							c3t := uint32(v2) == uint32(r42[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p5 = p5&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b5 ($L__BB0_9), PTX lines 185-187; divergent, reconverges at block 10 (b6 ($L__BB0_11))
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x1e)
+				k1 := uint64(0x0)
+				// PTX lines 185, 187: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 185: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							// 187: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 185: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							// 187: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b6 ($L__BB0_11), PTX line 230; the lanes wait here for those bar.warp.sync at line 234 names
+			return pc, budget
+		case 11:
+			// b6 ($L__BB0_11), PTX lines 234-234; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+			{
+				// PTX line 234: bar.warp.sync
+				w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:234")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b7 ($L__BB0_8), PTX lines 248-250; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+			{
+				r39 := w.Reg(39)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 248: ld.volatile.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:248")
+				// PTX lines 249, 250: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 249: and.b32
+							v2 := uint64(uint32(u1) & uint32(r39[l]))
+							// 250: setp.eq.s32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p8 = p8&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 249: and.b32
+							v2 := uint64(uint32(u1) & uint32(r39[l]))
+							// 250: setp.eq.s32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p8 = p8&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 13:
+			// b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
+			{
+				r34 := w.Reg(34)
+				r68 := w.Reg(68)
+				// PTX lines 256: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 256: ld.shared.u32
+							v1a := uint64(uint64(uint32(r34[l]))) + 0x20
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
+									continue
+								}
+								v1 = v1x
+							}
+							r68[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 256: ld.shared.u32
+							v1a := uint64(uint64(uint32(r34[l]))) + 0x20
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:256")
+									continue
+								}
+								v1 = v1x
+							}
+							r68[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 14:
+			// b8 ($L__BB0_13), PTX lines 260-270; divergent, reconverges at block 15 (b9 ($L__BB0_15))
+			{
+				r1 := w.Reg(1)
+				r10 := w.Reg(10)
+				r22 := w.Reg(22)
+				r68 := w.Reg(68)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3f)
+				k2 := uint64(0x0)
+				// PTX line 260: bar.warp.sync
+				w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:260")
+				// PTX lines 261, 263, 264, 265, 268, 270: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 261: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 263: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
+							// 264: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 265: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r68[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
+							}
+							// 268: and.b32
+							v5 := uint64(uint32(r10[l]) & uint32(k1))
+							// 270: setp.ne.s32
+							c6t := uint32(v5) != uint32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p9 = p9&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 261: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 263: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
+							// 264: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 265: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r68[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:265")
+							}
+							// 268: and.b32
+							v5 := uint64(uint32(r10[l]) & uint32(k1))
+							// 270: setp.ne.s32
+							c6t := uint32(v5) != uint32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p9 = p9&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 31
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b9 ($L__BB0_15), PTX line 279; barrier.sync at line 284
+			return pc, budget
+		case 16:
+			// b9 ($L__BB0_15), PTX lines 286-286; divergent, reconverges at block 21 (b14 ($L__BB0_24))
+			{
+				r9 := w.Reg(9)
+				k0 := uint64(0x0)
+				// PTX lines 286: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 286: setp.ne.s32
+							c1t := uint32(r9[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 286: setp.ne.s32
+							c1t := uint32(r9[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[10] = p10
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[10]
+			if t == m {
+				next = 21
+			} else if t == 0 {
+				next = 32
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
+			{
+				r76 := w.Reg(76)
+				r79 := w.Reg(79)
+				r80 := w.Reg(80)
+				r81 := w.Reg(81)
+				k0 := uint64(0x4)
+				k1 := uint64(0x10)
+				k2 := uint64(0xfffffffc)
+				k3 := uint64(0x0)
+				// PTX lines 306, 307, 308, 309, 310, 311, 312, 313, 315, 317, 318, 319: lane-local, one loop over the lanes
+				{
+					p13 := w.P[13]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 306: ld.shared.u32
+							v1a := uint64(uint64(uint32(r81[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
+									continue
+								}
+								v1 = v1x
+							}
+							// 307: add.s32
+							v2 := uint64(uint32(v1) + uint32(r76[l]))
+							// 308: ld.shared.u32
+							v3a := uint64(uint64(uint32(r81[l]))) + 0x4
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
+									continue
+								}
+								v3 = v3x
+							}
+							// 309: add.s32
+							v4 := uint64(uint32(v3) + uint32(v2))
+							// 310: ld.shared.u32
+							v5a := uint64(uint64(uint32(r81[l]))) + 0x8
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
+									continue
+								}
+								v5 = v5x
+							}
+							// 311: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 312: ld.shared.u32
+							v7a := uint64(uint64(uint32(r81[l]))) + 0xc
+							var v7 uint64
+							if v7a < shEnd4 && v7a&3 == 0 {
+								v7 = runtime.Load32(sh, v7a)
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
+									continue
+								}
+								v7 = v7x
+							}
+							// 313: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r76[l] = v8
+							// 315: add.s32
+							v9 := uint64(uint32(r79[l]) + uint32(k0))
+							r79[l] = v9
+							// 317: add.s32
+							v10 := uint64(uint32(r81[l]) + uint32(k1))
+							r81[l] = v10
+							// 318: add.s32
+							v11 := uint64(uint32(r80[l]) + uint32(k2))
+							r80[l] = v11
+							// 319: setp.ne.s32
+							c12t := uint32(v11) != uint32(k3)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p13 = p13&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 306: ld.shared.u32
+							v1a := uint64(uint64(uint32(r81[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:306")
+									continue
+								}
+								v1 = v1x
+							}
+							// 307: add.s32
+							v2 := uint64(uint32(v1) + uint32(r76[l]))
+							// 308: ld.shared.u32
+							v3a := uint64(uint64(uint32(r81[l]))) + 0x4
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:308")
+									continue
+								}
+								v3 = v3x
+							}
+							// 309: add.s32
+							v4 := uint64(uint32(v3) + uint32(v2))
+							// 310: ld.shared.u32
+							v5a := uint64(uint64(uint32(r81[l]))) + 0x8
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:310")
+									continue
+								}
+								v5 = v5x
+							}
+							// 311: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 312: ld.shared.u32
+							v7a := uint64(uint64(uint32(r81[l]))) + 0xc
+							var v7 uint64
+							if v7a < shEnd4 && v7a&3 == 0 {
+								v7 = runtime.Load32(sh, v7a)
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:312")
+									continue
+								}
+								v7 = v7x
+							}
+							// 313: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r76[l] = v8
+							// 315: add.s32
+							v9 := uint64(uint32(r79[l]) + uint32(k0))
+							r79[l] = v9
+							// 317: add.s32
+							v10 := uint64(uint32(r81[l]) + uint32(k1))
+							r81[l] = v10
+							// 318: add.s32
+							v11 := uint64(uint32(r80[l]) + uint32(k2))
+							r80[l] = v11
+							// 319: setp.ne.s32
+							c12t := uint32(v11) != uint32(k3)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p13 = p13&^(1<<l) | c12b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[13] = p13
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[13]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 35
+			} else {
+				return pc, budget
+			}
+		case 18:
+			// b11 ($L__BB0_20), PTX lines 323-323
+			{
+				r78 := w.Reg(78)
+				k0 := uint64(0x0)
+				// PTX lines 323: lane-local, one loop over the lanes
+				{
+					p14 := w.P[14]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 323: setp.eq.s32
+							c1t := uint32(r78[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p14 = p14&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 323: setp.eq.s32
+							c1t := uint32(r78[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p14 = p14&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[14] = p14
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[14]
+			if t == m {
+				next = 20
+			} else if t == 0 {
+				next = 36
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
+			{
+				r76 := w.Reg(76)
+				r78 := w.Reg(78)
+				r91 := w.Reg(91)
+				k0 := uint64(0x4)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x0)
+				// PTX lines 333, 334, 336, 337, 338: lane-local, one loop over the lanes
+				{
+					p15 := w.P[15]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 333: ld.shared.u32
+							v1a := uint64(uint64(uint32(r91[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
+									continue
+								}
+								v1 = v1x
+							}
+							// 334: add.s32
+							v2 := uint64(uint32(v1) + uint32(r76[l]))
+							r76[l] = v2
+							// 336: add.s32
+							v3 := uint64(uint32(r91[l]) + uint32(k0))
+							r91[l] = v3
+							// 337: add.s32
+							v4 := uint64(uint32(r78[l]) + uint32(k1))
+							r78[l] = v4
+							// 338: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p15 = p15&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 333: ld.shared.u32
+							v1a := uint64(uint64(uint32(r91[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:333")
+									continue
+								}
+								v1 = v1x
+							}
+							// 334: add.s32
+							v2 := uint64(uint32(v1) + uint32(r76[l]))
+							r76[l] = v2
+							// 336: add.s32
+							v3 := uint64(uint32(r91[l]) + uint32(k0))
+							r91[l] = v3
+							// 337: add.s32
+							v4 := uint64(uint32(r78[l]) + uint32(k1))
+							r78[l] = v4
+							// 338: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p15 = p15&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[15] = p15
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[15]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 37
+			} else {
+				return pc, budget
+			}
+		case 20:
+			// b13 ($L__BB0_23), PTX lines 343-347
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				r76 := w.Reg(76)
+				k0 := uint64(0x4)
+				// PTX lines 343, 345, 346, 347: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 343: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 345: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+							// 346: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 347: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r76[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 343: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 345: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+							// 346: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 347: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r76[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:347")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 21:
+			// b14 ($L__BB0_24), PTX line 349; ret
+			next = 38
+		case 22:
+			// b15, PTX lines 64-68
+			{
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 64: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: shl.b32
+							v1 := uint64(uint32(r10[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: shl.b32
+							v1 := uint64(uint32(r10[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+				// PTX line 65: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+						}
+					}
+				}
+				// PTX line 67: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: st.shared.u32
+							s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s5v := uint64(u4)
+							if s5 < shEnd4 && s5&3 == 0 {
+								runtime.Store32(sh, s5, s5v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: st.shared.u32
+							s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s5v := uint64(u4)
+							if s5 < shEnd4 && s5&3 == 0 {
+								runtime.Store32(sh, s5, s5v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:68")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 23:
+			// b16, PTX lines 104-107
+			{
+				r2 := w.Reg(2)
+				r8 := w.Reg(8)
+				r22 := w.Reg(22)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				// PTX line 104: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.NCTAID().X))
+				// PTX lines 105, 106, 107: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: mul.lo.s32
+							v2 := uint64(uint32(u1) * uint32(r8[l]))
+							r25[l] = v2
+							// 106: cvta.to.global.u64
+							v3 := uint64(r2[l])
+							r26[l] = v3
+							// 107: mov.u32
+							v4 := uint64(r22[l])
+							r27[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: mul.lo.s32
+							v2 := uint64(uint32(u1) * uint32(r8[l]))
+							r25[l] = v2
+							// 106: cvta.to.global.u64
+							v3 := uint64(r2[l])
+							r26[l] = v3
+							// 107: mov.u32
+							v4 := uint64(r22[l])
+							r27[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 24:
+			// b17, PTX line 119
+			next = 4
+		case 25:
+			// b18, PTX lines 165-165
+			{
+				r15 := w.Reg(15)
+				r33 := w.Reg(33)
+				r39 := w.Reg(39)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 165: atom.shared.or.b32
+				w.AtomLanes(runtime.SpaceShared, atomOr32, r15, r33, r39, r39, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:165")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 26:
+			// b19, PTX line 178
+			next = 12
+		case 27:
+			// b20, PTX lines 192-222; the lanes wait here for those shfl.sync.bfly.b32 at line 223 names
+			{
+				r10 := w.Reg(10)
+				r33 := w.Reg(33)
+				r49 := w.Reg(49)
+				r50 := w.Reg(50)
+				r55 := w.Reg(55)
+				r56 := w.Reg(56)
+				r58 := w.Reg(58)
+				r60 := w.Reg(60)
+				r61 := w.Reg(61)
+				k0 := uint64(0x1)
+				k1 := uint64(0xffffffc0)
+				k2 := uint64(0x5)
+				k3 := uint64(0x2)
+				k4 := uint64(0xfffffffe)
+				k5 := uint64(0x3)
+				k6 := uint64(0x1e1f)
+				// PTX lines 192: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 192: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							r49[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 192: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							r49[l] = v1
+						}
+					}
+				}
+				// PTX line 193: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r50, m, u2)
+				// PTX lines 196, 197, 198, 200, 201, 207, 213, 216: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: and.b32
+							v3 := uint64(uint32(r10[l]) & uint32(k1))
+							// 197: shr.u32
+							v4 := uint64(uint32(v3) >> uint32(k2))
+							// 198: or.b32
+							v5 := uint64(uint32(v4) | uint32(r49[l]))
+							// 200: shl.b32
+							v6 := uint64(uint32(v5) << uint32(k3))
+							// 201: add.s32
+							v7 := uint64(uint32(r33[l]) + uint32(v6))
+							r55[l] = v7
+							// 207: ld.shared.u32
+							v8a := uint64(uint64(uint32(v7))) + 0x20
+							var v8 uint64
+							if v8a < shEnd4 && v8a&3 == 0 {
+								v8 = runtime.Load32(sh, v8a)
+							} else {
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
+									continue
+								}
+								v8 = v8x
+							}
+							r56[l] = v8
+							// 213: mov.u32
+							v9 := uint64(uint64(l))
+							// 216: and.b32
+							v10 := uint64(uint32(v9) & uint32(k4))
+							r58[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: and.b32
+							v3 := uint64(uint32(r10[l]) & uint32(k1))
+							// 197: shr.u32
+							v4 := uint64(uint32(v3) >> uint32(k2))
+							// 198: or.b32
+							v5 := uint64(uint32(v4) | uint32(r49[l]))
+							// 200: shl.b32
+							v6 := uint64(uint32(v5) << uint32(k3))
+							// 201: add.s32
+							v7 := uint64(uint32(r33[l]) + uint32(v6))
+							r55[l] = v7
+							// 207: ld.shared.u32
+							v8a := uint64(uint64(uint32(v7))) + 0x20
+							var v8 uint64
+							if v8a < shEnd4 && v8a&3 == 0 {
+								v8 = runtime.Load32(sh, v8a)
+							} else {
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:207")
+									continue
+								}
+								v8 = v8x
+							}
+							r56[l] = v8
+							// 213: mov.u32
+							v9 := uint64(uint64(l))
+							// 216: and.b32
+							v10 := uint64(uint32(v9) & uint32(k4))
+							r58[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 217: mov.u32, warp-uniform
+				u11 := uint64(k5)
+				// PTX lines 218: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 218: shl.b32
+							v12 := uint64(uint32(u11) << uint32(r58[l]))
+							r60[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 218: shl.b32
+							v12 := uint64(uint32(u11) << uint32(r58[l]))
+							r60[l] = v12
+						}
+					}
+				}
+				// PTX line 222: mov.u32, warp-uniform
+				u13 := uint64(k6)
+				runtime.Broadcast(r61, m, u13)
+				_ = u2
+				_ = u13
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 28:
+			// b20, PTX lines 223-228
+			{
+				r55 := w.Reg(55)
+				r56 := w.Reg(56)
+				r62 := w.Reg(62)
+				// PTX line 223: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 62, 7, 56, 50, 61, 60, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:223")
+				// PTX lines 226, 228: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 226: add.s32
+							v1 := uint64(uint32(r62[l]) + uint32(r56[l]))
+							// 228: st.shared.u32
+							s2 := uint64(uint64(uint32(r55[l]))) + 0x20
+							s2v := uint64(v1)
+							if s2 < shEnd4 && s2&3 == 0 {
+								runtime.Store32(sh, s2, s2v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 226: add.s32
+							v1 := uint64(uint32(r62[l]) + uint32(r56[l]))
+							// 228: st.shared.u32
+							s2 := uint64(uint64(uint32(r55[l]))) + 0x20
+							s2v := uint64(v1)
+							if s2 < shEnd4 && s2&3 == 0 {
+								runtime.Store32(sh, s2, s2v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:228")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 29:
+			// b21, PTX lines 240-243
+			{
+				r33 := w.Reg(33)
+				r42 := w.Reg(42)
+				r64 := w.Reg(64)
+				r65 := w.Reg(65)
+				// PTX lines 240: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 240: not.b32
+							v1 := uint64(^uint32(r42[l]))
+							r64[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 240: not.b32
+							v1 := uint64(^uint32(r42[l]))
+							r64[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 243: atom.shared.and.b32
+				w.AtomLanes(runtime.SpaceShared, atomAnd32, r65, r33, r64, r64, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:243")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 30:
+			// b22, PTX line 251
+			next = 12
+		case 31:
+			// b23, PTX lines 274-277
+			{
+				r16 := w.Reg(16)
+				r68 := w.Reg(68)
+				r73 := w.Reg(73)
+				k0 := uint64(0x2)
+				k1 := uint64(0x40)
+				// PTX lines 274: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 274: shl.b32
+							v1 := uint64(uint32(r16[l]) << uint32(k0))
+							r73[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 274: shl.b32
+							v1 := uint64(uint32(r16[l]) << uint32(k0))
+							r73[l] = v1
+						}
+					}
+				}
+				// PTX line 275: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 276, 277: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 276: add.s32
+							v3 := uint64(uint32(u2) + uint32(r73[l]))
+							// 277: st.shared.u32
+							s4 := uint64(uint64(uint32(v3))) + 0x0
+							s4v := uint64(r68[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 276: add.s32
+							v3 := uint64(uint32(u2) + uint32(r73[l]))
+							// 277: st.shared.u32
+							s4 := uint64(uint64(uint32(v3))) + 0x0
+							s4v := uint64(r68[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:277")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 32:
+			// b24, PTX lines 290-291
+			{
+				r20 := w.Reg(20)
+				r76 := w.Reg(76)
+				k0 := uint64(0x0)
+				// PTX lines 290: lane-local, one loop over the lanes
+				{
+					p11 := w.P[11]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 290: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 290: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[11] = p11
+				}
+				// PTX line 291: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r76, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[11]
+			if t == m {
+				next = 20
+			} else if t == 0 {
+				next = 33
+			} else {
+				return pc, budget
+			}
+		case 33:
+			// b25, PTX lines 294-298
+			{
+				r20 := w.Reg(20)
+				r76 := w.Reg(76)
+				r78 := w.Reg(78)
+				r79 := w.Reg(79)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				// PTX lines 294, 295, 296: lane-local, one loop over the lanes
+				{
+					p12 := w.P[12]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 294: add.s32
+							v1 := uint64(uint32(r20[l]) + uint32(k0))
+							// 295: and.b32
+							v2 := uint64(uint32(r20[l]) & uint32(k1))
+							r78[l] = v2
+							// 296: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p12 = p12&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 294: add.s32
+							v1 := uint64(uint32(r20[l]) + uint32(k0))
+							// 295: and.b32
+							v2 := uint64(uint32(r20[l]) & uint32(k1))
+							r78[l] = v2
+							// 296: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p12 = p12&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[12] = p12
+				}
+				// PTX line 297: mov.u32, warp-uniform
+				u4 := uint64(k2)
+				runtime.Broadcast(r79, m, u4)
+				// PTX line 298: mov.u32, warp-uniform
+				u5 := uint64(u4)
+				runtime.Broadcast(r76, m, u5)
+				_ = u5
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[12]
+			if t == m {
+				next = 18
+			} else if t == 0 {
+				next = 34
+			} else {
+				return pc, budget
+			}
+		case 34:
+			// b26, PTX lines 301-302
+			{
+				r20 := w.Reg(20)
+				r78 := w.Reg(78)
+				r80 := w.Reg(80)
+				r81 := w.Reg(81)
+				k0 := uint64(0x40)
+				// PTX lines 301: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 301: sub.s32
+							v1 := uint64(uint32(r20[l]) - uint32(r78[l]))
+							r80[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 301: sub.s32
+							v1 := uint64(uint32(r20[l]) - uint32(r78[l]))
+							r80[l] = v1
+						}
+					}
+				}
+				// PTX line 302: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r81, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 35:
+			// b27, PTX line 320
+			next = 18
+		case 36:
+			// b28, PTX lines 326-328
+			{
+				r79 := w.Reg(79)
+				r89 := w.Reg(89)
+				r91 := w.Reg(91)
+				k0 := uint64(0x2)
+				k1 := uint64(0x40)
+				// PTX lines 326: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 326: shl.b32
+							v1 := uint64(uint32(r79[l]) << uint32(k0))
+							r89[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 326: shl.b32
+							v1 := uint64(uint32(r79[l]) << uint32(k0))
+							r89[l] = v1
+						}
+					}
+				}
+				// PTX line 327: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 328: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 328: add.s32
+							v3 := uint64(uint32(u2) + uint32(r89[l]))
+							r91[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 328: add.s32
+							v3 := uint64(uint32(u2) + uint32(r89[l]))
+							r91[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 19
+		case 37:
+			// b29, PTX line 339
+			next = 20
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 38 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
 }
 
-// tileReduce64B1 runs b1 ($L__BB0_2) of kernel tile_reduce64, PTX lines 72-72.
-func tileReduce64B1(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX line 72: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r15, m, u1)
-	_ = u1
+// tileReduce128Run runs blocks of kernel tile_reduce128 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 371-393; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 371: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:371")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 372: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:372")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 373: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:373")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 374: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:374")
+				}
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 381: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().Y))
+				runtime.Broadcast(r4, m, u5)
+				// PTX lines 382, 383, 386: lane-local, one loop over the lanes
+				{
+					tid1 := &w.Tid[1]
+					tid2 := &w.Tid[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 382: mov.u32
+							v6 := uint64(uint64(tid2[l]))
+							// 383: mov.u32
+							v7 := uint64(uint64(tid1[l]))
+							// 386: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
+							r7[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 382: mov.u32
+							v6 := uint64(uint64(tid2[l]))
+							// 383: mov.u32
+							v7 := uint64(uint64(tid1[l]))
+							// 386: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
+							r7[l] = v8
+						}
+					}
+				}
+				// PTX line 388: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r8, m, u9)
+				// PTX lines 389, 391, 393: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 389: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							r9[l] = v10
+							// 391: mad.lo.s32
+							v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+							r10[l] = v11
+							// 393: setp.gt.u32
+							c12t := uint32(v11) > uint32(k0)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 389: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							r9[l] = v10
+							// 391: mad.lo.s32
+							v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+							r10[l] = v11
+							// 393: setp.gt.u32
+							c12t := uint32(v11) > uint32(k0)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 405-405; barrier.sync at line 410
+			{
+				r15 := w.Reg(15)
+				k0 := uint64(0x0)
+				// PTX line 405: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r15, m, u1)
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB1_2), PTX lines 417-433; divergent, reconverges at block 4 (b3 ($L__BB1_5))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				k0 := uint64(0x7)
+				k1 := uint64(0x7f)
+				// PTX lines 417: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 417: shr.u32
+							v1 := uint64(uint32(r10[l]) >> uint32(k0))
+							r16[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 417: shr.u32
+							v1 := uint64(uint32(r10[l]) >> uint32(k0))
+							r16[l] = v1
+						}
+					}
+				}
+				// PTX line 423: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().Z))
+				// PTX lines 424, 426, 427: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 424: mul.lo.s32
+							v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
+							// 426: mad.lo.s32
+							v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
+							// 427: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k0))
+							r20[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 424: mul.lo.s32
+							v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
+							// 426: mad.lo.s32
+							v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
+							// 427: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k0))
+							r20[l] = v5
+						}
+					}
+				}
+				// PTX line 429: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r21, m, u6)
+				// PTX lines 430, 432, 433: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 430: mad.lo.s32
+							v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+							r22[l] = v7
+							// 432: setp.ge.s32
+							c8t := int32(v7) >= int32(r3[l])
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+							// 433: mov.u32
+							v9 := uint64(r15[l])
+							r23[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 430: mad.lo.s32
+							v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+							r22[l] = v7
+							// 432: setp.ge.s32
+							c8t := int32(v7) >= int32(r3[l])
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+							// 433: mov.u32
+							v9 := uint64(r15[l])
+							r23[l] = v9
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
+			{
+				r3 := w.Reg(3)
+				r23 := w.Reg(23)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				k0 := uint64(0x4)
+				// PTX lines 444, 445, 446, 447, 449, 451: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 444: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+							// 445: add.s64
+							v2 := uint64(uint64(r26[l]) + uint64(v1))
+							// 446: ld.global.u32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
+									continue
+								}
+								v3 = v3x
+							}
+							// 447: add.s32
+							v4 := uint64(uint32(v3) + uint32(r23[l]))
+							r23[l] = v4
+							// 449: add.s32
+							v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
+							r27[l] = v5
+							// 451: setp.lt.s32
+							c6t := int32(v5) < int32(r3[l])
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p2 = p2&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 444: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
+							// 445: add.s64
+							v2 := uint64(uint64(r26[l]) + uint64(v1))
+							// 446: ld.global.u32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:446")
+									continue
+								}
+								v3 = v3x
+							}
+							// 447: add.s32
+							v4 := uint64(uint32(v3) + uint32(r23[l]))
+							r23[l] = v4
+							// 449: add.s32
+							v5 := uint64(uint32(r27[l]) + uint32(r25[l]))
+							r27[l] = v5
+							// 451: setp.lt.s32
+							c6t := int32(v5) < int32(r3[l])
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p2 = p2&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b3 ($L__BB1_5), PTX lines 462-475; the lanes wait here for those redux.sync.add.s32 at line 476 names
+			{
+				r10 := w.Reg(10)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r36 := w.Reg(36)
+				k0 := uint64(0x5)
+				k1 := uint64(0x2)
+				k2 := uint64(0x50)
+				k3 := uint64(0x1)
+				k4 := uint64(0xffffffff)
+				// PTX lines 462, 464: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 462: shr.u32
+							v1 := uint64(uint32(r10[l]) >> uint32(k0))
+							r31[l] = v1
+							// 464: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k1))
+							r32[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 462: shr.u32
+							v1 := uint64(uint32(r10[l]) >> uint32(k0))
+							r31[l] = v1
+							// 464: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k1))
+							r32[l] = v2
+						}
+					}
+				}
+				// PTX line 465: mov.u32, warp-uniform
+				u3 := uint64(k2)
+				runtime.Broadcast(r33, m, u3)
+				// PTX lines 466: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 466: add.s32
+							v4 := uint64(uint32(u3) + uint32(r32[l]))
+							r34[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 466: add.s32
+							v4 := uint64(uint32(u3) + uint32(r32[l]))
+							r34[l] = v4
+						}
+					}
+				}
+				// PTX line 474: mov.u32, warp-uniform
+				u5 := uint64(k3)
+				runtime.Broadcast(r35, m, u5)
+				// PTX line 475: mov.u32, warp-uniform
+				u6 := uint64(k4)
+				runtime.Broadcast(r36, m, u6)
+				_ = u5
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b3 ($L__BB1_5), PTX lines 476-489; the lanes wait here for those bar.warp.sync at line 492 names
+			{
+				r10 := w.Reg(10)
+				r16 := w.Reg(16)
+				r31 := w.Reg(31)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r37 := w.Reg(37)
+				r39 := w.Reg(39)
+				r40 := w.Reg(40)
+				r42 := w.Reg(42)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x0)
+				k2 := uint64(0x2)
+				k3 := uint64(0xf)
+				// PTX line 476: redux.sync.add.s32
+				w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:476")
+				// PTX lines 478, 481, 482, 484, 487: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 478: st.shared.u32
+							s1 := uint64(uint64(uint32(r34[l]))) + 0x20
+							s1v := uint64(r37[l])
+							if s1 < shEnd4 && s1&3 == 0 {
+								runtime.Store32(sh, s1, s1v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
+							}
+							// 481: and.b32
+							v2 := uint64(uint32(r10[l]) & uint32(k0))
+							// 482: setp.ne.s32
+							c3t := uint32(v2) != uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+							// 484: shl.b32
+							v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
+							r39[l] = v4
+							// 487: shl.b32
+							v5 := uint64(uint32(r16[l]) << uint32(k2))
+							r40[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 478: st.shared.u32
+							s1 := uint64(uint64(uint32(r34[l]))) + 0x20
+							s1v := uint64(r37[l])
+							if s1 < shEnd4 && s1&3 == 0 {
+								runtime.Store32(sh, s1, s1v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/cg_tiles.ptx:478")
+							}
+							// 481: and.b32
+							v2 := uint64(uint32(r10[l]) & uint32(k0))
+							// 482: setp.ne.s32
+							c3t := uint32(v2) != uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+							// 484: shl.b32
+							v4 := uint64(uint32(r35[l]) << uint32(r31[l]))
+							r39[l] = v4
+							// 487: shl.b32
+							v5 := uint64(uint32(r16[l]) << uint32(k2))
+							r40[l] = v5
+						}
+					}
+					w.P[3] = p3
+				}
+				// PTX line 488: mov.u32, warp-uniform
+				u6 := uint64(k3)
+				// PTX lines 489: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 489: shl.b32
+							v7 := uint64(uint32(u6) << uint32(r40[l]))
+							r42[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 489: shl.b32
+							v7 := uint64(uint32(u6) << uint32(r40[l]))
+							r42[l] = v7
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 6:
+			// b3 ($L__BB1_5), PTX lines 492-492; divergent, reconverges at block 7 (b4 ($L__BB1_7))
+			{
+				// PTX line 492: bar.warp.sync
+				w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:492")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b4 ($L__BB1_7), PTX lines 505-506; the lanes wait here for those shfl.sync.idx.b32 at line 507 names
+			{
+				r44 := w.Reg(44)
+				r45 := w.Reg(45)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x0)
+				// PTX line 505: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r44, m, u1)
+				// PTX line 506: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				runtime.Broadcast(r45, m, u2)
+				_ = u1
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 8:
+			// b4 ($L__BB1_7), PTX lines 507-511; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+			{
+				r39 := w.Reg(39)
+				r42 := w.Reg(42)
+				r46 := w.Reg(46)
+				// PTX line 507: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 46, 4, 15, 45, 44, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:507")
+				// PTX lines 509, 510, 511: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 509: or.b32
+							v1 := uint64(uint32(r46[l]) | uint32(r39[l]))
+							// 510: and.b32
+							v2 := uint64(uint32(v1) & uint32(r42[l]))
+							// 511: setp.eq.s32
+							c3t := uint32(v2) == uint32(r42[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p5 = p5&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 509: or.b32
+							v1 := uint64(uint32(r46[l]) | uint32(r39[l]))
+							// 510: and.b32
+							v2 := uint64(uint32(v1) & uint32(r42[l]))
+							// 511: setp.eq.s32
+							c3t := uint32(v2) == uint32(r42[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p5 = p5&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b5 ($L__BB1_9), PTX lines 519-521; divergent, reconverges at block 10 (b6 ($L__BB1_11))
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x1c)
+				k1 := uint64(0x0)
+				// PTX lines 519, 521: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 519: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							// 521: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 519: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							// 521: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b6 ($L__BB1_11), PTX line 576; the lanes wait here for those bar.warp.sync at line 580 names
+			return pc, budget
+		case 11:
+			// b6 ($L__BB1_11), PTX lines 580-580; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+			{
+				// PTX line 580: bar.warp.sync
+				w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:580")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b7 ($L__BB1_8), PTX lines 595-597; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+			{
+				r39 := w.Reg(39)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 595: ld.volatile.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x54, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:595")
+				// PTX lines 596, 597: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 596: and.b32
+							v2 := uint64(uint32(u1) & uint32(r39[l]))
+							// 597: setp.eq.s32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p9 = p9&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 596: and.b32
+							v2 := uint64(uint32(u1) & uint32(r39[l]))
+							// 597: setp.eq.s32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p9 = p9&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 31
+			} else {
+				return pc, budget
+			}
+		case 13:
+			// b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
+			{
+				r34 := w.Reg(34)
+				r76 := w.Reg(76)
+				// PTX lines 603: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 603: ld.shared.u32
+							v1a := uint64(uint64(uint32(r34[l]))) + 0x20
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
+									continue
+								}
+								v1 = v1x
+							}
+							r76[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 603: ld.shared.u32
+							v1a := uint64(uint64(uint32(r34[l]))) + 0x20
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:603")
+									continue
+								}
+								v1 = v1x
+							}
+							r76[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 14:
+			// b8 ($L__BB1_13), PTX lines 607-617; divergent, reconverges at block 15 (b9 ($L__BB1_15))
+			{
+				r1 := w.Reg(1)
+				r10 := w.Reg(10)
+				r22 := w.Reg(22)
+				r76 := w.Reg(76)
+				k0 := uint64(0x4)
+				k1 := uint64(0x7f)
+				k2 := uint64(0x0)
+				// PTX line 607: bar.warp.sync
+				w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:607")
+				// PTX lines 608, 610, 611, 612, 615, 617: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 608: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 610: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
+							// 611: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 612: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r76[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
+							}
+							// 615: and.b32
+							v5 := uint64(uint32(r10[l]) & uint32(k1))
+							// 617: setp.ne.s32
+							c6t := uint32(v5) != uint32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p10 = p10&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 608: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 610: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
+							// 611: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 612: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r76[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:612")
+							}
+							// 615: and.b32
+							v5 := uint64(uint32(r10[l]) & uint32(k1))
+							// 617: setp.ne.s32
+							c6t := uint32(v5) != uint32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p10 = p10&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[10] = p10
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[10]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 32
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b9 ($L__BB1_15), PTX line 625; barrier.sync at line 630
+			return pc, budget
+		case 16:
+			// b9 ($L__BB1_15), PTX lines 632-632; divergent, reconverges at block 21 (b14 ($L__BB1_24))
+			{
+				r9 := w.Reg(9)
+				k0 := uint64(0x0)
+				// PTX lines 632: lane-local, one loop over the lanes
+				{
+					p11 := w.P[11]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 632: setp.ne.s32
+							c1t := uint32(r9[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 632: setp.ne.s32
+							c1t := uint32(r9[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[11] = p11
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[11]
+			if t == m {
+				next = 21
+			} else if t == 0 {
+				next = 33
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
+			{
+				r83 := w.Reg(83)
+				r86 := w.Reg(86)
+				r87 := w.Reg(87)
+				r88 := w.Reg(88)
+				k0 := uint64(0x4)
+				k1 := uint64(0x10)
+				k2 := uint64(0xfffffffc)
+				k3 := uint64(0x0)
+				// PTX lines 652, 653, 654, 655, 656, 657, 658, 659, 661, 663, 664, 665: lane-local, one loop over the lanes
+				{
+					p14 := w.P[14]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 652: ld.shared.u32
+							v1a := uint64(uint64(uint32(r88[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
+									continue
+								}
+								v1 = v1x
+							}
+							// 653: add.s32
+							v2 := uint64(uint32(v1) + uint32(r83[l]))
+							// 654: ld.shared.u32
+							v3a := uint64(uint64(uint32(r88[l]))) + 0x4
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
+									continue
+								}
+								v3 = v3x
+							}
+							// 655: add.s32
+							v4 := uint64(uint32(v3) + uint32(v2))
+							// 656: ld.shared.u32
+							v5a := uint64(uint64(uint32(r88[l]))) + 0x8
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
+									continue
+								}
+								v5 = v5x
+							}
+							// 657: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 658: ld.shared.u32
+							v7a := uint64(uint64(uint32(r88[l]))) + 0xc
+							var v7 uint64
+							if v7a < shEnd4 && v7a&3 == 0 {
+								v7 = runtime.Load32(sh, v7a)
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
+									continue
+								}
+								v7 = v7x
+							}
+							// 659: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r83[l] = v8
+							// 661: add.s32
+							v9 := uint64(uint32(r86[l]) + uint32(k0))
+							r86[l] = v9
+							// 663: add.s32
+							v10 := uint64(uint32(r88[l]) + uint32(k1))
+							r88[l] = v10
+							// 664: add.s32
+							v11 := uint64(uint32(r87[l]) + uint32(k2))
+							r87[l] = v11
+							// 665: setp.ne.s32
+							c12t := uint32(v11) != uint32(k3)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p14 = p14&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 652: ld.shared.u32
+							v1a := uint64(uint64(uint32(r88[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:652")
+									continue
+								}
+								v1 = v1x
+							}
+							// 653: add.s32
+							v2 := uint64(uint32(v1) + uint32(r83[l]))
+							// 654: ld.shared.u32
+							v3a := uint64(uint64(uint32(r88[l]))) + 0x4
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:654")
+									continue
+								}
+								v3 = v3x
+							}
+							// 655: add.s32
+							v4 := uint64(uint32(v3) + uint32(v2))
+							// 656: ld.shared.u32
+							v5a := uint64(uint64(uint32(r88[l]))) + 0x8
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:656")
+									continue
+								}
+								v5 = v5x
+							}
+							// 657: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 658: ld.shared.u32
+							v7a := uint64(uint64(uint32(r88[l]))) + 0xc
+							var v7 uint64
+							if v7a < shEnd4 && v7a&3 == 0 {
+								v7 = runtime.Load32(sh, v7a)
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:658")
+									continue
+								}
+								v7 = v7x
+							}
+							// 659: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r83[l] = v8
+							// 661: add.s32
+							v9 := uint64(uint32(r86[l]) + uint32(k0))
+							r86[l] = v9
+							// 663: add.s32
+							v10 := uint64(uint32(r88[l]) + uint32(k1))
+							r88[l] = v10
+							// 664: add.s32
+							v11 := uint64(uint32(r87[l]) + uint32(k2))
+							r87[l] = v11
+							// 665: setp.ne.s32
+							c12t := uint32(v11) != uint32(k3)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p14 = p14&^(1<<l) | c12b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[14] = p14
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[14]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 36
+			} else {
+				return pc, budget
+			}
+		case 18:
+			// b11 ($L__BB1_20), PTX lines 669-669
+			{
+				r85 := w.Reg(85)
+				k0 := uint64(0x0)
+				// PTX lines 669: lane-local, one loop over the lanes
+				{
+					p15 := w.P[15]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 669: setp.eq.s32
+							c1t := uint32(r85[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p15 = p15&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 669: setp.eq.s32
+							c1t := uint32(r85[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p15 = p15&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[15] = p15
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[15]
+			if t == m {
+				next = 20
+			} else if t == 0 {
+				next = 37
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
+			{
+				r83 := w.Reg(83)
+				r85 := w.Reg(85)
+				r98 := w.Reg(98)
+				k0 := uint64(0x4)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x0)
+				// PTX lines 679, 680, 682, 683, 684: lane-local, one loop over the lanes
+				{
+					p16 := w.P[16]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 679: ld.shared.u32
+							v1a := uint64(uint64(uint32(r98[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
+									continue
+								}
+								v1 = v1x
+							}
+							// 680: add.s32
+							v2 := uint64(uint32(v1) + uint32(r83[l]))
+							r83[l] = v2
+							// 682: add.s32
+							v3 := uint64(uint32(r98[l]) + uint32(k0))
+							r98[l] = v3
+							// 683: add.s32
+							v4 := uint64(uint32(r85[l]) + uint32(k1))
+							r85[l] = v4
+							// 684: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p16 = p16&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 679: ld.shared.u32
+							v1a := uint64(uint64(uint32(r98[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:679")
+									continue
+								}
+								v1 = v1x
+							}
+							// 680: add.s32
+							v2 := uint64(uint32(v1) + uint32(r83[l]))
+							r83[l] = v2
+							// 682: add.s32
+							v3 := uint64(uint32(r98[l]) + uint32(k0))
+							r98[l] = v3
+							// 683: add.s32
+							v4 := uint64(uint32(r85[l]) + uint32(k1))
+							r85[l] = v4
+							// 684: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p16 = p16&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[16] = p16
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[16]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 38
+			} else {
+				return pc, budget
+			}
+		case 20:
+			// b13 ($L__BB1_23), PTX lines 689-693
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				r83 := w.Reg(83)
+				k0 := uint64(0x4)
+				// PTX lines 689, 691, 692, 693: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 689: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 691: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+							// 692: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 693: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r83[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 689: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 691: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
+							// 692: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 693: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r83[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/cg_tiles.ptx:693")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 21:
+			// b14 ($L__BB1_24), PTX line 695; ret
+			next = 39
+		case 22:
+			// b15, PTX lines 397-401
+			{
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				k1 := uint64(0x50)
+				k2 := uint64(0x0)
+				// PTX lines 397: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 397: shl.b32
+							v1 := uint64(uint32(r10[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 397: shl.b32
+							v1 := uint64(uint32(r10[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+				// PTX line 398: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 399: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 399: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 399: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+						}
+					}
+				}
+				// PTX line 400: mov.u32, warp-uniform
+				u4 := uint64(k2)
+				// PTX lines 401: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 401: st.shared.u32
+							s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s5v := uint64(u4)
+							if s5 < shEnd4 && s5&3 == 0 {
+								runtime.Store32(sh, s5, s5v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 401: st.shared.u32
+							s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s5v := uint64(u4)
+							if s5 < shEnd4 && s5&3 == 0 {
+								runtime.Store32(sh, s5, s5v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:401")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 23:
+			// b16, PTX lines 437-440
+			{
+				r2 := w.Reg(2)
+				r8 := w.Reg(8)
+				r22 := w.Reg(22)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				// PTX line 437: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.NCTAID().X))
+				// PTX lines 438, 439, 440: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 438: mul.lo.s32
+							v2 := uint64(uint32(u1) * uint32(r8[l]))
+							r25[l] = v2
+							// 439: cvta.to.global.u64
+							v3 := uint64(r2[l])
+							r26[l] = v3
+							// 440: mov.u32
+							v4 := uint64(r22[l])
+							r27[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 438: mul.lo.s32
+							v2 := uint64(uint32(u1) * uint32(r8[l]))
+							r25[l] = v2
+							// 439: cvta.to.global.u64
+							v3 := uint64(r2[l])
+							r26[l] = v3
+							// 440: mov.u32
+							v4 := uint64(r22[l])
+							r27[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 24:
+			// b17, PTX line 452
+			next = 4
+		case 25:
+			// b18, PTX lines 498-499
+			{
+				r15 := w.Reg(15)
+				r33 := w.Reg(33)
+				r39 := w.Reg(39)
+				r43 := w.Reg(43)
+				k0 := uint64(0x4)
+				// PTX lines 498: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 498: add.s32
+							v1 := uint64(uint32(r33[l]) + uint32(k0))
+							r43[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 498: add.s32
+							v1 := uint64(uint32(r33[l]) + uint32(k0))
+							r43[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 499: atom.shared.or.b32
+				w.AtomLanes(runtime.SpaceShared, atomOr32, r15, r43, r39, r39, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:499")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 26:
+			// b19, PTX line 512
+			next = 12
+		case 27:
+			// b20, PTX lines 526-556; the lanes wait here for those shfl.sync.bfly.b32 at line 557 names
+			{
+				r10 := w.Reg(10)
+				r33 := w.Reg(33)
+				r54 := w.Reg(54)
+				r55 := w.Reg(55)
+				r56 := w.Reg(56)
+				r57 := w.Reg(57)
+				r59 := w.Reg(59)
+				r60 := w.Reg(60)
+				r61 := w.Reg(61)
+				r62 := w.Reg(62)
+				k0 := uint64(0x3)
+				k1 := uint64(0xffffff80)
+				k2 := uint64(0x5)
+				k3 := uint64(0x2)
+				k4 := uint64(0xfffffffc)
+				k5 := uint64(0xf)
+				k6 := uint64(0x1c1f)
+				// PTX lines 526, 529, 530, 531, 533: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 526: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							// 529: and.b32
+							v2 := uint64(uint32(r10[l]) & uint32(k1))
+							// 530: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k2))
+							// 531: or.b32
+							v4 := uint64(uint32(v3) | uint32(v1))
+							// 533: shl.b32
+							v5 := uint64(uint32(v4) << uint32(k3))
+							r54[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 526: and.b32
+							v1 := uint64(uint32(r10[l]) & uint32(k0))
+							// 529: and.b32
+							v2 := uint64(uint32(r10[l]) & uint32(k1))
+							// 530: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k2))
+							// 531: or.b32
+							v4 := uint64(uint32(v3) | uint32(v1))
+							// 533: shl.b32
+							v5 := uint64(uint32(v4) << uint32(k3))
+							r54[l] = v5
+						}
+					}
+				}
+				// PTX line 534: mov.u32, warp-uniform
+				u6 := uint64(k3)
+				runtime.Broadcast(r55, m, u6)
+				// PTX lines 535, 541, 547, 550: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 535: add.s32
+							v7 := uint64(uint32(r33[l]) + uint32(r54[l]))
+							r56[l] = v7
+							// 541: ld.shared.u32
+							v8a := uint64(uint64(uint32(v7))) + 0x20
+							var v8 uint64
+							if v8a < shEnd4 && v8a&3 == 0 {
+								v8 = runtime.Load32(sh, v8a)
+							} else {
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
+									continue
+								}
+								v8 = v8x
+							}
+							r57[l] = v8
+							// 547: mov.u32
+							v9 := uint64(uint64(l))
+							// 550: and.b32
+							v10 := uint64(uint32(v9) & uint32(k4))
+							r59[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 535: add.s32
+							v7 := uint64(uint32(r33[l]) + uint32(r54[l]))
+							r56[l] = v7
+							// 541: ld.shared.u32
+							v8a := uint64(uint64(uint32(v7))) + 0x20
+							var v8 uint64
+							if v8a < shEnd4 && v8a&3 == 0 {
+								v8 = runtime.Load32(sh, v8a)
+							} else {
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:541")
+									continue
+								}
+								v8 = v8x
+							}
+							r57[l] = v8
+							// 547: mov.u32
+							v9 := uint64(uint64(l))
+							// 550: and.b32
+							v10 := uint64(uint32(v9) & uint32(k4))
+							r59[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 551: mov.u32, warp-uniform
+				u11 := uint64(k5)
+				runtime.Broadcast(r60, m, u11)
+				// PTX lines 552: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 552: shl.b32
+							v12 := uint64(uint32(u11) << uint32(r59[l]))
+							r61[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 552: shl.b32
+							v12 := uint64(uint32(u11) << uint32(r59[l]))
+							r61[l] = v12
+						}
+					}
+				}
+				// PTX line 556: mov.u32, warp-uniform
+				u13 := uint64(k6)
+				runtime.Broadcast(r62, m, u13)
+				_ = u6
+				_ = u13
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 28:
+			// b20, PTX lines 557-569; the lanes wait here for those shfl.sync.bfly.b32 at line 570 names
+			{
+				r57 := w.Reg(57)
+				r60 := w.Reg(60)
+				r63 := w.Reg(63)
+				r64 := w.Reg(64)
+				r67 := w.Reg(67)
+				r68 := w.Reg(68)
+				k0 := uint64(0xfffffffc)
+				k1 := uint64(0x1)
+				// PTX line 557: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 63, 7, 57, 55, 62, 61, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:557")
+				// PTX lines 560, 563, 566, 567: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 560: add.s32
+							v1 := uint64(uint32(r63[l]) + uint32(r57[l]))
+							r64[l] = v1
+							// 563: mov.u32
+							v2 := uint64(uint64(l))
+							// 566: and.b32
+							v3 := uint64(uint32(v2) & uint32(k0))
+							// 567: shl.b32
+							v4 := uint64(uint32(r60[l]) << uint32(v3))
+							r67[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 560: add.s32
+							v1 := uint64(uint32(r63[l]) + uint32(r57[l]))
+							r64[l] = v1
+							// 563: mov.u32
+							v2 := uint64(uint64(l))
+							// 566: and.b32
+							v3 := uint64(uint32(v2) & uint32(k0))
+							// 567: shl.b32
+							v4 := uint64(uint32(r60[l]) << uint32(v3))
+							r67[l] = v4
+						}
+					}
+				}
+				// PTX line 569: mov.u32, warp-uniform
+				u5 := uint64(k1)
+				runtime.Broadcast(r68, m, u5)
+				_ = u5
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 29:
+			// b20, PTX lines 570-574
+			{
+				r56 := w.Reg(56)
+				r64 := w.Reg(64)
+				r69 := w.Reg(69)
+				// PTX line 570: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 69, 8, 64, 68, 62, 67, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:570")
+				// PTX lines 572, 574: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 572: add.s32
+							v1 := uint64(uint32(r69[l]) + uint32(r64[l]))
+							// 574: st.shared.u32
+							s2 := uint64(uint64(uint32(r56[l]))) + 0x20
+							s2v := uint64(v1)
+							if s2 < shEnd4 && s2&3 == 0 {
+								runtime.Store32(sh, s2, s2v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 572: add.s32
+							v1 := uint64(uint32(r69[l]) + uint32(r64[l]))
+							// 574: st.shared.u32
+							s2 := uint64(uint64(uint32(r56[l]))) + 0x20
+							s2v := uint64(v1)
+							if s2 < shEnd4 && s2&3 == 0 {
+								runtime.Store32(sh, s2, s2v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/nvcc/cg_tiles.ptx:574")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 30:
+			// b21, PTX lines 586-590
+			{
+				r33 := w.Reg(33)
+				r42 := w.Reg(42)
+				r71 := w.Reg(71)
+				r72 := w.Reg(72)
+				r73 := w.Reg(73)
+				k0 := uint64(0x4)
+				// PTX lines 586, 589: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 586: not.b32
+							v1 := uint64(^uint32(r42[l]))
+							r71[l] = v1
+							// 589: add.s32
+							v2 := uint64(uint32(r33[l]) + uint32(k0))
+							r72[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 586: not.b32
+							v1 := uint64(^uint32(r42[l]))
+							r71[l] = v1
+							// 589: add.s32
+							v2 := uint64(uint32(r33[l]) + uint32(k0))
+							r72[l] = v2
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 590: atom.shared.and.b32
+				w.AtomLanes(runtime.SpaceShared, atomAnd32, r73, r72, r71, r71, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:590")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 31:
+			// b22, PTX line 598
+			next = 12
+		case 32:
+			// b23, PTX lines 621-623
+			{
+				r40 := w.Reg(40)
+				r76 := w.Reg(76)
+				k0 := uint64(0x90)
+				// PTX line 621: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 622, 623: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 622: add.s32
+							v2 := uint64(uint32(u1) + uint32(r40[l]))
+							// 623: st.shared.u32
+							s3 := uint64(uint64(uint32(v2))) + 0x0
+							s3v := uint64(r76[l])
+							if s3 < shEnd4 && s3&3 == 0 {
+								runtime.Store32(sh, s3, s3v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 622: add.s32
+							v2 := uint64(uint32(u1) + uint32(r40[l]))
+							// 623: st.shared.u32
+							s3 := uint64(uint64(uint32(v2))) + 0x0
+							s3v := uint64(r76[l])
+							if s3 < shEnd4 && s3&3 == 0 {
+								runtime.Store32(sh, s3, s3v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s3, 4, s3v, l, "testdata/ptx/nvcc/cg_tiles.ptx:623")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 33:
+			// b24, PTX lines 636-637
+			{
+				r20 := w.Reg(20)
+				r83 := w.Reg(83)
+				k0 := uint64(0x0)
+				// PTX lines 636: lane-local, one loop over the lanes
+				{
+					p12 := w.P[12]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 636: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p12 = p12&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 636: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p12 = p12&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[12] = p12
+				}
+				// PTX line 637: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r83, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[12]
+			if t == m {
+				next = 20
+			} else if t == 0 {
+				next = 34
+			} else {
+				return pc, budget
+			}
+		case 34:
+			// b25, PTX lines 640-644
+			{
+				r20 := w.Reg(20)
+				r83 := w.Reg(83)
+				r85 := w.Reg(85)
+				r86 := w.Reg(86)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				// PTX lines 640, 641, 642: lane-local, one loop over the lanes
+				{
+					p13 := w.P[13]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 640: add.s32
+							v1 := uint64(uint32(r20[l]) + uint32(k0))
+							// 641: and.b32
+							v2 := uint64(uint32(r20[l]) & uint32(k1))
+							r85[l] = v2
+							// 642: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p13 = p13&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 640: add.s32
+							v1 := uint64(uint32(r20[l]) + uint32(k0))
+							// 641: and.b32
+							v2 := uint64(uint32(r20[l]) & uint32(k1))
+							r85[l] = v2
+							// 642: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p13 = p13&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[13] = p13
+				}
+				// PTX line 643: mov.u32, warp-uniform
+				u4 := uint64(k2)
+				runtime.Broadcast(r86, m, u4)
+				// PTX line 644: mov.u32, warp-uniform
+				u5 := uint64(u4)
+				runtime.Broadcast(r83, m, u5)
+				_ = u5
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[13]
+			if t == m {
+				next = 18
+			} else if t == 0 {
+				next = 35
+			} else {
+				return pc, budget
+			}
+		case 35:
+			// b26, PTX lines 647-648
+			{
+				r20 := w.Reg(20)
+				r85 := w.Reg(85)
+				r87 := w.Reg(87)
+				r88 := w.Reg(88)
+				k0 := uint64(0x90)
+				// PTX lines 647: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 647: sub.s32
+							v1 := uint64(uint32(r20[l]) - uint32(r85[l]))
+							r87[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 647: sub.s32
+							v1 := uint64(uint32(r20[l]) - uint32(r85[l]))
+							r87[l] = v1
+						}
+					}
+				}
+				// PTX line 648: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r88, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 36:
+			// b27, PTX line 666
+			next = 18
+		case 37:
+			// b28, PTX lines 672-674
+			{
+				r86 := w.Reg(86)
+				r96 := w.Reg(96)
+				r98 := w.Reg(98)
+				k0 := uint64(0x2)
+				k1 := uint64(0x90)
+				// PTX lines 672: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 672: shl.b32
+							v1 := uint64(uint32(r86[l]) << uint32(k0))
+							r96[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 672: shl.b32
+							v1 := uint64(uint32(r86[l]) << uint32(k0))
+							r96[l] = v1
+						}
+					}
+				}
+				// PTX line 673: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 674: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 674: add.s32
+							v3 := uint64(uint32(u2) + uint32(r96[l]))
+							r98[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 674: add.s32
+							v3 := uint64(uint32(u2) + uint32(r96[l]))
+							r98[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 19
+		case 38:
+			// b29, PTX line 685
+			next = 20
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 39 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
-// tileReduce64B1_1 runs b1 ($L__BB0_2) of kernel tile_reduce64, PTX lines 84-100.
-func tileReduce64B1_1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x6)
-	k1 := uint64(0x3f)
-	// PTX lines 84: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r16[l] = v1
-			}
-		}
-	}
-	// PTX line 90: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().Z))
-	// PTX lines 91, 93, 94: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: mul.lo.s32
-				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
-				// 93: mad.lo.s32
-				v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
-				// 94: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k0))
-				r20[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: mul.lo.s32
-				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
-				// 93: mad.lo.s32
-				v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
-				// 94: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k0))
-				r20[l] = v5
-			}
-		}
-	}
-	// PTX line 96: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r21, m, u6)
-	// PTX lines 97, 99, 100: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-				r22[l] = v7
-				// 99: setp.ge.s32
-				c8t := int32(v7) >= int32(r3[l])
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// tileShuffleRun runs blocks of kernel tile_shuffle for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 716-736; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				k0 := uint64(0x7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
-				// 100: mov.u32
-				v9 := uint64(r15[l])
-				r23[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-				r22[l] = v7
-				// 99: setp.ge.s32
-				c8t := int32(v7) >= int32(r3[l])
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 716: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:716")
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
-				// 100: mov.u32
-				v9 := uint64(r15[l])
-				r23[l] = v9
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 717: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:717")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 718: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:718")
+				}
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 724: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().Y))
+				// PTX lines 725, 726, 729: lane-local, one loop over the lanes
+				{
+					tid1 := &w.Tid[1]
+					tid2 := &w.Tid[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 725: mov.u32
+							v5 := uint64(uint64(tid2[l]))
+							// 726: mov.u32
+							v6 := uint64(uint64(tid1[l]))
+							// 729: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(v5) + uint32(v6)))
+							r6[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 725: mov.u32
+							v5 := uint64(uint64(tid2[l]))
+							// 726: mov.u32
+							v6 := uint64(uint64(tid1[l]))
+							// 729: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(v5) + uint32(v6)))
+							r6[l] = v7
+						}
+					}
+				}
+				// PTX line 731: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r7, m, u8)
+				// PTX lines 732, 734, 736: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 732: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							r8[l] = v9
+							// 734: mad.lo.s32
+							v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
+							r9[l] = v10
+							// 736: setp.gt.u32
+							c11t := uint32(v10) > uint32(k0)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 732: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							r8[l] = v9
+							// 734: mad.lo.s32
+							v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
+							r9[l] = v10
+							// 736: setp.gt.u32
+							c11t := uint32(v10) > uint32(k0)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX line 746; barrier.sync at line 751
+			return pc, budget
+		case 2:
+			// b1 ($L__BB2_2), PTX lines 753-790; the lanes wait here for those bar.warp.sync at line 793 names
+			{
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r16 := w.Reg(16)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r25 := w.Reg(25)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r31 := w.Reg(31)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				k2 := uint64(0xd8)
+				k3 := uint64(0x1f)
+				k4 := uint64(0x0)
+				k5 := uint64(0x5)
+				k6 := uint64(0x1)
+				k7 := uint64(0x6)
+				k8 := uint64(0x3)
+				// PTX line 753: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX lines 754, 756, 760, 762, 763, 764, 765: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 754: mad.lo.s32
+							v2 := uint64(uint32(uint32(u1)*uint32(r7[l]) + uint32(r8[l])))
+							// 756: cvt.s64.s32
+							v3 := uint64(uint64(int32(v2)))
+							r16[l] = v3
+							// 760: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 762: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
+							// 763: add.s64
+							v6 := uint64(uint64(v4) + uint64(v5))
+							// 764: ld.global.u32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
+									continue
+								}
+								v7 = v7x
+							}
+							r20[l] = v7
+							// 765: shl.b32
+							v8 := uint64(uint32(r8[l]) << uint32(k1))
+							r21[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 754: mad.lo.s32
+							v2 := uint64(uint32(uint32(u1)*uint32(r7[l]) + uint32(r8[l])))
+							// 756: cvt.s64.s32
+							v3 := uint64(uint64(int32(v2)))
+							r16[l] = v3
+							// 760: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 762: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
+							// 763: add.s64
+							v6 := uint64(uint64(v4) + uint64(v5))
+							// 764: ld.global.u32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:764")
+									continue
+								}
+								v7 = v7x
+							}
+							r20[l] = v7
+							// 765: shl.b32
+							v8 := uint64(uint32(r8[l]) << uint32(k1))
+							r21[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 766: mov.u32, warp-uniform
+				u9 := uint64(k2)
+				runtime.Broadcast(r22, m, u9)
+				// PTX lines 767, 768, 772, 773, 775: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 767: add.s32
+							v10 := uint64(uint32(u9) + uint32(r21[l]))
+							// 768: st.shared.u32
+							s11 := uint64(uint64(uint32(v10))) + 0x0
+							s11v := uint64(r20[l])
+							if s11 < shEnd4 && s11&3 == 0 {
+								runtime.Store32(sh, s11, s11v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
+							}
+							// 772: and.b32
+							v12 := uint64(uint32(r9[l]) & uint32(k3))
+							// 773: setp.ne.s32
+							c13t := uint32(v12) != uint32(k4)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p1 = p1&^(1<<l) | c13b0<<l
+							// 775: shr.u32
+							v14 := uint64(uint32(r9[l]) >> uint32(k5))
+							r25[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 767: add.s32
+							v10 := uint64(uint32(u9) + uint32(r21[l]))
+							// 768: st.shared.u32
+							s11 := uint64(uint64(uint32(v10))) + 0x0
+							s11v := uint64(r20[l])
+							if s11 < shEnd4 && s11&3 == 0 {
+								runtime.Store32(sh, s11, s11v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:768")
+							}
+							// 772: and.b32
+							v12 := uint64(uint32(r9[l]) & uint32(k3))
+							// 773: setp.ne.s32
+							c13t := uint32(v12) != uint32(k4)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p1 = p1&^(1<<l) | c13b0<<l
+							// 775: shr.u32
+							v14 := uint64(uint32(r9[l]) >> uint32(k5))
+							r25[l] = v14
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX line 777: mov.u32, warp-uniform
+				u15 := uint64(k6)
+				// PTX lines 778, 785, 788: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 778: shl.b32
+							v16 := uint64(uint32(u15) << uint32(r25[l]))
+							r27[l] = v16
+							// 785: shr.u32
+							v17 := uint64(uint32(r9[l]) >> uint32(k7))
+							r28[l] = v17
+							// 788: shl.b32
+							v18 := uint64(uint32(v17) << uint32(k6))
+							r29[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 778: shl.b32
+							v16 := uint64(uint32(u15) << uint32(r25[l]))
+							r27[l] = v16
+							// 785: shr.u32
+							v17 := uint64(uint32(r9[l]) >> uint32(k7))
+							r28[l] = v17
+							// 788: shl.b32
+							v18 := uint64(uint32(v17) << uint32(k6))
+							r29[l] = v18
+						}
+					}
+				}
+				// PTX line 789: mov.u32, warp-uniform
+				u19 := uint64(k8)
+				// PTX lines 790: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 790: shl.b32
+							v20 := uint64(uint32(u19) << uint32(r29[l]))
+							r31[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 790: shl.b32
+							v20 := uint64(uint32(u19) << uint32(r29[l]))
+							r31[l] = v20
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b1 ($L__BB2_2), PTX lines 793-793; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+			{
+				// PTX line 793: bar.warp.sync
+				w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:793")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b2 ($L__BB2_6), PTX lines 810-813
+			{
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				// PTX lines 810: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 810: not.b32
+							v1 := uint64(^uint32(r31[l]))
+							r36[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 810: not.b32
+							v1 := uint64(^uint32(r31[l]))
+							r36[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 813: atom.shared.and.b32
+				w.AtomLanes(runtime.SpaceShared, atomAnd32, r37, r32, r36, r36, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:813")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 5:
+			// b3 ($L__BB2_5), PTX lines 818-820; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+			{
+				r27 := w.Reg(27)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 818: ld.volatile.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x98, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:818")
+				// PTX lines 819, 820: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 819: and.b32
+							v2 := uint64(uint32(u1) & uint32(r27[l]))
+							// 820: setp.eq.s32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 819: and.b32
+							v2 := uint64(uint32(u1) & uint32(r27[l]))
+							// 820: setp.eq.s32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b4 ($L__BB2_7), PTX line 824; the lanes wait here for those bar.warp.sync at line 827 names
+			return pc, budget
+		case 7:
+			// b4 ($L__BB2_7), PTX lines 827-854; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r9 := w.Reg(9)
+				r16 := w.Reg(16)
+				r22 := w.Reg(22)
+				r28 := w.Reg(28)
+				r46 := w.Reg(46)
+				r48 := w.Reg(48)
+				r49 := w.Reg(49)
+				r52 := w.Reg(52)
+				r54 := w.Reg(54)
+				k0 := uint64(0x1)
+				k1 := uint64(0x3f)
+				k2 := uint64(0x3fffffc0)
+				k3 := uint64(0x2)
+				k4 := uint64(0x2104)
+				k5 := uint64(0x400000)
+				// PTX line 827: bar.warp.sync
+				w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:827")
+				// PTX lines 829, 830, 832, 834, 835, 836, 837, 839, 841, 842: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 829: add.s32
+							v1 := uint64(uint32(r9[l]) + uint32(k0))
+							// 830: and.b32
+							v2 := uint64(uint32(v1) & uint32(k1))
+							// 832: and.b32
+							v3 := uint64(uint32(r9[l]) & uint32(k2))
+							// 834: or.b32
+							v4 := uint64(uint32(v2) | uint32(v3))
+							// 835: shl.b32
+							v5 := uint64(uint32(v4) << uint32(k3))
+							// 836: add.s32
+							v6 := uint64(uint32(r22[l]) + uint32(v5))
+							// 837: ld.shared.u32
+							v7a := uint64(uint64(uint32(v6))) + 0x0
+							var v7 uint64
+							if v7a < shEnd4 && v7a&3 == 0 {
+								v7 = runtime.Load32(sh, v7a)
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
+									continue
+								}
+								v7 = v7x
+							}
+							r46[l] = v7
+							// 839: cvta.to.global.u64
+							v8 := uint64(r0[l])
+							// 841: shl.b64
+							v9 := uint64(uint64(r16[l]) << uint32(k3))
+							r48[l] = v9
+							// 842: add.s64
+							v10 := uint64(uint64(v8) + uint64(v9))
+							r49[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 829: add.s32
+							v1 := uint64(uint32(r9[l]) + uint32(k0))
+							// 830: and.b32
+							v2 := uint64(uint32(v1) & uint32(k1))
+							// 832: and.b32
+							v3 := uint64(uint32(r9[l]) & uint32(k2))
+							// 834: or.b32
+							v4 := uint64(uint32(v2) | uint32(v3))
+							// 835: shl.b32
+							v5 := uint64(uint32(v4) << uint32(k3))
+							// 836: add.s32
+							v6 := uint64(uint32(r22[l]) + uint32(v5))
+							// 837: ld.shared.u32
+							v7a := uint64(uint64(uint32(v6))) + 0x0
+							var v7 uint64
+							if v7a < shEnd4 && v7a&3 == 0 {
+								v7 = runtime.Load32(sh, v7a)
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/cg_tiles.ptx:837")
+									continue
+								}
+								v7 = v7x
+							}
+							r46[l] = v7
+							// 839: cvta.to.global.u64
+							v8 := uint64(r0[l])
+							// 841: shl.b64
+							v9 := uint64(uint64(r16[l]) << uint32(k3))
+							r48[l] = v9
+							// 842: add.s64
+							v10 := uint64(uint64(v8) + uint64(v9))
+							r49[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 843, 846, 848, 849, 851, 853: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s11w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 843: st.global.u32
+							s11 := uint64(r49[l]) + 0x0
+							s11v := uint64(r46[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
+							}
+							// 846: and.b32
+							v12 := uint64(uint32(r9[l]) & uint32(k1))
+							// 848: prmt.b32
+							v13 := uint64(isa.Prmt(uint32(r28[l]), uint32(v12), uint32(k4), isa.PrmtGeneric))
+							// 849: or.b32
+							v14 := uint64(uint32(v13) | uint32(k5))
+							r52[l] = v14
+							// 851: cvta.to.global.u64
+							v15 := uint64(r1[l])
+							// 853: add.s64
+							v16 := uint64(uint64(v15) + uint64(r48[l]))
+							r54[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 843: st.global.u32
+							s11 := uint64(r49[l]) + 0x0
+							s11v := uint64(r46[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/cg_tiles.ptx:843")
+							}
+							// 846: and.b32
+							v12 := uint64(uint32(r9[l]) & uint32(k1))
+							// 848: prmt.b32
+							v13 := uint64(isa.Prmt(uint32(r28[l]), uint32(v12), uint32(k4), isa.PrmtGeneric))
+							// 849: or.b32
+							v14 := uint64(uint32(v13) | uint32(k5))
+							r52[l] = v14
+							// 851: cvta.to.global.u64
+							v15 := uint64(r1[l])
+							// 853: add.s64
+							v16 := uint64(uint64(v15) + uint64(r48[l]))
+							r54[l] = v16
+						}
+					}
+				}
+				// PTX lines 854: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s17w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 854: st.global.u32
+							s17 := uint64(r54[l]) + 0x0
+							s17v := uint64(r52[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 854: st.global.u32
+							s17 := uint64(r54[l]) + 0x0
+							s17v := uint64(r52[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:854")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 12
+		case 8:
+			// b5, PTX lines 740-744
+			{
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				k0 := uint64(0x2)
+				k1 := uint64(0x98)
+				k2 := uint64(0x0)
+				// PTX lines 740: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 740: shl.b32
+							v1 := uint64(uint32(r9[l]) << uint32(k0))
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 740: shl.b32
+							v1 := uint64(uint32(r9[l]) << uint32(k0))
+							r10[l] = v1
+						}
+					}
+				}
+				// PTX line 741: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 742: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 742: add.s32
+							v3 := uint64(uint32(u2) + uint32(r10[l]))
+							r12[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 742: add.s32
+							v3 := uint64(uint32(u2) + uint32(r10[l]))
+							r12[l] = v3
+						}
+					}
+				}
+				// PTX line 743: mov.u32, warp-uniform
+				u4 := uint64(k2)
+				// PTX lines 744: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 744: st.shared.u32
+							s5 := uint64(uint64(uint32(r12[l]))) + 0x0
+							s5v := uint64(u4)
+							if s5 < shEnd4 && s5&3 == 0 {
+								runtime.Store32(sh, s5, s5v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 744: st.shared.u32
+							s5 := uint64(uint64(uint32(r12[l]))) + 0x0
+							s5v := uint64(u4)
+							if s5 < shEnd4 && s5&3 == 0 {
+								runtime.Store32(sh, s5, s5v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/nvcc/cg_tiles.ptx:744")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 9:
+			// b6, PTX lines 799-804; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+			{
+				r27 := w.Reg(27)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				k0 := uint64(0x98)
+				// PTX line 799: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r32, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 800: atom.shared.or.b32
+				w.AtomLanes(runtime.SpaceShared, atomOr32, r33, r32, r27, r27, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:800")
+				// PTX lines 802, 803, 804: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 802: or.b32
+							v2 := uint64(uint32(r33[l]) | uint32(r27[l]))
+							// 803: and.b32
+							v3 := uint64(uint32(v2) & uint32(r31[l]))
+							// 804: setp.eq.s32
+							c4t := uint32(v3) == uint32(r31[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 802: or.b32
+							v2 := uint64(uint32(r33[l]) | uint32(r27[l]))
+							// 803: and.b32
+							v3 := uint64(uint32(v2) & uint32(r31[l]))
+							// 804: setp.eq.s32
+							c4t := uint32(v3) == uint32(r31[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b7, PTX line 805
+			next = 5
+		case 11:
+			// b8, PTX line 821
+			next = 5
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// tileReduce64B2 runs b2 ($L__BB0_4) of kernel tile_reduce64, PTX lines 111-118.
-func tileReduce64B2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	k0 := uint64(0x4)
-	// PTX lines 111, 112: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
-				// 112: add.s64
-				v2 := uint64(uint64(r26[l]) + uint64(v1))
-				r29[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
-				// 112: add.s64
-				v2 := uint64(uint64(r26[l]) + uint64(v1))
-				r29[l] = v2
-			}
-		}
-	}
-	// PTX line 113: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r30, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:113")
-	// PTX lines 114, 116, 118: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 114: add.s32
-				v3 := uint64(uint32(r30[l]) + uint32(r23[l]))
-				r23[l] = v3
-				// 116: add.s32
-				v4 := uint64(uint32(r27[l]) + uint32(r25[l]))
-				r27[l] = v4
-				// 118: setp.lt.s32
-				c5t := int32(v4) < int32(r3[l])
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+// warpSizeRun runs blocks of kernel warp_size for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpSizeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 869-885; ret
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x20)
+				k1 := uint64(0x3e8)
+				k2 := uint64(0x64)
+				k3 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 114: add.s32
-				v3 := uint64(uint32(r30[l]) + uint32(r23[l]))
-				r23[l] = v3
-				// 116: add.s32
-				v4 := uint64(uint32(r27[l]) + uint32(r25[l]))
-				r27[l] = v4
-				// 118: setp.lt.s32
-				c5t := int32(v4) < int32(r3[l])
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				// PTX line 869: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:869")
 				}
-				p2 = p2&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// tileReduce64B3 runs b3 ($L__BB0_5) of kernel tile_reduce64, PTX lines 129-142.
-func tileReduce64B3(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	k0 := uint64(0x5)
-	k1 := uint64(0x2)
-	k2 := uint64(0x0)
-	k3 := uint64(0x1)
-	k4 := uint64(0xffffffff)
-	// PTX lines 129, 131: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r31[l] = v1
-				// 131: shl.b32
-				v2 := uint64(uint32(v1) << uint32(k1))
-				r32[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 129: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r31[l] = v1
-				// 131: shl.b32
-				v2 := uint64(uint32(v1) << uint32(k1))
-				r32[l] = v2
-			}
-		}
-	}
-	// PTX line 132: mov.u32, warp-uniform
-	u3 := uint64(k2)
-	runtime.Broadcast(r33, m, u3)
-	// PTX lines 133: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: add.s32
-				v4 := uint64(uint32(u3) + uint32(r32[l]))
-				r34[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: add.s32
-				v4 := uint64(uint32(u3) + uint32(r32[l]))
-				r34[l] = v4
-			}
-		}
-	}
-	// PTX line 141: mov.u32, warp-uniform
-	u5 := uint64(k3)
-	runtime.Broadcast(r35, m, u5)
-	// PTX line 142: mov.u32, warp-uniform
-	u6 := uint64(k4)
-	runtime.Broadcast(r36, m, u6)
-	_ = u5
-	_ = u6
-}
-
-// tileReduce64B3_1 runs b3 ($L__BB0_5) of kernel tile_reduce64, PTX lines 143-156.
-func tileReduce64B3_1(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r16 := w.Reg(16)
-	r31 := w.Reg(31)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r42 := w.Reg(42)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x0)
-	k2 := uint64(0x1)
-	k3 := uint64(0x3)
-	// PTX line 143: redux.sync.add.s32
-	w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:143")
-	// PTX line 145: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r37, r34, 0xffffffff, 0x20, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:145")
-	// PTX lines 148, 149, 151, 154: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 149: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 871: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX line 872: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				// PTX line 873: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX lines 874, 875: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 874: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+							// 875: mad.lo.s32
+							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+							r5[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 874: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+							// 875: mad.lo.s32
+							v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+							r5[l] = v6
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 151: shl.b32
-				v3 := uint64(uint32(r35[l]) << uint32(r31[l]))
-				r39[l] = v3
-				// 154: shl.b32
-				v4 := uint64(uint32(r16[l]) << uint32(k2))
-				r40[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 149: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 877: mov.u32, warp-uniform
+				u7 := uint64(k0)
+				// PTX lines 878, 879, 880, 881, 882, 883, 884, 885: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s15w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 878: div.u32
+							v8 := isa.Div(r4[l], u7, 32, false)
+							// 879: mul.lo.s32
+							v9 := uint64(uint32(v8) * uint32(u7))
+							// 880: sub.s32
+							v10 := uint64(uint32(r4[l]) - uint32(v9))
+							// 881: mad.lo.s32
+							v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
+							// 882: mad.lo.s32
+							v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
+							// 883: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
+							// 884: add.s64
+							v14 := uint64(uint64(u2) + uint64(v13))
+							// 885: st.global.u32
+							s15 := uint64(v14) + 0x0
+							s15v := uint64(v12)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 878: div.u32
+							v8 := isa.Div(r4[l], u7, 32, false)
+							// 879: mul.lo.s32
+							v9 := uint64(uint32(v8) * uint32(u7))
+							// 880: sub.s32
+							v10 := uint64(uint32(r4[l]) - uint32(v9))
+							// 881: mad.lo.s32
+							v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
+							// 882: mad.lo.s32
+							v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
+							// 883: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
+							// 884: add.s64
+							v14 := uint64(uint64(u2) + uint64(v13))
+							// 885: st.global.u32
+							s15 := uint64(v14) + 0x0
+							s15v := uint64(v12)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 151: shl.b32
-				v3 := uint64(uint32(r35[l]) << uint32(r31[l]))
-				r39[l] = v3
-				// 154: shl.b32
-				v4 := uint64(uint32(r16[l]) << uint32(k2))
-				r40[l] = v4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[3] = p3
-	}
-	// PTX line 155: mov.u32, warp-uniform
-	u5 := uint64(k3)
-	// PTX lines 156: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 156: shl.b32
-				v6 := uint64(uint32(u5) << uint32(r40[l]))
-				r42[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 156: shl.b32
-				v6 := uint64(uint32(u5) << uint32(r40[l]))
-				r42[l] = v6
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
-	}
-}
-
-// tileReduce64B3_2 runs b3 ($L__BB0_5) of kernel tile_reduce64, PTX lines 159-159.
-func tileReduce64B3_2(w *runtime.Warp, m uint32) {
-	// PTX line 159: bar.warp.sync
-	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:159")
-}
-
-// tileReduce64B4 runs b4 ($L__BB0_7) of kernel tile_reduce64, PTX lines 171-172.
-func tileReduce64B4(w *runtime.Warp, m uint32) {
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x0)
-	// PTX line 171: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r43, m, u1)
-	// PTX line 172: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r44, m, u2)
-	_ = u1
-	_ = u2
-}
-
-// tileReduce64B4_1 runs b4 ($L__BB0_7) of kernel tile_reduce64, PTX lines 173-177.
-func tileReduce64B4_1(w *runtime.Warp, m uint32) {
-	r39 := w.Reg(39)
-	r42 := w.Reg(42)
-	r45 := w.Reg(45)
-	// PTX line 173: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 45, 4, 15, 44, 43, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:173")
-	// PTX lines 175, 176, 177: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 175: or.b32
-				v1 := uint64(uint32(r45[l]) | uint32(r39[l]))
-				// 176: and.b32
-				v2 := uint64(uint32(v1) & uint32(r42[l]))
-				// 177: setp.eq.s32
-				c3t := uint32(v2) == uint32(r42[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p5 = p5&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 175: or.b32
-				v1 := uint64(uint32(r45[l]) | uint32(r39[l]))
-				// 176: and.b32
-				v2 := uint64(uint32(v1) & uint32(r42[l]))
-				// 177: setp.eq.s32
-				c3t := uint32(v2) == uint32(r42[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p5 = p5&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// tileReduce64B5 runs b5 ($L__BB0_9) of kernel tile_reduce64, PTX lines 185-187.
-func tileReduce64B5(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x1e)
-	k1 := uint64(0x0)
-	// PTX lines 185, 187: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 185: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 187: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 185: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 187: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// tileReduce64B6_1 runs b6 ($L__BB0_11) of kernel tile_reduce64, PTX lines 234-234.
-func tileReduce64B6_1(w *runtime.Warp, m uint32) {
-	// PTX line 234: bar.warp.sync
-	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:234")
-}
-
-// tileReduce64B7 runs b7 ($L__BB0_8) of kernel tile_reduce64, PTX lines 248-250.
-func tileReduce64B7(w *runtime.Warp, m uint32) {
-	r39 := w.Reg(39)
-	k0 := uint64(0x0)
-	// PTX line 248: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:248")
-	// PTX lines 249, 250: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 249: and.b32
-				v2 := uint64(uint32(u1) & uint32(r39[l]))
-				// 250: setp.eq.s32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p8 = p8&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 249: and.b32
-				v2 := uint64(uint32(u1) & uint32(r39[l]))
-				// 250: setp.eq.s32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p8 = p8&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// tileReduce64B8 runs b8 ($L__BB0_13) of kernel tile_reduce64, PTX lines 256-256.
-func tileReduce64B8(w *runtime.Warp, m uint32) {
-	r34 := w.Reg(34)
-	r68 := w.Reg(68)
-	// PTX line 256: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r68, r34, 0xffffffff, 0x20, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:256")
-}
-
-// tileReduce64B8_1 runs b8 ($L__BB0_13) of kernel tile_reduce64, PTX lines 260-270.
-func tileReduce64B8_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r10 := w.Reg(10)
-	r22 := w.Reg(22)
-	r68 := w.Reg(68)
-	r71 := w.Reg(71)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3f)
-	k2 := uint64(0x0)
-	// PTX line 260: bar.warp.sync
-	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:260")
-	// PTX lines 261, 263, 264: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 261: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 263: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
-				// 264: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r71[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 261: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 263: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
-				// 264: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r71[l] = v3
-			}
-		}
-	}
-	// PTX line 265: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r68, r71, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:265")
-	// PTX lines 268, 270: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 268: and.b32
-				v4 := uint64(uint32(r10[l]) & uint32(k1))
-				// 270: setp.ne.s32
-				c5t := uint32(v4) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p9 = p9&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 268: and.b32
-				v4 := uint64(uint32(r10[l]) & uint32(k1))
-				// 270: setp.ne.s32
-				c5t := uint32(v4) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p9 = p9&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// tileReduce64B9_1 runs b9 ($L__BB0_15) of kernel tile_reduce64, PTX lines 286-286.
-func tileReduce64B9_1(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	k0 := uint64(0x0)
-	// PTX lines 286: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 286: setp.ne.s32
-				c1t := uint32(r9[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 286: setp.ne.s32
-				c1t := uint32(r9[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[10] = p10
-	}
-}
-
-// tileReduce64B10 runs b10 ($L__BB0_19) of kernel tile_reduce64, PTX lines 306-319.
-func tileReduce64B10(w *runtime.Warp, m uint32) {
-	r76 := w.Reg(76)
-	r79 := w.Reg(79)
-	r80 := w.Reg(80)
-	r81 := w.Reg(81)
-	r82 := w.Reg(82)
-	r83 := w.Reg(83)
-	r84 := w.Reg(84)
-	r85 := w.Reg(85)
-	r86 := w.Reg(86)
-	r87 := w.Reg(87)
-	r88 := w.Reg(88)
-	k0 := uint64(0x4)
-	k1 := uint64(0x10)
-	k2 := uint64(0xfffffffc)
-	k3 := uint64(0x0)
-	// PTX line 306: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r82, r81, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:306")
-	// PTX lines 307: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 307: add.s32
-				v1 := uint64(uint32(r82[l]) + uint32(r76[l]))
-				r83[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 307: add.s32
-				v1 := uint64(uint32(r82[l]) + uint32(r76[l]))
-				r83[l] = v1
-			}
-		}
-	}
-	// PTX line 308: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r84, r81, 0xffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:308")
-	// PTX lines 309: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 309: add.s32
-				v2 := uint64(uint32(r84[l]) + uint32(r83[l]))
-				r85[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 309: add.s32
-				v2 := uint64(uint32(r84[l]) + uint32(r83[l]))
-				r85[l] = v2
-			}
-		}
-	}
-	// PTX line 310: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r86, r81, 0xffffffff, 0x8, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:310")
-	// PTX lines 311: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 311: add.s32
-				v3 := uint64(uint32(r86[l]) + uint32(r85[l]))
-				r87[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 311: add.s32
-				v3 := uint64(uint32(r86[l]) + uint32(r85[l]))
-				r87[l] = v3
-			}
-		}
-	}
-	// PTX line 312: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r88, r81, 0xffffffff, 0xc, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:312")
-	// PTX lines 313, 315, 317, 318, 319: lane-local, one loop over the lanes
-	{
-		p13 := w.P[13]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 313: add.s32
-				v4 := uint64(uint32(r88[l]) + uint32(r87[l]))
-				r76[l] = v4
-				// 315: add.s32
-				v5 := uint64(uint32(r79[l]) + uint32(k0))
-				r79[l] = v5
-				// 317: add.s32
-				v6 := uint64(uint32(r81[l]) + uint32(k1))
-				r81[l] = v6
-				// 318: add.s32
-				v7 := uint64(uint32(r80[l]) + uint32(k2))
-				r80[l] = v7
-				// 319: setp.ne.s32
-				c8t := uint32(v7) != uint32(k3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p13 = p13&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 313: add.s32
-				v4 := uint64(uint32(r88[l]) + uint32(r87[l]))
-				r76[l] = v4
-				// 315: add.s32
-				v5 := uint64(uint32(r79[l]) + uint32(k0))
-				r79[l] = v5
-				// 317: add.s32
-				v6 := uint64(uint32(r81[l]) + uint32(k1))
-				r81[l] = v6
-				// 318: add.s32
-				v7 := uint64(uint32(r80[l]) + uint32(k2))
-				r80[l] = v7
-				// 319: setp.ne.s32
-				c8t := uint32(v7) != uint32(k3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p13 = p13&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[13] = p13
-	}
-}
-
-// tileReduce64B11 runs b11 ($L__BB0_20) of kernel tile_reduce64, PTX lines 323-323.
-func tileReduce64B11(w *runtime.Warp, m uint32) {
-	r78 := w.Reg(78)
-	k0 := uint64(0x0)
-	// PTX lines 323: lane-local, one loop over the lanes
-	{
-		p14 := w.P[14]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 323: setp.eq.s32
-				c1t := uint32(r78[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p14 = p14&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 323: setp.eq.s32
-				c1t := uint32(r78[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p14 = p14&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[14] = p14
-	}
-}
-
-// tileReduce64B122 runs b12 ($L__BB0_22) of kernel tile_reduce64, PTX lines 333-338.
-func tileReduce64B122(w *runtime.Warp, m uint32) {
-	r76 := w.Reg(76)
-	r78 := w.Reg(78)
-	r91 := w.Reg(91)
-	r92 := w.Reg(92)
-	k0 := uint64(0x4)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x0)
-	// PTX line 333: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r92, r91, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:333")
-	// PTX lines 334, 336, 337, 338: lane-local, one loop over the lanes
-	{
-		p15 := w.P[15]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 334: add.s32
-				v1 := uint64(uint32(r92[l]) + uint32(r76[l]))
-				r76[l] = v1
-				// 336: add.s32
-				v2 := uint64(uint32(r91[l]) + uint32(k0))
-				r91[l] = v2
-				// 337: add.s32
-				v3 := uint64(uint32(r78[l]) + uint32(k1))
-				r78[l] = v3
-				// 338: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p15 = p15&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 334: add.s32
-				v1 := uint64(uint32(r92[l]) + uint32(r76[l]))
-				r76[l] = v1
-				// 336: add.s32
-				v2 := uint64(uint32(r91[l]) + uint32(k0))
-				r91[l] = v2
-				// 337: add.s32
-				v3 := uint64(uint32(r78[l]) + uint32(k1))
-				r78[l] = v3
-				// 338: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p15 = p15&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[15] = p15
-	}
-}
-
-// tileReduce64B13 runs b13 ($L__BB0_23) of kernel tile_reduce64, PTX lines 343-347.
-func tileReduce64B13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r21 := w.Reg(21)
-	r76 := w.Reg(76)
-	r95 := w.Reg(95)
-	k0 := uint64(0x4)
-	// PTX lines 343, 345, 346: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 343: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 345: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
-				// 346: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r95[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 343: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 345: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
-				// 346: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r95[l] = v3
-			}
-		}
-	}
-	// PTX line 347: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r76, r95, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:347")
-}
-
-// tileReduce64B15 runs b15 of kernel tile_reduce64, PTX lines 64-68.
-func tileReduce64B15(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-	// PTX line 65: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		}
-	}
-	// PTX line 67: mov.u32, warp-uniform
-	u4 := uint64(k1)
-	runtime.Broadcast(r14, m, u4)
-	// PTX line 68: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r14, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:68")
-	_ = u4
-}
-
-// tileReduce64B16 runs b16 of kernel tile_reduce64, PTX lines 104-107.
-func tileReduce64B16(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r22 := w.Reg(22)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	// PTX line 104: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.NCTAID().X))
-	// PTX lines 105, 106, 107: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: mul.lo.s32
-				v2 := uint64(uint32(u1) * uint32(r8[l]))
-				r25[l] = v2
-				// 106: cvta.to.global.u64
-				v3 := uint64(r2[l])
-				r26[l] = v3
-				// 107: mov.u32
-				v4 := uint64(r22[l])
-				r27[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: mul.lo.s32
-				v2 := uint64(uint32(u1) * uint32(r8[l]))
-				r25[l] = v2
-				// 106: cvta.to.global.u64
-				v3 := uint64(r2[l])
-				r26[l] = v3
-				// 107: mov.u32
-				v4 := uint64(r22[l])
-				r27[l] = v4
-			}
-		}
+		pc, budget = next, budget-1
 	}
 }
 
 // atomOr32 is isa.AtomFunc(isa.AtomOr, 32).
 var atomOr32 = isa.AtomFunc(isa.AtomOr, 32)
 
-// tileReduce64B18 runs b18 of kernel tile_reduce64, PTX lines 165-165.
-func tileReduce64B18(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r33 := w.Reg(33)
-	r39 := w.Reg(39)
-	// PTX line 165: atom.shared.or.b32
-	w.AtomLanes(runtime.SpaceShared, atomOr32, r15, r33, r39, r39, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:165")
-}
-
-// tileReduce64B20 runs b20 of kernel tile_reduce64, PTX lines 192-222.
-func tileReduce64B20(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r33 := w.Reg(33)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r58 := w.Reg(58)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	k0 := uint64(0x1)
-	k1 := uint64(0xffffffc0)
-	k2 := uint64(0x5)
-	k3 := uint64(0x2)
-	k4 := uint64(0xfffffffe)
-	k5 := uint64(0x3)
-	k6 := uint64(0x1e1f)
-	// PTX lines 192: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 192: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				r49[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 192: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				r49[l] = v1
-			}
-		}
-	}
-	// PTX line 193: mov.u32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r50, m, u2)
-	// PTX lines 196, 197, 198, 200, 201: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 196: and.b32
-				v3 := uint64(uint32(r10[l]) & uint32(k1))
-				// 197: shr.u32
-				v4 := uint64(uint32(v3) >> uint32(k2))
-				// 198: or.b32
-				v5 := uint64(uint32(v4) | uint32(r49[l]))
-				// 200: shl.b32
-				v6 := uint64(uint32(v5) << uint32(k3))
-				// 201: add.s32
-				v7 := uint64(uint32(r33[l]) + uint32(v6))
-				r55[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 196: and.b32
-				v3 := uint64(uint32(r10[l]) & uint32(k1))
-				// 197: shr.u32
-				v4 := uint64(uint32(v3) >> uint32(k2))
-				// 198: or.b32
-				v5 := uint64(uint32(v4) | uint32(r49[l]))
-				// 200: shl.b32
-				v6 := uint64(uint32(v5) << uint32(k3))
-				// 201: add.s32
-				v7 := uint64(uint32(r33[l]) + uint32(v6))
-				r55[l] = v7
-			}
-		}
-	}
-	// PTX line 207: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r56, r55, 0xffffffff, 0x20, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:207")
-	// PTX lines 213, 216: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 213: mov.u32
-				v8 := uint64(uint64(l))
-				// 216: and.b32
-				v9 := uint64(uint32(v8) & uint32(k4))
-				r58[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 213: mov.u32
-				v8 := uint64(uint64(l))
-				// 216: and.b32
-				v9 := uint64(uint32(v8) & uint32(k4))
-				r58[l] = v9
-			}
-		}
-	}
-	// PTX line 217: mov.u32, warp-uniform
-	u10 := uint64(k5)
-	// PTX lines 218: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 218: shl.b32
-				v11 := uint64(uint32(u10) << uint32(r58[l]))
-				r60[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 218: shl.b32
-				v11 := uint64(uint32(u10) << uint32(r58[l]))
-				r60[l] = v11
-			}
-		}
-	}
-	// PTX line 222: mov.u32, warp-uniform
-	u12 := uint64(k6)
-	runtime.Broadcast(r61, m, u12)
-	_ = u2
-	_ = u12
-}
-
-// tileReduce64B20_1 runs b20 of kernel tile_reduce64, PTX lines 223-228.
-func tileReduce64B20_1(w *runtime.Warp, m uint32) {
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r62 := w.Reg(62)
-	r63 := w.Reg(63)
-	// PTX line 223: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 62, 7, 56, 50, 61, 60, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:223")
-	// PTX lines 226: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: add.s32
-				v1 := uint64(uint32(r62[l]) + uint32(r56[l]))
-				r63[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: add.s32
-				v1 := uint64(uint32(r62[l]) + uint32(r56[l]))
-				r63[l] = v1
-			}
-		}
-	}
-	// PTX line 228: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r63, r55, 0xffffffff, 0x20, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:228")
-}
-
 // atomAnd32 is isa.AtomFunc(isa.AtomAnd, 32).
 var atomAnd32 = isa.AtomFunc(isa.AtomAnd, 32)
-
-// tileReduce64B21 runs b21 of kernel tile_reduce64, PTX lines 240-243.
-func tileReduce64B21(w *runtime.Warp, m uint32) {
-	r33 := w.Reg(33)
-	r42 := w.Reg(42)
-	r64 := w.Reg(64)
-	r65 := w.Reg(65)
-	// PTX lines 240: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 240: not.b32
-				v1 := uint64(^uint32(r42[l]))
-				r64[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 240: not.b32
-				v1 := uint64(^uint32(r42[l]))
-				r64[l] = v1
-			}
-		}
-	}
-	// PTX line 243: atom.shared.and.b32
-	w.AtomLanes(runtime.SpaceShared, atomAnd32, r65, r33, r64, r64, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:243")
-}
-
-// tileReduce64B23 runs b23 of kernel tile_reduce64, PTX lines 274-277.
-func tileReduce64B23(w *runtime.Warp, m uint32) {
-	r16 := w.Reg(16)
-	r68 := w.Reg(68)
-	r73 := w.Reg(73)
-	r75 := w.Reg(75)
-	k0 := uint64(0x2)
-	k1 := uint64(0x40)
-	// PTX lines 274: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 274: shl.b32
-				v1 := uint64(uint32(r16[l]) << uint32(k0))
-				r73[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 274: shl.b32
-				v1 := uint64(uint32(r16[l]) << uint32(k0))
-				r73[l] = v1
-			}
-		}
-	}
-	// PTX line 275: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 276: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 276: add.s32
-				v3 := uint64(uint32(u2) + uint32(r73[l]))
-				r75[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 276: add.s32
-				v3 := uint64(uint32(u2) + uint32(r73[l]))
-				r75[l] = v3
-			}
-		}
-	}
-	// PTX line 277: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r68, r75, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:277")
-}
-
-// tileReduce64B24 runs b24 of kernel tile_reduce64, PTX lines 290-291.
-func tileReduce64B24(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	r76 := w.Reg(76)
-	k0 := uint64(0x0)
-	// PTX lines 290: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 290: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 290: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[11] = p11
-	}
-	// PTX line 291: mov.u32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r76, m, u2)
-	_ = u2
-}
-
-// tileReduce64B25 runs b25 of kernel tile_reduce64, PTX lines 294-298.
-func tileReduce64B25(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	r76 := w.Reg(76)
-	r78 := w.Reg(78)
-	r79 := w.Reg(79)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	// PTX lines 294, 295, 296: lane-local, one loop over the lanes
-	{
-		p12 := w.P[12]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 294: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(k0))
-				// 295: and.b32
-				v2 := uint64(uint32(r20[l]) & uint32(k1))
-				r78[l] = v2
-				// 296: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p12 = p12&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 294: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(k0))
-				// 295: and.b32
-				v2 := uint64(uint32(r20[l]) & uint32(k1))
-				r78[l] = v2
-				// 296: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p12 = p12&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[12] = p12
-	}
-	// PTX line 297: mov.u32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r79, m, u4)
-	// PTX line 298: mov.u32, warp-uniform
-	u5 := uint64(u4)
-	runtime.Broadcast(r76, m, u5)
-	_ = u5
-}
-
-// tileReduce64B26 runs b26 of kernel tile_reduce64, PTX lines 301-302.
-func tileReduce64B26(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	r78 := w.Reg(78)
-	r80 := w.Reg(80)
-	r81 := w.Reg(81)
-	k0 := uint64(0x40)
-	// PTX lines 301: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 301: sub.s32
-				v1 := uint64(uint32(r20[l]) - uint32(r78[l]))
-				r80[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 301: sub.s32
-				v1 := uint64(uint32(r20[l]) - uint32(r78[l]))
-				r80[l] = v1
-			}
-		}
-	}
-	// PTX line 302: mov.u32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r81, m, u2)
-	_ = u2
-}
-
-// tileReduce64B28 runs b28 of kernel tile_reduce64, PTX lines 326-328.
-func tileReduce64B28(w *runtime.Warp, m uint32) {
-	r79 := w.Reg(79)
-	r89 := w.Reg(89)
-	r91 := w.Reg(91)
-	k0 := uint64(0x2)
-	k1 := uint64(0x40)
-	// PTX lines 326: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 326: shl.b32
-				v1 := uint64(uint32(r79[l]) << uint32(k0))
-				r89[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 326: shl.b32
-				v1 := uint64(uint32(r79[l]) << uint32(k0))
-				r89[l] = v1
-			}
-		}
-	}
-	// PTX line 327: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 328: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 328: add.s32
-				v3 := uint64(uint32(u2) + uint32(r89[l]))
-				r91[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 328: add.s32
-				v3 := uint64(uint32(u2) + uint32(r89[l]))
-				r91[l] = v3
-			}
-		}
-	}
-}
-
-// tileReduce128B0 runs b0 of kernel tile_reduce128, PTX lines 371-393.
-func tileReduce128B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x7)
-	// PTX line 371: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:371")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 372: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:372")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 373: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:373")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 374: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:374")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 381: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().Y))
-	runtime.Broadcast(r4, m, u5)
-	// PTX lines 382, 383, 386: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		tid2 := &w.Tid[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 382: mov.u32
-				v6 := uint64(uint64(tid2[l]))
-				// 383: mov.u32
-				v7 := uint64(uint64(tid1[l]))
-				// 386: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
-				r7[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 382: mov.u32
-				v6 := uint64(uint64(tid2[l]))
-				// 383: mov.u32
-				v7 := uint64(uint64(tid1[l]))
-				// 386: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(v6) + uint32(v7)))
-				r7[l] = v8
-			}
-		}
-	}
-	// PTX line 388: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r8, m, u9)
-	// PTX lines 389, 391, 393: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 389: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-				// 391: mad.lo.s32
-				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-				r10[l] = v11
-				// 393: setp.gt.u32
-				c12t := uint32(v11) > uint32(k0)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 389: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-				// 391: mad.lo.s32
-				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-				r10[l] = v11
-				// 393: setp.gt.u32
-				c12t := uint32(v11) > uint32(k0)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
-}
-
-// tileReduce128B1 runs b1 ($L__BB1_2) of kernel tile_reduce128, PTX lines 405-405.
-func tileReduce128B1(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX line 405: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r15, m, u1)
-	_ = u1
-}
-
-// tileReduce128B1_1 runs b1 ($L__BB1_2) of kernel tile_reduce128, PTX lines 417-433.
-func tileReduce128B1_1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x7)
-	k1 := uint64(0x7f)
-	// PTX lines 417: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 417: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 417: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r16[l] = v1
-			}
-		}
-	}
-	// PTX line 423: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().Z))
-	// PTX lines 424, 426, 427: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 424: mul.lo.s32
-				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
-				// 426: mad.lo.s32
-				v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
-				// 427: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k0))
-				r20[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 424: mul.lo.s32
-				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
-				// 426: mad.lo.s32
-				v4 := uint64(uint32(uint32(v3)*uint32(u2) + uint32(k1)))
-				// 427: shr.u32
-				v5 := uint64(uint32(v4) >> uint32(k0))
-				r20[l] = v5
-			}
-		}
-	}
-	// PTX line 429: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r21, m, u6)
-	// PTX lines 430, 432, 433: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 430: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-				r22[l] = v7
-				// 432: setp.ge.s32
-				c8t := int32(v7) >= int32(r3[l])
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-				// 433: mov.u32
-				v9 := uint64(r15[l])
-				r23[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 430: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-				r22[l] = v7
-				// 432: setp.ge.s32
-				c8t := int32(v7) >= int32(r3[l])
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-				// 433: mov.u32
-				v9 := uint64(r15[l])
-				r23[l] = v9
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// tileReduce128B2 runs b2 ($L__BB1_4) of kernel tile_reduce128, PTX lines 444-451.
-func tileReduce128B2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	k0 := uint64(0x4)
-	// PTX lines 444, 445: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 444: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
-				// 445: add.s64
-				v2 := uint64(uint64(r26[l]) + uint64(v1))
-				r29[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 444: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r27[l])) * int64(int32(k0))))
-				// 445: add.s64
-				v2 := uint64(uint64(r26[l]) + uint64(v1))
-				r29[l] = v2
-			}
-		}
-	}
-	// PTX line 446: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r30, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:446")
-	// PTX lines 447, 449, 451: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 447: add.s32
-				v3 := uint64(uint32(r30[l]) + uint32(r23[l]))
-				r23[l] = v3
-				// 449: add.s32
-				v4 := uint64(uint32(r27[l]) + uint32(r25[l]))
-				r27[l] = v4
-				// 451: setp.lt.s32
-				c5t := int32(v4) < int32(r3[l])
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p2 = p2&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 447: add.s32
-				v3 := uint64(uint32(r30[l]) + uint32(r23[l]))
-				r23[l] = v3
-				// 449: add.s32
-				v4 := uint64(uint32(r27[l]) + uint32(r25[l]))
-				r27[l] = v4
-				// 451: setp.lt.s32
-				c5t := int32(v4) < int32(r3[l])
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p2 = p2&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// tileReduce128B3 runs b3 ($L__BB1_5) of kernel tile_reduce128, PTX lines 462-475.
-func tileReduce128B3(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	k0 := uint64(0x5)
-	k1 := uint64(0x2)
-	k2 := uint64(0x50)
-	k3 := uint64(0x1)
-	k4 := uint64(0xffffffff)
-	// PTX lines 462, 464: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 462: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r31[l] = v1
-				// 464: shl.b32
-				v2 := uint64(uint32(v1) << uint32(k1))
-				r32[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 462: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r31[l] = v1
-				// 464: shl.b32
-				v2 := uint64(uint32(v1) << uint32(k1))
-				r32[l] = v2
-			}
-		}
-	}
-	// PTX line 465: mov.u32, warp-uniform
-	u3 := uint64(k2)
-	runtime.Broadcast(r33, m, u3)
-	// PTX lines 466: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 466: add.s32
-				v4 := uint64(uint32(u3) + uint32(r32[l]))
-				r34[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 466: add.s32
-				v4 := uint64(uint32(u3) + uint32(r32[l]))
-				r34[l] = v4
-			}
-		}
-	}
-	// PTX line 474: mov.u32, warp-uniform
-	u5 := uint64(k3)
-	runtime.Broadcast(r35, m, u5)
-	// PTX line 475: mov.u32, warp-uniform
-	u6 := uint64(k4)
-	runtime.Broadcast(r36, m, u6)
-	_ = u5
-	_ = u6
-}
-
-// tileReduce128B3_1 runs b3 ($L__BB1_5) of kernel tile_reduce128, PTX lines 476-489.
-func tileReduce128B3_1(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r16 := w.Reg(16)
-	r31 := w.Reg(31)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r42 := w.Reg(42)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x0)
-	k2 := uint64(0x2)
-	k3 := uint64(0xf)
-	// PTX line 476: redux.sync.add.s32
-	w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:476")
-	// PTX line 478: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r37, r34, 0xffffffff, 0x20, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:478")
-	// PTX lines 481, 482, 484, 487: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 481: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 482: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 484: shl.b32
-				v3 := uint64(uint32(r35[l]) << uint32(r31[l]))
-				r39[l] = v3
-				// 487: shl.b32
-				v4 := uint64(uint32(r16[l]) << uint32(k2))
-				r40[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 481: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 482: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 484: shl.b32
-				v3 := uint64(uint32(r35[l]) << uint32(r31[l]))
-				r39[l] = v3
-				// 487: shl.b32
-				v4 := uint64(uint32(r16[l]) << uint32(k2))
-				r40[l] = v4
-			}
-		}
-		w.P[3] = p3
-	}
-	// PTX line 488: mov.u32, warp-uniform
-	u5 := uint64(k3)
-	// PTX lines 489: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 489: shl.b32
-				v6 := uint64(uint32(u5) << uint32(r40[l]))
-				r42[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 489: shl.b32
-				v6 := uint64(uint32(u5) << uint32(r40[l]))
-				r42[l] = v6
-			}
-		}
-	}
-}
-
-// tileReduce128B3_2 runs b3 ($L__BB1_5) of kernel tile_reduce128, PTX lines 492-492.
-func tileReduce128B3_2(w *runtime.Warp, m uint32) {
-	// PTX line 492: bar.warp.sync
-	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:492")
-}
-
-// tileReduce128B4 runs b4 ($L__BB1_7) of kernel tile_reduce128, PTX lines 505-506.
-func tileReduce128B4(w *runtime.Warp, m uint32) {
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x0)
-	// PTX line 505: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r44, m, u1)
-	// PTX line 506: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r45, m, u2)
-	_ = u1
-	_ = u2
-}
-
-// tileReduce128B4_1 runs b4 ($L__BB1_7) of kernel tile_reduce128, PTX lines 507-511.
-func tileReduce128B4_1(w *runtime.Warp, m uint32) {
-	r39 := w.Reg(39)
-	r42 := w.Reg(42)
-	r46 := w.Reg(46)
-	// PTX line 507: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 46, 4, 15, 45, 44, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:507")
-	// PTX lines 509, 510, 511: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 509: or.b32
-				v1 := uint64(uint32(r46[l]) | uint32(r39[l]))
-				// 510: and.b32
-				v2 := uint64(uint32(v1) & uint32(r42[l]))
-				// 511: setp.eq.s32
-				c3t := uint32(v2) == uint32(r42[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p5 = p5&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 509: or.b32
-				v1 := uint64(uint32(r46[l]) | uint32(r39[l]))
-				// 510: and.b32
-				v2 := uint64(uint32(v1) & uint32(r42[l]))
-				// 511: setp.eq.s32
-				c3t := uint32(v2) == uint32(r42[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p5 = p5&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// tileReduce128B5 runs b5 ($L__BB1_9) of kernel tile_reduce128, PTX lines 519-521.
-func tileReduce128B5(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x1c)
-	k1 := uint64(0x0)
-	// PTX lines 519, 521: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 519: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 521: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 519: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 521: setp.ne.s32
-				c2t := uint32(v1) != uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// tileReduce128B6_1 runs b6 ($L__BB1_11) of kernel tile_reduce128, PTX lines 580-580.
-func tileReduce128B6_1(w *runtime.Warp, m uint32) {
-	// PTX line 580: bar.warp.sync
-	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:580")
-}
-
-// tileReduce128B7 runs b7 ($L__BB1_8) of kernel tile_reduce128, PTX lines 595-597.
-func tileReduce128B7(w *runtime.Warp, m uint32) {
-	r39 := w.Reg(39)
-	k0 := uint64(0x0)
-	// PTX line 595: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x54, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:595")
-	// PTX lines 596, 597: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 596: and.b32
-				v2 := uint64(uint32(u1) & uint32(r39[l]))
-				// 597: setp.eq.s32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p9 = p9&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 596: and.b32
-				v2 := uint64(uint32(u1) & uint32(r39[l]))
-				// 597: setp.eq.s32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p9 = p9&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// tileReduce128B8 runs b8 ($L__BB1_13) of kernel tile_reduce128, PTX lines 603-603.
-func tileReduce128B8(w *runtime.Warp, m uint32) {
-	r34 := w.Reg(34)
-	r76 := w.Reg(76)
-	// PTX line 603: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r76, r34, 0xffffffff, 0x20, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:603")
-}
-
-// tileReduce128B8_1 runs b8 ($L__BB1_13) of kernel tile_reduce128, PTX lines 607-617.
-func tileReduce128B8_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r10 := w.Reg(10)
-	r22 := w.Reg(22)
-	r76 := w.Reg(76)
-	r79 := w.Reg(79)
-	k0 := uint64(0x4)
-	k1 := uint64(0x7f)
-	k2 := uint64(0x0)
-	// PTX line 607: bar.warp.sync
-	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:607")
-	// PTX lines 608, 610, 611: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 608: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 610: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
-				// 611: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r79[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 608: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 610: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r22[l])) * uint64(uint32(k0))))
-				// 611: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r79[l] = v3
-			}
-		}
-	}
-	// PTX line 612: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r76, r79, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:612")
-	// PTX lines 615, 617: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 615: and.b32
-				v4 := uint64(uint32(r10[l]) & uint32(k1))
-				// 617: setp.ne.s32
-				c5t := uint32(v4) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p10 = p10&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 615: and.b32
-				v4 := uint64(uint32(r10[l]) & uint32(k1))
-				// 617: setp.ne.s32
-				c5t := uint32(v4) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p10 = p10&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[10] = p10
-	}
-}
-
-// tileReduce128B9_1 runs b9 ($L__BB1_15) of kernel tile_reduce128, PTX lines 632-632.
-func tileReduce128B9_1(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	k0 := uint64(0x0)
-	// PTX lines 632: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 632: setp.ne.s32
-				c1t := uint32(r9[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 632: setp.ne.s32
-				c1t := uint32(r9[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[11] = p11
-	}
-}
-
-// tileReduce128B10 runs b10 ($L__BB1_19) of kernel tile_reduce128, PTX lines 652-665.
-func tileReduce128B10(w *runtime.Warp, m uint32) {
-	r83 := w.Reg(83)
-	r86 := w.Reg(86)
-	r87 := w.Reg(87)
-	r88 := w.Reg(88)
-	r89 := w.Reg(89)
-	r90 := w.Reg(90)
-	r91 := w.Reg(91)
-	r92 := w.Reg(92)
-	r93 := w.Reg(93)
-	r94 := w.Reg(94)
-	r95 := w.Reg(95)
-	k0 := uint64(0x4)
-	k1 := uint64(0x10)
-	k2 := uint64(0xfffffffc)
-	k3 := uint64(0x0)
-	// PTX line 652: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r89, r88, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:652")
-	// PTX lines 653: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 653: add.s32
-				v1 := uint64(uint32(r89[l]) + uint32(r83[l]))
-				r90[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 653: add.s32
-				v1 := uint64(uint32(r89[l]) + uint32(r83[l]))
-				r90[l] = v1
-			}
-		}
-	}
-	// PTX line 654: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r91, r88, 0xffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:654")
-	// PTX lines 655: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 655: add.s32
-				v2 := uint64(uint32(r91[l]) + uint32(r90[l]))
-				r92[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 655: add.s32
-				v2 := uint64(uint32(r91[l]) + uint32(r90[l]))
-				r92[l] = v2
-			}
-		}
-	}
-	// PTX line 656: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r93, r88, 0xffffffff, 0x8, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:656")
-	// PTX lines 657: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 657: add.s32
-				v3 := uint64(uint32(r93[l]) + uint32(r92[l]))
-				r94[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 657: add.s32
-				v3 := uint64(uint32(r93[l]) + uint32(r92[l]))
-				r94[l] = v3
-			}
-		}
-	}
-	// PTX line 658: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r95, r88, 0xffffffff, 0xc, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:658")
-	// PTX lines 659, 661, 663, 664, 665: lane-local, one loop over the lanes
-	{
-		p14 := w.P[14]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 659: add.s32
-				v4 := uint64(uint32(r95[l]) + uint32(r94[l]))
-				r83[l] = v4
-				// 661: add.s32
-				v5 := uint64(uint32(r86[l]) + uint32(k0))
-				r86[l] = v5
-				// 663: add.s32
-				v6 := uint64(uint32(r88[l]) + uint32(k1))
-				r88[l] = v6
-				// 664: add.s32
-				v7 := uint64(uint32(r87[l]) + uint32(k2))
-				r87[l] = v7
-				// 665: setp.ne.s32
-				c8t := uint32(v7) != uint32(k3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p14 = p14&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 659: add.s32
-				v4 := uint64(uint32(r95[l]) + uint32(r94[l]))
-				r83[l] = v4
-				// 661: add.s32
-				v5 := uint64(uint32(r86[l]) + uint32(k0))
-				r86[l] = v5
-				// 663: add.s32
-				v6 := uint64(uint32(r88[l]) + uint32(k1))
-				r88[l] = v6
-				// 664: add.s32
-				v7 := uint64(uint32(r87[l]) + uint32(k2))
-				r87[l] = v7
-				// 665: setp.ne.s32
-				c8t := uint32(v7) != uint32(k3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p14 = p14&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[14] = p14
-	}
-}
-
-// tileReduce128B11 runs b11 ($L__BB1_20) of kernel tile_reduce128, PTX lines 669-669.
-func tileReduce128B11(w *runtime.Warp, m uint32) {
-	r85 := w.Reg(85)
-	k0 := uint64(0x0)
-	// PTX lines 669: lane-local, one loop over the lanes
-	{
-		p15 := w.P[15]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 669: setp.eq.s32
-				c1t := uint32(r85[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p15 = p15&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 669: setp.eq.s32
-				c1t := uint32(r85[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p15 = p15&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[15] = p15
-	}
-}
-
-// tileReduce128B122 runs b12 ($L__BB1_22) of kernel tile_reduce128, PTX lines 679-684.
-func tileReduce128B122(w *runtime.Warp, m uint32) {
-	r83 := w.Reg(83)
-	r85 := w.Reg(85)
-	r98 := w.Reg(98)
-	r99 := w.Reg(99)
-	k0 := uint64(0x4)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x0)
-	// PTX line 679: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r99, r98, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:679")
-	// PTX lines 680, 682, 683, 684: lane-local, one loop over the lanes
-	{
-		p16 := w.P[16]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 680: add.s32
-				v1 := uint64(uint32(r99[l]) + uint32(r83[l]))
-				r83[l] = v1
-				// 682: add.s32
-				v2 := uint64(uint32(r98[l]) + uint32(k0))
-				r98[l] = v2
-				// 683: add.s32
-				v3 := uint64(uint32(r85[l]) + uint32(k1))
-				r85[l] = v3
-				// 684: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p16 = p16&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 680: add.s32
-				v1 := uint64(uint32(r99[l]) + uint32(r83[l]))
-				r83[l] = v1
-				// 682: add.s32
-				v2 := uint64(uint32(r98[l]) + uint32(k0))
-				r98[l] = v2
-				// 683: add.s32
-				v3 := uint64(uint32(r85[l]) + uint32(k1))
-				r85[l] = v3
-				// 684: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p16 = p16&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[16] = p16
-	}
-}
-
-// tileReduce128B13 runs b13 ($L__BB1_23) of kernel tile_reduce128, PTX lines 689-693.
-func tileReduce128B13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r21 := w.Reg(21)
-	r83 := w.Reg(83)
-	r102 := w.Reg(102)
-	k0 := uint64(0x4)
-	// PTX lines 689, 691, 692: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 689: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 691: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
-				// 692: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r102[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 689: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 691: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r21[l])) * uint64(uint32(k0))))
-				// 692: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r102[l] = v3
-			}
-		}
-	}
-	// PTX line 693: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r83, r102, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:693")
-}
-
-// tileReduce128B15 runs b15 of kernel tile_reduce128, PTX lines 397-401.
-func tileReduce128B15(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x2)
-	k1 := uint64(0x50)
-	k2 := uint64(0x0)
-	// PTX lines 397: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 397: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 397: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-	// PTX line 398: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 399: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 399: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 399: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		}
-	}
-	// PTX line 400: mov.u32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r14, m, u4)
-	// PTX line 401: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r14, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:401")
-	_ = u4
-}
-
-// tileReduce128B16 runs b16 of kernel tile_reduce128, PTX lines 437-440.
-func tileReduce128B16(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r22 := w.Reg(22)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	// PTX line 437: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.NCTAID().X))
-	// PTX lines 438, 439, 440: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 438: mul.lo.s32
-				v2 := uint64(uint32(u1) * uint32(r8[l]))
-				r25[l] = v2
-				// 439: cvta.to.global.u64
-				v3 := uint64(r2[l])
-				r26[l] = v3
-				// 440: mov.u32
-				v4 := uint64(r22[l])
-				r27[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 438: mul.lo.s32
-				v2 := uint64(uint32(u1) * uint32(r8[l]))
-				r25[l] = v2
-				// 439: cvta.to.global.u64
-				v3 := uint64(r2[l])
-				r26[l] = v3
-				// 440: mov.u32
-				v4 := uint64(r22[l])
-				r27[l] = v4
-			}
-		}
-	}
-}
-
-// tileReduce128B18 runs b18 of kernel tile_reduce128, PTX lines 498-499.
-func tileReduce128B18(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r33 := w.Reg(33)
-	r39 := w.Reg(39)
-	r43 := w.Reg(43)
-	k0 := uint64(0x4)
-	// PTX lines 498: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 498: add.s32
-				v1 := uint64(uint32(r33[l]) + uint32(k0))
-				r43[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 498: add.s32
-				v1 := uint64(uint32(r33[l]) + uint32(k0))
-				r43[l] = v1
-			}
-		}
-	}
-	// PTX line 499: atom.shared.or.b32
-	w.AtomLanes(runtime.SpaceShared, atomOr32, r15, r43, r39, r39, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:499")
-}
-
-// tileReduce128B20 runs b20 of kernel tile_reduce128, PTX lines 526-556.
-func tileReduce128B20(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r33 := w.Reg(33)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r59 := w.Reg(59)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	r62 := w.Reg(62)
-	k0 := uint64(0x3)
-	k1 := uint64(0xffffff80)
-	k2 := uint64(0x5)
-	k3 := uint64(0x2)
-	k4 := uint64(0xfffffffc)
-	k5 := uint64(0xf)
-	k6 := uint64(0x1c1f)
-	// PTX lines 526, 529, 530, 531, 533: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 526: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 529: and.b32
-				v2 := uint64(uint32(r10[l]) & uint32(k1))
-				// 530: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k2))
-				// 531: or.b32
-				v4 := uint64(uint32(v3) | uint32(v1))
-				// 533: shl.b32
-				v5 := uint64(uint32(v4) << uint32(k3))
-				r54[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 526: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 529: and.b32
-				v2 := uint64(uint32(r10[l]) & uint32(k1))
-				// 530: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k2))
-				// 531: or.b32
-				v4 := uint64(uint32(v3) | uint32(v1))
-				// 533: shl.b32
-				v5 := uint64(uint32(v4) << uint32(k3))
-				r54[l] = v5
-			}
-		}
-	}
-	// PTX line 534: mov.u32, warp-uniform
-	u6 := uint64(k3)
-	runtime.Broadcast(r55, m, u6)
-	// PTX lines 535: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 535: add.s32
-				v7 := uint64(uint32(r33[l]) + uint32(r54[l]))
-				r56[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 535: add.s32
-				v7 := uint64(uint32(r33[l]) + uint32(r54[l]))
-				r56[l] = v7
-			}
-		}
-	}
-	// PTX line 541: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r57, r56, 0xffffffff, 0x20, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:541")
-	// PTX lines 547, 550: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 547: mov.u32
-				v8 := uint64(uint64(l))
-				// 550: and.b32
-				v9 := uint64(uint32(v8) & uint32(k4))
-				r59[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 547: mov.u32
-				v8 := uint64(uint64(l))
-				// 550: and.b32
-				v9 := uint64(uint32(v8) & uint32(k4))
-				r59[l] = v9
-			}
-		}
-	}
-	// PTX line 551: mov.u32, warp-uniform
-	u10 := uint64(k5)
-	runtime.Broadcast(r60, m, u10)
-	// PTX lines 552: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 552: shl.b32
-				v11 := uint64(uint32(u10) << uint32(r59[l]))
-				r61[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 552: shl.b32
-				v11 := uint64(uint32(u10) << uint32(r59[l]))
-				r61[l] = v11
-			}
-		}
-	}
-	// PTX line 556: mov.u32, warp-uniform
-	u12 := uint64(k6)
-	runtime.Broadcast(r62, m, u12)
-	_ = u6
-	_ = u12
-}
-
-// tileReduce128B20_1 runs b20 of kernel tile_reduce128, PTX lines 557-569.
-func tileReduce128B20_1(w *runtime.Warp, m uint32) {
-	r57 := w.Reg(57)
-	r60 := w.Reg(60)
-	r63 := w.Reg(63)
-	r64 := w.Reg(64)
-	r67 := w.Reg(67)
-	r68 := w.Reg(68)
-	k0 := uint64(0xfffffffc)
-	k1 := uint64(0x1)
-	// PTX line 557: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 63, 7, 57, 55, 62, 61, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:557")
-	// PTX lines 560, 563, 566, 567: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 560: add.s32
-				v1 := uint64(uint32(r63[l]) + uint32(r57[l]))
-				r64[l] = v1
-				// 563: mov.u32
-				v2 := uint64(uint64(l))
-				// 566: and.b32
-				v3 := uint64(uint32(v2) & uint32(k0))
-				// 567: shl.b32
-				v4 := uint64(uint32(r60[l]) << uint32(v3))
-				r67[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 560: add.s32
-				v1 := uint64(uint32(r63[l]) + uint32(r57[l]))
-				r64[l] = v1
-				// 563: mov.u32
-				v2 := uint64(uint64(l))
-				// 566: and.b32
-				v3 := uint64(uint32(v2) & uint32(k0))
-				// 567: shl.b32
-				v4 := uint64(uint32(r60[l]) << uint32(v3))
-				r67[l] = v4
-			}
-		}
-	}
-	// PTX line 569: mov.u32, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r68, m, u5)
-	_ = u5
-}
-
-// tileReduce128B20_2 runs b20 of kernel tile_reduce128, PTX lines 570-574.
-func tileReduce128B20_2(w *runtime.Warp, m uint32) {
-	r56 := w.Reg(56)
-	r64 := w.Reg(64)
-	r69 := w.Reg(69)
-	r70 := w.Reg(70)
-	// PTX line 570: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 69, 8, 64, 68, 62, 67, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:570")
-	// PTX lines 572: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 572: add.s32
-				v1 := uint64(uint32(r69[l]) + uint32(r64[l]))
-				r70[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 572: add.s32
-				v1 := uint64(uint32(r69[l]) + uint32(r64[l]))
-				r70[l] = v1
-			}
-		}
-	}
-	// PTX line 574: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r70, r56, 0xffffffff, 0x20, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:574")
-}
-
-// tileReduce128B21 runs b21 of kernel tile_reduce128, PTX lines 586-590.
-func tileReduce128B21(w *runtime.Warp, m uint32) {
-	r33 := w.Reg(33)
-	r42 := w.Reg(42)
-	r71 := w.Reg(71)
-	r72 := w.Reg(72)
-	r73 := w.Reg(73)
-	k0 := uint64(0x4)
-	// PTX lines 586, 589: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 586: not.b32
-				v1 := uint64(^uint32(r42[l]))
-				r71[l] = v1
-				// 589: add.s32
-				v2 := uint64(uint32(r33[l]) + uint32(k0))
-				r72[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 586: not.b32
-				v1 := uint64(^uint32(r42[l]))
-				r71[l] = v1
-				// 589: add.s32
-				v2 := uint64(uint32(r33[l]) + uint32(k0))
-				r72[l] = v2
-			}
-		}
-	}
-	// PTX line 590: atom.shared.and.b32
-	w.AtomLanes(runtime.SpaceShared, atomAnd32, r73, r72, r71, r71, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:590")
-}
-
-// tileReduce128B23 runs b23 of kernel tile_reduce128, PTX lines 621-623.
-func tileReduce128B23(w *runtime.Warp, m uint32) {
-	r40 := w.Reg(40)
-	r76 := w.Reg(76)
-	r82 := w.Reg(82)
-	k0 := uint64(0x90)
-	// PTX line 621: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 622: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 622: add.s32
-				v2 := uint64(uint32(u1) + uint32(r40[l]))
-				r82[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 622: add.s32
-				v2 := uint64(uint32(u1) + uint32(r40[l]))
-				r82[l] = v2
-			}
-		}
-	}
-	// PTX line 623: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r76, r82, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:623")
-}
-
-// tileReduce128B24 runs b24 of kernel tile_reduce128, PTX lines 636-637.
-func tileReduce128B24(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	r83 := w.Reg(83)
-	k0 := uint64(0x0)
-	// PTX lines 636: lane-local, one loop over the lanes
-	{
-		p12 := w.P[12]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 636: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p12 = p12&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 636: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p12 = p12&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[12] = p12
-	}
-	// PTX line 637: mov.u32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r83, m, u2)
-	_ = u2
-}
-
-// tileReduce128B25 runs b25 of kernel tile_reduce128, PTX lines 640-644.
-func tileReduce128B25(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	r83 := w.Reg(83)
-	r85 := w.Reg(85)
-	r86 := w.Reg(86)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	// PTX lines 640, 641, 642: lane-local, one loop over the lanes
-	{
-		p13 := w.P[13]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 640: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(k0))
-				// 641: and.b32
-				v2 := uint64(uint32(r20[l]) & uint32(k1))
-				r85[l] = v2
-				// 642: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p13 = p13&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 640: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(k0))
-				// 641: and.b32
-				v2 := uint64(uint32(r20[l]) & uint32(k1))
-				r85[l] = v2
-				// 642: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p13 = p13&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[13] = p13
-	}
-	// PTX line 643: mov.u32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r86, m, u4)
-	// PTX line 644: mov.u32, warp-uniform
-	u5 := uint64(u4)
-	runtime.Broadcast(r83, m, u5)
-	_ = u5
-}
-
-// tileReduce128B26 runs b26 of kernel tile_reduce128, PTX lines 647-648.
-func tileReduce128B26(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	r85 := w.Reg(85)
-	r87 := w.Reg(87)
-	r88 := w.Reg(88)
-	k0 := uint64(0x90)
-	// PTX lines 647: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 647: sub.s32
-				v1 := uint64(uint32(r20[l]) - uint32(r85[l]))
-				r87[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 647: sub.s32
-				v1 := uint64(uint32(r20[l]) - uint32(r85[l]))
-				r87[l] = v1
-			}
-		}
-	}
-	// PTX line 648: mov.u32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r88, m, u2)
-	_ = u2
-}
-
-// tileReduce128B28 runs b28 of kernel tile_reduce128, PTX lines 672-674.
-func tileReduce128B28(w *runtime.Warp, m uint32) {
-	r86 := w.Reg(86)
-	r96 := w.Reg(96)
-	r98 := w.Reg(98)
-	k0 := uint64(0x2)
-	k1 := uint64(0x90)
-	// PTX lines 672: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 672: shl.b32
-				v1 := uint64(uint32(r86[l]) << uint32(k0))
-				r96[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 672: shl.b32
-				v1 := uint64(uint32(r86[l]) << uint32(k0))
-				r96[l] = v1
-			}
-		}
-	}
-	// PTX line 673: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 674: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 674: add.s32
-				v3 := uint64(uint32(u2) + uint32(r96[l]))
-				r98[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 674: add.s32
-				v3 := uint64(uint32(u2) + uint32(r96[l]))
-				r98[l] = v3
-			}
-		}
-	}
-}
-
-// tileShuffleB0 runs b0 of kernel tile_shuffle, PTX lines 716-736.
-func tileShuffleB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	k0 := uint64(0x7)
-	// PTX line 716: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:716")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 717: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:717")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 718: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:718")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 724: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().Y))
-	// PTX lines 725, 726, 729: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		tid2 := &w.Tid[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 725: mov.u32
-				v5 := uint64(uint64(tid2[l]))
-				// 726: mov.u32
-				v6 := uint64(uint64(tid1[l]))
-				// 729: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(v5) + uint32(v6)))
-				r6[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 725: mov.u32
-				v5 := uint64(uint64(tid2[l]))
-				// 726: mov.u32
-				v6 := uint64(uint64(tid1[l]))
-				// 729: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(v5) + uint32(v6)))
-				r6[l] = v7
-			}
-		}
-	}
-	// PTX line 731: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r7, m, u8)
-	// PTX lines 732, 734, 736: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 732: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-				// 734: mad.lo.s32
-				v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 736: setp.gt.u32
-				c11t := uint32(v10) > uint32(k0)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 732: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-				// 734: mad.lo.s32
-				v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 736: setp.gt.u32
-				c11t := uint32(v10) > uint32(k0)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-}
-
-// tileShuffleB1_1 runs b1 ($L__BB2_2) of kernel tile_shuffle, PTX lines 753-790.
-func tileShuffleB1_1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r16 := w.Reg(16)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r31 := w.Reg(31)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	k2 := uint64(0xd8)
-	k3 := uint64(0x1f)
-	k4 := uint64(0x0)
-	k5 := uint64(0x5)
-	k6 := uint64(0x1)
-	k7 := uint64(0x6)
-	k8 := uint64(0x3)
-	// PTX line 753: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX lines 754, 756, 760, 762, 763: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 754: mad.lo.s32
-				v2 := uint64(uint32(uint32(u1)*uint32(r7[l]) + uint32(r8[l])))
-				// 756: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				r16[l] = v3
-				// 760: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 762: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
-				// 763: add.s64
-				v6 := uint64(uint64(v4) + uint64(v5))
-				r19[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 754: mad.lo.s32
-				v2 := uint64(uint32(uint32(u1)*uint32(r7[l]) + uint32(r8[l])))
-				// 756: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				r16[l] = v3
-				// 760: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 762: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
-				// 763: add.s64
-				v6 := uint64(uint64(v4) + uint64(v5))
-				r19[l] = v6
-			}
-		}
-	}
-	// PTX line 764: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:764")
-	// PTX lines 765: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 765: shl.b32
-				v7 := uint64(uint32(r8[l]) << uint32(k1))
-				r21[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 765: shl.b32
-				v7 := uint64(uint32(r8[l]) << uint32(k1))
-				r21[l] = v7
-			}
-		}
-	}
-	// PTX line 766: mov.u32, warp-uniform
-	u8 := uint64(k2)
-	runtime.Broadcast(r22, m, u8)
-	// PTX lines 767: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 767: add.s32
-				v9 := uint64(uint32(u8) + uint32(r21[l]))
-				r23[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 767: add.s32
-				v9 := uint64(uint32(u8) + uint32(r21[l]))
-				r23[l] = v9
-			}
-		}
-	}
-	// PTX line 768: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r20, r23, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:768")
-	// PTX lines 772, 773, 775: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 772: and.b32
-				v10 := uint64(uint32(r9[l]) & uint32(k3))
-				// 773: setp.ne.s32
-				c11t := uint32(v10) != uint32(k4)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 775: shr.u32
-				v12 := uint64(uint32(r9[l]) >> uint32(k5))
-				r25[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 772: and.b32
-				v10 := uint64(uint32(r9[l]) & uint32(k3))
-				// 773: setp.ne.s32
-				c11t := uint32(v10) != uint32(k4)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 775: shr.u32
-				v12 := uint64(uint32(r9[l]) >> uint32(k5))
-				r25[l] = v12
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 777: mov.u32, warp-uniform
-	u13 := uint64(k6)
-	// PTX lines 778, 785, 788: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 778: shl.b32
-				v14 := uint64(uint32(u13) << uint32(r25[l]))
-				r27[l] = v14
-				// 785: shr.u32
-				v15 := uint64(uint32(r9[l]) >> uint32(k7))
-				r28[l] = v15
-				// 788: shl.b32
-				v16 := uint64(uint32(v15) << uint32(k6))
-				r29[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 778: shl.b32
-				v14 := uint64(uint32(u13) << uint32(r25[l]))
-				r27[l] = v14
-				// 785: shr.u32
-				v15 := uint64(uint32(r9[l]) >> uint32(k7))
-				r28[l] = v15
-				// 788: shl.b32
-				v16 := uint64(uint32(v15) << uint32(k6))
-				r29[l] = v16
-			}
-		}
-	}
-	// PTX line 789: mov.u32, warp-uniform
-	u17 := uint64(k8)
-	// PTX lines 790: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 790: shl.b32
-				v18 := uint64(uint32(u17) << uint32(r29[l]))
-				r31[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 790: shl.b32
-				v18 := uint64(uint32(u17) << uint32(r29[l]))
-				r31[l] = v18
-			}
-		}
-	}
-}
-
-// tileShuffleB1_2 runs b1 ($L__BB2_2) of kernel tile_shuffle, PTX lines 793-793.
-func tileShuffleB1_2(w *runtime.Warp, m uint32) {
-	// PTX line 793: bar.warp.sync
-	w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:793")
-}
-
-// tileShuffleB2 runs b2 ($L__BB2_6) of kernel tile_shuffle, PTX lines 810-813.
-func tileShuffleB2(w *runtime.Warp, m uint32) {
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	// PTX lines 810: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 810: not.b32
-				v1 := uint64(^uint32(r31[l]))
-				r36[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 810: not.b32
-				v1 := uint64(^uint32(r31[l]))
-				r36[l] = v1
-			}
-		}
-	}
-	// PTX line 813: atom.shared.and.b32
-	w.AtomLanes(runtime.SpaceShared, atomAnd32, r37, r32, r36, r36, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:813")
-}
-
-// tileShuffleB3 runs b3 ($L__BB2_5) of kernel tile_shuffle, PTX lines 818-820.
-func tileShuffleB3(w *runtime.Warp, m uint32) {
-	r27 := w.Reg(27)
-	k0 := uint64(0x0)
-	// PTX line 818: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x98, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:818")
-	// PTX lines 819, 820: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 819: and.b32
-				v2 := uint64(uint32(u1) & uint32(r27[l]))
-				// 820: setp.eq.s32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 819: and.b32
-				v2 := uint64(uint32(u1) & uint32(r27[l]))
-				// 820: setp.eq.s32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// tileShuffleB4_1 runs b4 ($L__BB2_7) of kernel tile_shuffle, PTX lines 827-854.
-func tileShuffleB4_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r9 := w.Reg(9)
-	r16 := w.Reg(16)
-	r22 := w.Reg(22)
-	r28 := w.Reg(28)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r52 := w.Reg(52)
-	r54 := w.Reg(54)
-	k0 := uint64(0x1)
-	k1 := uint64(0x3f)
-	k2 := uint64(0x3fffffc0)
-	k3 := uint64(0x2)
-	k4 := uint64(0x2104)
-	k5 := uint64(0x400000)
-	// PTX line 827: bar.warp.sync
-	w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:827")
-	// PTX lines 829, 830, 832, 834, 835, 836: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 829: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(k0))
-				// 830: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 832: and.b32
-				v3 := uint64(uint32(r9[l]) & uint32(k2))
-				// 834: or.b32
-				v4 := uint64(uint32(v2) | uint32(v3))
-				// 835: shl.b32
-				v5 := uint64(uint32(v4) << uint32(k3))
-				// 836: add.s32
-				v6 := uint64(uint32(r22[l]) + uint32(v5))
-				r45[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 829: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(k0))
-				// 830: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 832: and.b32
-				v3 := uint64(uint32(r9[l]) & uint32(k2))
-				// 834: or.b32
-				v4 := uint64(uint32(v2) | uint32(v3))
-				// 835: shl.b32
-				v5 := uint64(uint32(v4) << uint32(k3))
-				// 836: add.s32
-				v6 := uint64(uint32(r22[l]) + uint32(v5))
-				r45[l] = v6
-			}
-		}
-	}
-	// PTX line 837: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r46, r45, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/cg_tiles.ptx:837")
-	// PTX lines 839, 841, 842: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 839: cvta.to.global.u64
-				v7 := uint64(r0[l])
-				// 841: shl.b64
-				v8 := uint64(uint64(r16[l]) << uint32(k3))
-				r48[l] = v8
-				// 842: add.s64
-				v9 := uint64(uint64(v7) + uint64(v8))
-				r49[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 839: cvta.to.global.u64
-				v7 := uint64(r0[l])
-				// 841: shl.b64
-				v8 := uint64(uint64(r16[l]) << uint32(k3))
-				r48[l] = v8
-				// 842: add.s64
-				v9 := uint64(uint64(v7) + uint64(v8))
-				r49[l] = v9
-			}
-		}
-	}
-	// PTX line 843: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r46, r49, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:843")
-	// PTX lines 846, 848, 849, 851, 853: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 846: and.b32
-				v10 := uint64(uint32(r9[l]) & uint32(k1))
-				// 848: prmt.b32
-				v11 := uint64(isa.Prmt(uint32(r28[l]), uint32(v10), uint32(k4), isa.PrmtGeneric))
-				// 849: or.b32
-				v12 := uint64(uint32(v11) | uint32(k5))
-				r52[l] = v12
-				// 851: cvta.to.global.u64
-				v13 := uint64(r1[l])
-				// 853: add.s64
-				v14 := uint64(uint64(v13) + uint64(r48[l]))
-				r54[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 846: and.b32
-				v10 := uint64(uint32(r9[l]) & uint32(k1))
-				// 848: prmt.b32
-				v11 := uint64(isa.Prmt(uint32(r28[l]), uint32(v10), uint32(k4), isa.PrmtGeneric))
-				// 849: or.b32
-				v12 := uint64(uint32(v11) | uint32(k5))
-				r52[l] = v12
-				// 851: cvta.to.global.u64
-				v13 := uint64(r1[l])
-				// 853: add.s64
-				v14 := uint64(uint64(v13) + uint64(r48[l]))
-				r54[l] = v14
-			}
-		}
-	}
-	// PTX line 854: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r52, r54, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:854")
-}
-
-// tileShuffleB5 runs b5 of kernel tile_shuffle, PTX lines 740-744.
-func tileShuffleB5(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x2)
-	k1 := uint64(0x98)
-	k2 := uint64(0x0)
-	// PTX lines 740: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 740: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 740: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				r10[l] = v1
-			}
-		}
-	}
-	// PTX line 741: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 742: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 742: add.s32
-				v3 := uint64(uint32(u2) + uint32(r10[l]))
-				r12[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 742: add.s32
-				v3 := uint64(uint32(u2) + uint32(r10[l]))
-				r12[l] = v3
-			}
-		}
-	}
-	// PTX line 743: mov.u32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r13, m, u4)
-	// PTX line 744: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r13, r12, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:744")
-	_ = u4
-}
-
-// tileShuffleB6 runs b6 of kernel tile_shuffle, PTX lines 799-804.
-func tileShuffleB6(w *runtime.Warp, m uint32) {
-	r27 := w.Reg(27)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	k0 := uint64(0x98)
-	// PTX line 799: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r32, m, u1)
-	// PTX line 800: atom.shared.or.b32
-	w.AtomLanes(runtime.SpaceShared, atomOr32, r33, r32, r27, r27, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:800")
-	// PTX lines 802, 803, 804: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 802: or.b32
-				v2 := uint64(uint32(r33[l]) | uint32(r27[l]))
-				// 803: and.b32
-				v3 := uint64(uint32(v2) & uint32(r31[l]))
-				// 804: setp.eq.s32
-				c4t := uint32(v3) == uint32(r31[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p2 = p2&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 802: or.b32
-				v2 := uint64(uint32(r33[l]) | uint32(r27[l]))
-				// 803: and.b32
-				v3 := uint64(uint32(v2) & uint32(r31[l]))
-				// 804: setp.eq.s32
-				c4t := uint32(v3) == uint32(r31[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p2 = p2&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-	_ = u1
-}
-
-// warpSizeB0 runs b0 of kernel warp_size, PTX lines 869-885.
-func warpSizeB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	k0 := uint64(0x20)
-	k1 := uint64(0x3e8)
-	k2 := uint64(0x64)
-	k3 := uint64(0x4)
-	// PTX line 869: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:869")
-	// PTX line 871: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX line 872: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX line 873: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX lines 874, 875: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 874: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 875: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-				r5[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 874: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 875: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
-				r5[l] = v6
-			}
-		}
-	}
-	// PTX line 877: mov.u32, warp-uniform
-	u7 := uint64(k0)
-	// PTX lines 878, 879, 880, 881, 882, 883, 884: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 878: div.u32
-				v8 := isa.Div(r4[l], u7, 32, false)
-				// 879: mul.lo.s32
-				v9 := uint64(uint32(v8) * uint32(u7))
-				// 880: sub.s32
-				v10 := uint64(uint32(r4[l]) - uint32(v9))
-				// 881: mad.lo.s32
-				v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
-				// 882: mad.lo.s32
-				v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
-				r11[l] = v12
-				// 883: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
-				// 884: add.s64
-				v14 := uint64(uint64(u2) + uint64(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 878: div.u32
-				v8 := isa.Div(r4[l], u7, 32, false)
-				// 879: mul.lo.s32
-				v9 := uint64(uint32(v8) * uint32(u7))
-				// 880: sub.s32
-				v10 := uint64(uint32(r4[l]) - uint32(v9))
-				// 881: mad.lo.s32
-				v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
-				// 882: mad.lo.s32
-				v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
-				r11[l] = v12
-				// 883: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
-				// 884: add.s64
-				v14 := uint64(uint64(u2) + uint64(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 885: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:885")
-}

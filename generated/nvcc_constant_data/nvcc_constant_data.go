@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/constant_data.ptx",
+	NumWindows: 5,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -117,9 +118,44 @@ func init() {
 	polyEvalFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 30-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	polyEvalFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/constant_data.ptx:30",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -133,6 +169,13 @@ func init() {
 	polyEvalFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/constant_data.ptx:64",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/constant_data.ptx:64",
@@ -143,9 +186,81 @@ func init() {
 	}
 	// b2, PTX lines 40-61
 	polyEvalFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/constant_data.ptx:40",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/constant_data.ptx:63",
@@ -159,12 +274,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	polyEvalFunc.Run = polyEvalRun
 	lutLookupFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 80-87; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	lutLookupFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{lutLookupB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			lutLookupRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/constant_data.ptx:80",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -178,6 +329,13 @@ func init() {
 	lutLookupFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/constant_data.ptx:110",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/constant_data.ptx:110",
@@ -188,9 +346,69 @@ func init() {
 	}
 	// b2, PTX lines 90-107
 	lutLookupFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{lutLookupB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			lutLookupRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/constant_data.ptx:90",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/constant_data.ptx:109",
@@ -204,6 +422,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	lutLookupFunc.Run = lutLookupRun
 }
 
 // PolyEval launches PTX kernel poly_eval (testdata/ptx/nvcc/constant_data.ptx:18) on dev with the launch configuration cfg. Parameters: param0 is poly_eval_param_0, param1 is poly_eval_param_1, param2 is poly_eval_param_2.
@@ -224,541 +443,927 @@ func LutLookup(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, lutLookupFunc, cfg, p[:])
 }
 
-// polyEvalB0 runs b0 of kernel poly_eval, PTX lines 30-37.
-func polyEvalB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX line 30: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/constant_data.ptx:30")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 31: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/constant_data.ptx:31")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 32: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:32")
-	// PTX line 33: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 34: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 36: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 37: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// polyEvalRun runs blocks of kernel poly_eval for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 36: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 37: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 30: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/constant_data.ptx:30")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/constant_data.ptx:31")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:32")
+				}
+				// PTX line 33: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX line 34: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 36: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 37: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 36: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 37: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 63; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 40-61
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r24 := w.Reg(24)
+				k0 := uint64(0x4)
+				// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r7[l] = v1
+							// 41: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							// 42: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							r9[l] = v3
+							// 43: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							r10[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r7[l] = v1
+							// 41: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							// 42: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							r9[l] = v3
+							// 43: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							r10[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 44: ld.const.f32
+				u5 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/nvcc/constant_data.ptx:44")
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v6aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: ld.global.f32
+							v6a := uint64(r10[l]) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
+									continue
+								}
+								v6 = v6x
+							}
+							r12[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: ld.global.f32
+							v6a := uint64(r10[l]) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/constant_data.ptx:45")
+									continue
+								}
+								v6 = v6x
+							}
+							r12[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 46: ld.const.f32
+				u7 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/nvcc/constant_data.ptx:46")
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: fma.rn.f32
+							var v8 uint64
+							if v8f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))); isa.FmaF32Direct(v8f) {
+								v8 = uint64(math.Float32bits(float32(v8f)))
+							} else {
+								v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
+							}
+							r14[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: fma.rn.f32
+							var v8 uint64
+							if v8f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u7)))); isa.FmaF32Direct(v8f) {
+								v8 = uint64(math.Float32bits(float32(v8f)))
+							} else {
+								v8 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u7)))
+							}
+							r14[l] = v8
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 48: ld.const.f32
+				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/nvcc/constant_data.ptx:48")
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: fma.rn.f32
+							var v10 uint64
+							if v10f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+								v10 = uint64(math.Float32bits(float32(v10f)))
+							} else {
+								v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
+							}
+							r16[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: fma.rn.f32
+							var v10 uint64
+							if v10f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u9)))); isa.FmaF32Direct(v10f) {
+								v10 = uint64(math.Float32bits(float32(v10f)))
+							} else {
+								v10 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u9)))
+							}
+							r16[l] = v10
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 50: ld.const.f32
+				u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:50")
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: fma.rn.f32
+							var v12 uint64
+							if v12f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+								v12 = uint64(math.Float32bits(float32(v12f)))
+							} else {
+								v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
+							}
+							r18[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: fma.rn.f32
+							var v12 uint64
+							if v12f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u11)))); isa.FmaF32Direct(v12f) {
+								v12 = uint64(math.Float32bits(float32(v12f)))
+							} else {
+								v12 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u11)))
+							}
+							r18[l] = v12
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 52: ld.const.f32
+				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/nvcc/constant_data.ptx:52")
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: fma.rn.f32
+							var v14 uint64
+							if v14f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+								v14 = uint64(math.Float32bits(float32(v14f)))
+							} else {
+								v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
+							}
+							r20[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: fma.rn.f32
+							var v14 uint64
+							if v14f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u13)))); isa.FmaF32Direct(v14f) {
+								v14 = uint64(math.Float32bits(float32(v14f)))
+							} else {
+								v14 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u13)))
+							}
+							r20[l] = v14
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 54: ld.const.f32
+				u15 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/nvcc/constant_data.ptx:54")
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: fma.rn.f32
+							var v16 uint64
+							if v16f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+								v16 = uint64(math.Float32bits(float32(v16f)))
+							} else {
+								v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
+							}
+							r22[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: fma.rn.f32
+							var v16 uint64
+							if v16f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u15)))); isa.FmaF32Direct(v16f) {
+								v16 = uint64(math.Float32bits(float32(v16f)))
+							} else {
+								v16 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u15)))
+							}
+							r22[l] = v16
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 56: ld.const.f32
+				u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/nvcc/constant_data.ptx:56")
+				// PTX lines 57: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: fma.rn.f32
+							var v18 uint64
+							if v18f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+								v18 = uint64(math.Float32bits(float32(v18f)))
+							} else {
+								v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
+							}
+							r24[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: fma.rn.f32
+							var v18 uint64
+							if v18f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u17)))); isa.FmaF32Direct(v18f) {
+								v18 = uint64(math.Float32bits(float32(v18f)))
+							} else {
+								v18 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u17)))
+							}
+							r24[l] = v18
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 58: ld.const.f32
+				u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:58")
+				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s22w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: fma.rn.f32
+							var v20 uint64
+							if v20f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+								v20 = uint64(math.Float32bits(float32(v20f)))
+							} else {
+								v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
+							}
+							// 60: add.s64
+							v21 := uint64(uint64(r7[l]) + uint64(r9[l]))
+							// 61: st.global.f32
+							s22 := uint64(v21) + 0x0
+							s22v := uint64(v20)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: fma.rn.f32
+							var v20 uint64
+							if v20f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u19)))); isa.FmaF32Direct(v20f) {
+								v20 = uint64(math.Float32bits(float32(v20f)))
+							} else {
+								v20 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u19)))
+							}
+							// 60: add.s64
+							v21 := uint64(uint64(r7[l]) + uint64(r9[l]))
+							// 61: st.global.f32
+							s22 := uint64(v21) + 0x0
+							s22v := uint64(v20)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/constant_data.ptx:61")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
 }
 
-// polyEvalB2 runs b2 of kernel poly_eval, PTX lines 40-61.
-func polyEvalB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x4)
-	// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r7[l] = v1
-				// 41: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				// 42: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r9[l] = v3
-				// 43: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r10[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r7[l] = v1
-				// 41: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				// 42: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r9[l] = v3
-				// 43: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r10[l] = v4
-			}
-		}
-	}
-	// PTX line 44: ld.const.f32
-	u5 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/nvcc/constant_data.ptx:44")
-	// PTX line 45: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/constant_data.ptx:45")
-	// PTX line 46: ld.const.f32
-	u6 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/nvcc/constant_data.ptx:46")
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: fma.rn.f32
-				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u6)))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
+// lutLookupRun runs blocks of kernel lut_lookup for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 80-87; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 80: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u6)))
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/constant_data.ptx:80")
 				}
-				r14[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: fma.rn.f32
-				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(u5))), float64(math.Float32frombits(uint32(u6)))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 81: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(u5), uint32(u6)))
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/constant_data.ptx:81")
 				}
-				r14[l] = v7
-			}
-		}
-	}
-	// PTX line 48: ld.const.f32
-	u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/nvcc/constant_data.ptx:48")
-	// PTX lines 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: fma.rn.f32
-				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 82: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u8)))
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:82")
 				}
-				r16[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: fma.rn.f32
-				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u8)))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
-				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r14[l]), uint32(u8)))
+				// PTX line 83: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX line 84: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 86: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 87: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 86: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 87: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				r16[l] = v9
+				_ = u1
+				_ = u2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 109; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 90-107
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				k2 := uint64(0x3c)
+				k3 := uint64(0x0)
+				// PTX lines 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 91: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							r8[l] = v2
+							// 92: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 93: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
+									continue
+								}
+								v4 = v4x
+							}
+							// 94: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k1))
+							// 95: and.b64
+							v6 := uint64(uint64(v5) & uint64(k2))
+							r12[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 91: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							r8[l] = v2
+							// 92: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 93: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/constant_data.ptx:93")
+									continue
+								}
+								v4 = v4x
+							}
+							// 94: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k1))
+							// 95: and.b64
+							v6 := uint64(uint64(v5) & uint64(k2))
+							r12[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 96: mov.u64, warp-uniform
+				u7 := uint64((w.GlobalVar(1) + k3))
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: add.s64
+							v8 := uint64(uint64(u7) + uint64(r12[l]))
+							r14[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: add.s64
+							v8 := uint64(uint64(u7) + uint64(r12[l]))
+							r14[l] = v8
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 98: ld.const.u32
+				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/nvcc/constant_data.ptx:98")
+				// PTX lines 99, 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemConst,
+						}, m)
+					}
+					v10aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: ld.const.u32
+							v10a := uint64(r14[l]) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
+									continue
+								}
+								v10 = v10x
+							}
+							r16[l] = v10
+							// 100: cvt.rn.f32.s32
+							v11 := uint64(math.Float32bits(float32(int32(r6[l]))))
+							r17[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: ld.const.u32
+							v10a := uint64(r14[l]) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/constant_data.ptx:99")
+									continue
+								}
+								v10 = v10x
+							}
+							r16[l] = v10
+							// 100: cvt.rn.f32.s32
+							v11 := uint64(math.Float32bits(float32(int32(r6[l]))))
+							r17[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 101: ld.const.f32
+				u12 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:101")
+				// PTX lines 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: mul.f32
+							v13 := uint64(isa.MulF32RN(uint32(u12), uint32(r17[l])))
+							// 103: cvt.rzi.s32.f32
+							v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
+							// 104: mad.lo.s32
+							v15 := uint64(uint32(uint32(u9)*uint32(r16[l]) + uint32(v14)))
+							// 105: cvta.to.global.u64
+							v16 := uint64(r0[l])
+							// 106: add.s64
+							v17 := uint64(uint64(v16) + uint64(r8[l]))
+							// 107: st.global.u32
+							s18 := uint64(v17) + 0x0
+							s18v := uint64(v15)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: mul.f32
+							v13 := uint64(isa.MulF32RN(uint32(u12), uint32(r17[l])))
+							// 103: cvt.rzi.s32.f32
+							v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
+							// 104: mad.lo.s32
+							v15 := uint64(uint32(uint32(u9)*uint32(r16[l]) + uint32(v14)))
+							// 105: cvta.to.global.u64
+							v16 := uint64(r0[l])
+							// 106: add.s64
+							v17 := uint64(uint64(v16) + uint64(r8[l]))
+							// 107: st.global.u32
+							s18 := uint64(v17) + 0x0
+							s18v := uint64(v15)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/constant_data.ptx:107")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 50: ld.const.f32
-	u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:50")
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: fma.rn.f32
-				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u10)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
-				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u10)))
-				}
-				r18[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: fma.rn.f32
-				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u10)))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
-				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r16[l]), uint32(u10)))
-				}
-				r18[l] = v11
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 52: ld.const.f32
-	u12 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/nvcc/constant_data.ptx:52")
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: fma.rn.f32
-				var v13 uint64
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u12)))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
-				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u12)))
-				}
-				r20[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: fma.rn.f32
-				var v13 uint64
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u12)))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
-				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r18[l]), uint32(u12)))
-				}
-				r20[l] = v13
-			}
-		}
-	}
-	// PTX line 54: ld.const.f32
-	u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/nvcc/constant_data.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: fma.rn.f32
-				var v15 uint64
-				if v15f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u14)))); isa.FmaF32Direct(v15f) {
-					v15 = uint64(math.Float32bits(float32(v15f)))
-				} else {
-					v15 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u14)))
-				}
-				r22[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: fma.rn.f32
-				var v15 uint64
-				if v15f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u14)))); isa.FmaF32Direct(v15f) {
-					v15 = uint64(math.Float32bits(float32(v15f)))
-				} else {
-					v15 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r20[l]), uint32(u14)))
-				}
-				r22[l] = v15
-			}
-		}
-	}
-	// PTX line 56: ld.const.f32
-	u16 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/nvcc/constant_data.ptx:56")
-	// PTX lines 57: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: fma.rn.f32
-				var v17 uint64
-				if v17f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u16)))); isa.FmaF32Direct(v17f) {
-					v17 = uint64(math.Float32bits(float32(v17f)))
-				} else {
-					v17 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u16)))
-				}
-				r24[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: fma.rn.f32
-				var v17 uint64
-				if v17f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u16)))); isa.FmaF32Direct(v17f) {
-					v17 = uint64(math.Float32bits(float32(v17f)))
-				} else {
-					v17 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r22[l]), uint32(u16)))
-				}
-				r24[l] = v17
-			}
-		}
-	}
-	// PTX line 58: ld.const.f32
-	u18 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:58")
-	// PTX lines 59, 60: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: fma.rn.f32
-				var v19 uint64
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u18)))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
-				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u18)))
-				}
-				r26[l] = v19
-				// 60: add.s64
-				v20 := uint64(uint64(r7[l]) + uint64(r9[l]))
-				r27[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: fma.rn.f32
-				var v19 uint64
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u18)))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
-				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(r12[l]), uint32(r24[l]), uint32(u18)))
-				}
-				r26[l] = v19
-				// 60: add.s64
-				v20 := uint64(uint64(r7[l]) + uint64(r9[l]))
-				r27[l] = v20
-			}
-		}
-	}
-	// PTX line 61: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:61")
-}
-
-// lutLookupB0 runs b0 of kernel lut_lookup, PTX lines 80-87.
-func lutLookupB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX line 80: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/constant_data.ptx:80")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 81: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/constant_data.ptx:81")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 82: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/constant_data.ptx:82")
-	// PTX line 83: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 84: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 86: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 87: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 86: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 87: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// lutLookupB2 runs b2 of kernel lut_lookup, PTX lines 90-107.
-func lutLookupB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	k2 := uint64(0x3c)
-	k3 := uint64(0x0)
-	// PTX lines 90, 91, 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 91: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v2
-				// 92: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r9[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 91: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v2
-				// 92: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r9[l] = v3
-			}
-		}
-	}
-	// PTX line 93: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/constant_data.ptx:93")
-	// PTX lines 94, 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: shl.b64
-				v4 := uint64(uint64(r10[l]) << uint32(k1))
-				// 95: and.b64
-				v5 := uint64(uint64(v4) & uint64(k2))
-				r12[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: shl.b64
-				v4 := uint64(uint64(r10[l]) << uint32(k1))
-				// 95: and.b64
-				v5 := uint64(uint64(v4) & uint64(k2))
-				r12[l] = v5
-			}
-		}
-	}
-	// PTX line 96: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(1) + k3))
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: add.s64
-				v7 := uint64(uint64(u6) + uint64(r12[l]))
-				r14[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: add.s64
-				v7 := uint64(uint64(u6) + uint64(r12[l]))
-				r14[l] = v7
-			}
-		}
-	}
-	// PTX line 98: ld.const.u32
-	u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/nvcc/constant_data.ptx:98")
-	// PTX line 99: ld.const.u32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/constant_data.ptx:99")
-	// PTX lines 100: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 100: cvt.rn.f32.s32
-				v9 := uint64(math.Float32bits(float32(int32(r6[l]))))
-				r17[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 100: cvt.rn.f32.s32
-				v9 := uint64(math.Float32bits(float32(int32(r6[l]))))
-				r17[l] = v9
-			}
-		}
-	}
-	// PTX line 101: ld.const.f32
-	u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:101")
-	// PTX lines 102, 103, 104, 105, 106: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: mul.f32
-				v11 := uint64(isa.MulF32RN(uint32(u10), uint32(r17[l])))
-				// 103: cvt.rzi.s32.f32
-				v12 := isa.FloatToInt(float64(math.Float32frombits(uint32(v11))), isa.RZ, 32, true)
-				// 104: mad.lo.s32
-				v13 := uint64(uint32(uint32(u8)*uint32(r16[l]) + uint32(v12)))
-				r21[l] = v13
-				// 105: cvta.to.global.u64
-				v14 := uint64(r0[l])
-				// 106: add.s64
-				v15 := uint64(uint64(v14) + uint64(r8[l]))
-				r23[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: mul.f32
-				v11 := uint64(isa.MulF32RN(uint32(u10), uint32(r17[l])))
-				// 103: cvt.rzi.s32.f32
-				v12 := isa.FloatToInt(float64(math.Float32frombits(uint32(v11))), isa.RZ, 32, true)
-				// 104: mad.lo.s32
-				v13 := uint64(uint32(uint32(u8)*uint32(r16[l]) + uint32(v12)))
-				r21[l] = v13
-				// 105: cvta.to.global.u64
-				v14 := uint64(r0[l])
-				// 106: add.s64
-				v15 := uint64(uint64(v14) + uint64(r8[l]))
-				r23[l] = v15
-			}
-		}
-	}
-	// PTX line 107: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/constant_data.ptx:107")
 }

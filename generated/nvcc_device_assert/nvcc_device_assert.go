@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/device_assert.ptx",
+	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -78,9 +79,47 @@ func init() {
 	checkPositiveFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 47-55; divergent, reconverges at block 2 (b2 ($L__BB0_5))
 	checkPositiveFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:47",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -92,9 +131,23 @@ func init() {
 	}
 	// b1 ($L__BB0_3), PTX lines 88-88; divergent, reconverges at block 2 (b2 ($L__BB0_5))
 	checkPositiveFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:88",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -108,6 +161,13 @@ func init() {
 	checkPositiveFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:123",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  123,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_assert.ptx:123",
@@ -118,9 +178,35 @@ func init() {
 	}
 	// b3, PTX lines 58-62; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 	checkPositiveFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:58",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -132,9 +218,36 @@ func init() {
 	}
 	// b4, PTX lines 65-75; code before the call
 	checkPositiveFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:65",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -145,6 +258,13 @@ func init() {
 	checkPositiveFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:77",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -173,9 +293,21 @@ func init() {
 	}
 	// b5, PTX lines 83-85
 	checkPositiveFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:83",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_assert.ptx:87",
@@ -186,9 +318,54 @@ func init() {
 	}
 	// b6, PTX lines 91-110; code before the call
 	checkPositiveFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:91",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -199,6 +376,13 @@ func init() {
 	checkPositiveFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_assert.ptx:111",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -234,18 +418,22 @@ func init() {
 		},
 	}
 	// b7, PTX line 111
-	checkPositiveFunc.Blocks[9] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/device_assert.ptx:122",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	checkPositiveFunc.Blocks[9] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/device_assert.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/device_assert.ptx:122",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	checkPositiveFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	checkPositiveFunc.Run = checkPositiveRun
 }
 
 // CheckPositive launches PTX kernel check_positive (testdata/ptx/nvcc/device_assert.ptx:34) on dev with the launch configuration cfg. Parameters: param0 is check_positive_param_0, param1 is check_positive_param_1.
@@ -256,276 +444,740 @@ func CheckPositive(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, checkPositiveFunc, cfg, p[:])
 }
 
-// checkPositiveB0 runs b0 of kernel check_positive, PTX lines 47-55.
-func checkPositiveB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 47: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 48: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 49: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_assert.ptx:49")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 50: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/nvcc/device_assert.ptx:50")
-	// PTX line 51: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX line 52: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 54: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 55: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+// checkPositiveRun runs blocks of kernel check_positive for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 47-55; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 47: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				runtime.Broadcast(r1, m, u1)
+				// PTX line 48: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 54: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 55: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				// PTX line 49: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_assert.ptx:49")
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 50: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/nvcc/device_assert.ptx:50")
+				}
+				// PTX line 51: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX line 52: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 54: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 55: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 54: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 55: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u2
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_3), PTX lines 88-88; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x0)
+				// PTX lines 88: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: setp.gt.s32
+							c1t := int32(r11[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: setp.gt.s32
+							c1t := int32(r11[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_5), PTX line 122; ret
+			next = 10
+		case 3:
+			// b3, PTX lines 58-62; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+			{
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX lines 58, 59, 60, 61, 62: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: cvta.to.global.u64
+							v1 := uint64(r2[l])
+							// 59: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 60: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r10[l] = v3
+							// 61: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
+									continue
+								}
+								v4 = v4x
+							}
+							r11[l] = v4
+							// 62: setp.gt.s32
+							c5t := int32(v4) > int32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: cvta.to.global.u64
+							v1 := uint64(r2[l])
+							// 59: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 60: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r10[l] = v3
+							// 61: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/device_assert.ptx:61")
+									continue
+								}
+								v4 = v4x
+							}
+							r11[l] = v4
+							// 62: setp.gt.s32
+							c5t := int32(v4) > int32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4, PTX lines 65-75; code before the call
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x0)
+				// PTX lines 65, 66: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: add.u64
+							v1 := uint64(uint64(r0[l]) + uint64(k0))
+							r12[l] = v1
+							// 66: add.u64
+							v2 := uint64(uint64(r1[l]) + uint64(k0))
+							r13[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: add.u64
+							v1 := uint64(uint64(r0[l]) + uint64(k0))
+							r12[l] = v1
+							// 66: add.u64
+							v2 := uint64(uint64(r1[l]) + uint64(k0))
+							r13[l] = v2
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 67: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r7, r11}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_assert.ptx:67")
+				// PTX line 68: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(1) + k0))
+				// PTX line 69: cvta.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX lines 73: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 73: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(u4)
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 73: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(u4)
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_assert.ptx:73")
+							}
+						}
+					}
+				}
+				// PTX lines 75: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: st.param.b64
+							s6 := uint64(0x8)
+							s6v := uint64(r12[l])
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: st.param.b64
+							s6 := uint64(0x8)
+							s6v := uint64(r12[l])
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_assert.ptx:75")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b4, PTX line 63
+			return pc, budget
+		case 6:
+			// b5, PTX lines 83-85
+			{
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				// PTX lines 83, 85: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
+									continue
+								}
+								v1 = v1x
+							}
+							_ = v1
+							// 85: ld.global.u32
+							v2a := uint64(r10[l]) + 0x0
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							r11[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_assert.ptx:83")
+									continue
+								}
+								v1 = v1x
+							}
+							_ = v1
+							// 85: ld.global.u32
+							v2a := uint64(r10[l]) + 0x0
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/nvcc/device_assert.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							r11[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 7:
+			// b6, PTX lines 91-110; code before the call
+			{
+				k0 := uint64(0x0)
+				k1 := uint64(0x9)
+				k2 := uint64(0x1)
+				// PTX line 91: mov.u64, warp-uniform
+				u1 := uint64((w.GlobalVar(2) + k0))
+				// PTX line 92: cvta.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX line 93: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(3) + k0))
+				// PTX line 94: cvta.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX line 95: mov.u64, warp-uniform
+				u5 := uint64((w.GlobalVar(0) + k0))
+				// PTX line 96: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 97: mov.u32, warp-uniform
+				u7 := uint64(k1)
+				// PTX line 98: mov.u64, warp-uniform
+				u8 := uint64(k2)
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.param.b64
+							s9 := uint64(0x18)
+							s9v := uint64(u2)
+							if s9 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.param.b64
+							s9 := uint64(0x18)
+							s9v := uint64(u2)
+							if s9 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/device_assert.ptx:102")
+							}
+						}
+					}
+				}
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.param.b64
+							s10 := uint64(0x20)
+							s10v := uint64(u4)
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.param.b64
+							s10 := uint64(0x20)
+							s10v := uint64(u4)
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_assert.ptx:104")
+							}
+						}
+					}
+				}
+				// PTX lines 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: st.param.b32
+							s11 := uint64(0x28)
+							s11v := uint64(u7)
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: st.param.b32
+							s11 := uint64(0x28)
+							s11v := uint64(u7)
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/device_assert.ptx:106")
+							}
+						}
+					}
+				}
+				// PTX lines 108: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: st.param.b64
+							s12 := uint64(0x30)
+							s12v := uint64(u6)
+							if s12 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: st.param.b64
+							s12 := uint64(0x30)
+							s12v := uint64(u6)
+							if s12 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/device_assert.ptx:108")
+							}
+						}
+					}
+				}
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: st.param.b64
+							s13 := uint64(0x38)
+							s13v := uint64(u8)
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: st.param.b64
+							s13 := uint64(0x38)
+							s13v := uint64(u8)
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_assert.ptx:110")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b6, PTX line 89
+			return pc, budget
+		case 9:
+			// b7, PTX line 111
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-}
-
-// checkPositiveB1 runs b1 ($L__BB0_3) of kernel check_positive, PTX lines 88-88.
-func checkPositiveB1(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x0)
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: setp.gt.s32
-				c1t := int32(r11[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: setp.gt.s32
-				c1t := int32(r11[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[2] = p2
+		pc, budget = next, budget-1
 	}
-}
-
-// checkPositiveB3 runs b3 of kernel check_positive, PTX lines 58-62.
-func checkPositiveB3(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX lines 58, 59, 60: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: cvta.to.global.u64
-				v1 := uint64(r2[l])
-				// 59: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				// 60: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: cvta.to.global.u64
-				v1 := uint64(r2[l])
-				// 59: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				// 60: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-			}
-		}
-	}
-	// PTX line 61: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/device_assert.ptx:61")
-	// PTX lines 62: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: setp.gt.s32
-				c4t := int32(r11[l]) > int32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: setp.gt.s32
-				c4t := int32(r11[l]) > int32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// checkPositiveB4 runs b4 of kernel check_positive, PTX lines 65-75.
-func checkPositiveB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX lines 65, 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: add.u64
-				v1 := uint64(uint64(r0[l]) + uint64(k0))
-				r12[l] = v1
-				// 66: add.u64
-				v2 := uint64(uint64(r1[l]) + uint64(k0))
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: add.u64
-				v1 := uint64(uint64(r0[l]) + uint64(k0))
-				r12[l] = v1
-				// 66: add.u64
-				v2 := uint64(uint64(r1[l]) + uint64(k0))
-				r13[l] = v2
-			}
-		}
-	}
-	// PTX line 67: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r7, r11}, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_assert.ptx:67")
-	// PTX line 68: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(1) + k0))
-	// PTX line 69: cvta.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r15, m, u4)
-	// PTX line 73: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r15, nil, 0, 0x0, 8, m, "testdata/ptx/nvcc/device_assert.ptx:73")
-	// PTX line 75: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r12, nil, 0, 0x8, 8, m, "testdata/ptx/nvcc/device_assert.ptx:75")
-	_ = u4
-}
-
-// checkPositiveB5 runs b5 of kernel check_positive, PTX lines 83-85.
-func checkPositiveB5(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r18 := w.Reg(18)
-	// PTX line 83: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r18, nil, 0, 0x10, 4, 0, m, "testdata/ptx/nvcc/device_assert.ptx:83")
-	// PTX line 85: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/device_assert.ptx:85")
-}
-
-// checkPositiveB6 runs b6 of kernel check_positive, PTX lines 91-110.
-func checkPositiveB6(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	k0 := uint64(0x0)
-	k1 := uint64(0x9)
-	k2 := uint64(0x1)
-	// PTX line 91: mov.u64, warp-uniform
-	u1 := uint64((w.GlobalVar(2) + k0))
-	// PTX line 92: cvta.global.u64, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r20, m, u2)
-	// PTX line 93: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(3) + k0))
-	// PTX line 94: cvta.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r22, m, u4)
-	// PTX line 95: mov.u64, warp-uniform
-	u5 := uint64((w.GlobalVar(0) + k0))
-	// PTX line 96: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r24, m, u6)
-	// PTX line 97: mov.u32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r25, m, u7)
-	// PTX line 98: mov.u64, warp-uniform
-	u8 := uint64(k2)
-	runtime.Broadcast(r26, m, u8)
-	// PTX line 102: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r20, nil, 0, 0x18, 8, m, "testdata/ptx/nvcc/device_assert.ptx:102")
-	// PTX line 104: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r22, nil, 0, 0x20, 8, m, "testdata/ptx/nvcc/device_assert.ptx:104")
-	// PTX line 106: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x28, 4, m, "testdata/ptx/nvcc/device_assert.ptx:106")
-	// PTX line 108: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r24, nil, 0, 0x30, 8, m, "testdata/ptx/nvcc/device_assert.ptx:108")
-	// PTX line 110: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r26, nil, 0, 0x38, 8, m, "testdata/ptx/nvcc/device_assert.ptx:110")
-	_ = u2
-	_ = u4
-	_ = u6
-	_ = u7
-	_ = u8
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/device_malloc.ptx",
+	NumWindows: 18,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -139,9 +140,50 @@ func init() {
 	mallocSumFunc.Blocks = make([]runtime.Block, 27)
 	// b0, PTX lines 37-46; divergent, reconverges at block 11 (b10 ($L__BB0_17))
 	mallocSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:37",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -153,9 +195,56 @@ func init() {
 	}
 	// b1 ($L__BB0_5), PTX lines 96-107; divergent, reconverges at block 18 (b16)
 	mallocSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:96",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -167,9 +256,23 @@ func init() {
 	}
 	// b2 ($L__BB0_6), PTX lines 111-111
 	mallocSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:111",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     19,
 			Kind:    runtime.TermBranch,
@@ -182,9 +285,35 @@ func init() {
 	}
 	// b3 ($L__BB0_8), PTX lines 121-125; divergent, reconverges at block 20 (b18)
 	mallocSumFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:121",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -196,9 +325,26 @@ func init() {
 	}
 	// b4 ($L__BB0_9), PTX lines 129-130
 	mallocSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:129",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     21,
 			Kind:    runtime.TermBranch,
@@ -211,9 +357,56 @@ func init() {
 	}
 	// b5 ($L__BB0_11), PTX lines 137-148; divergent, reconverges at block 22 (b20)
 	mallocSumFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:137",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -227,6 +420,15 @@ func init() {
 	mallocSumFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:152",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     23,
 			Kind:    runtime.TermBranch,
@@ -239,9 +441,35 @@ func init() {
 	}
 	// b7 ($L__BB0_14), PTX lines 159-163; divergent, reconverges at block 24 (b22)
 	mallocSumFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:159",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -253,9 +481,21 @@ func init() {
 	}
 	// b8 ($L__BB0_15), PTX lines 167-171; code before the call
 	mallocSumFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:167",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -266,6 +506,13 @@ func init() {
 	mallocSumFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:172",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  172,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -286,9 +533,21 @@ func init() {
 	}
 	// b9 ($L__BB0_16), PTX lines 181-182
 	mallocSumFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:181",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:184",
@@ -301,6 +560,13 @@ func init() {
 	mallocSumFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:185",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:185",
@@ -311,9 +577,24 @@ func init() {
 	}
 	// b11, PTX lines 49-54; code before the call
 	mallocSumFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:49",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -324,6 +605,13 @@ func init() {
 	mallocSumFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:56",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -348,9 +636,44 @@ func init() {
 	}
 	// b12, PTX lines 61-69; divergent, reconverges at block 11 (b10 ($L__BB0_17))
 	mallocSumFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:61",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -362,9 +685,26 @@ func init() {
 	}
 	// b13, PTX lines 72-73
 	mallocSumFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:72",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     16,
 			Kind:    runtime.TermBranch,
@@ -377,9 +717,32 @@ func init() {
 	}
 	// b14, PTX lines 76-79
 	mallocSumFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:76",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     17,
 			Kind:    runtime.TermBranch,
@@ -392,9 +755,51 @@ func init() {
 	}
 	// b15, PTX lines 82-93
 	mallocSumFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:82",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:95",
@@ -404,18 +809,39 @@ func init() {
 		},
 	}
 	// b16, PTX line 108
-	mallocSumFunc.Blocks[18] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/device_malloc.ptx:110",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	mallocSumFunc.Blocks[18] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/device_malloc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:110",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// b17, PTX lines 114-117
 	mallocSumFunc.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:114",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:119",
@@ -425,18 +851,33 @@ func init() {
 		},
 	}
 	// b18, PTX line 126
-	mallocSumFunc.Blocks[20] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/device_malloc.ptx:128",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	mallocSumFunc.Blocks[20] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/device_malloc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:128",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// b19, PTX lines 133-134
 	mallocSumFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:133",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:136",
@@ -446,18 +887,33 @@ func init() {
 		},
 	}
 	// b20, PTX line 149
-	mallocSumFunc.Blocks[22] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/device_malloc.ptx:151",
-		Reconv:  -1,
-		Succ:    6,
-		Uniform: true,
-	}}
+	mallocSumFunc.Blocks[22] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/device_malloc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:151",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
 	// b21, PTX lines 154-155
 	mallocSumFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:154",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:157",
@@ -467,17 +923,29 @@ func init() {
 		},
 	}
 	// b22, PTX line 164
-	mallocSumFunc.Blocks[24] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/device_malloc.ptx:166",
-		Reconv:  -1,
-		Succ:    8,
-		Uniform: true,
-	}}
+	mallocSumFunc.Blocks[24] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/device_malloc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:166",
+			Reconv:  -1,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
 	// b23, PTX line 172
 	mallocSumFunc.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:178",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:178",
@@ -491,12 +959,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mallocSumFunc.Run = mallocSumRun
 	mallocKeepFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 200-207; divergent, reconverges at block 2 (b2 ($L__BB1_4))
 	mallocKeepFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:200",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -508,9 +1012,27 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 228-231
 	mallocKeepFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:228",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:233",
@@ -523,6 +1045,13 @@ func init() {
 	mallocKeepFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:234",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  234,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:234",
@@ -533,9 +1062,18 @@ func init() {
 	}
 	// b3, PTX lines 213-213; code before the call
 	mallocKeepFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:213",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  213,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -546,6 +1084,13 @@ func init() {
 	mallocKeepFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:215",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  215,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -570,9 +1115,26 @@ func init() {
 	}
 	// b4, PTX lines 220-222; divergent, reconverges at block 1 (b1 ($L__BB1_3))
 	mallocKeepFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:220",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -584,9 +1146,18 @@ func init() {
 	}
 	// b5, PTX lines 225-225
 	mallocKeepFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:225",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  225,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:227",
@@ -600,12 +1171,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mallocKeepFunc.Run = mallocKeepRun
 	freeKeptFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 249-256; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 	freeKeptFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:249",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -617,9 +1224,30 @@ func init() {
 	}
 	// b1 ($L__BB2_3), PTX lines 271-278; code before the call
 	freeKeptFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:271",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  278,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -630,6 +1258,13 @@ func init() {
 	freeKeptFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:279",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  279,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -651,6 +1286,13 @@ func init() {
 	freeKeptFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:287",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  287,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:287",
@@ -661,9 +1303,41 @@ func init() {
 	}
 	// b3, PTX lines 259-265; divergent, reconverges at block 1 (b1 ($L__BB2_3))
 	freeKeptFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:259",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -675,9 +1349,18 @@ func init() {
 	}
 	// b4, PTX lines 268-268
 	freeKeptFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_malloc.ptx:268",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  268,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:270",
@@ -687,18 +1370,22 @@ func init() {
 		},
 	}
 	// b5, PTX line 279
-	freeKeptFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/device_malloc.ptx:286",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	freeKeptFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/device_malloc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/device_malloc.ptx:286",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	freeKeptFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	freeKeptFunc.Run = freeKeptRun
 }
 
 // MallocSum launches PTX kernel malloc_sum (testdata/ptx/nvcc/device_malloc.ptx:25) on dev with the launch configuration cfg. Parameters: param0 is malloc_sum_param_0, param1 is malloc_sum_param_1, param2 is malloc_sum_param_2, param3 is malloc_sum_param_3.
@@ -729,1245 +1416,2383 @@ func FreeKept(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, freeKeptFunc, cfg, p[:])
 }
 
-// mallocSumB0 runs b0 of kernel malloc_sum, PTX lines 37-46.
-func mallocSumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	// PTX line 37: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:37")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 38: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:38")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 39: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:39")
-	// PTX line 40: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:40")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 41: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX line 42: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX line 43: mul.lo.s32, warp-uniform
-	u7 := uint64(uint32(u6) * uint32(u5))
-	runtime.Broadcast(r6, m, u7)
-	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				r7[l] = v8
-				// 45: add.s32
-				v9 := uint64(uint32(u7) + uint32(v8))
-				r8[l] = v9
-				// 46: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+// mallocSumRun runs blocks of kernel malloc_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 37-46; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				r7[l] = v8
-				// 45: add.s32
-				v9 := uint64(uint32(u7) + uint32(v8))
-				r8[l] = v9
-				// 46: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX line 37: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:37")
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 38: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:38")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 39: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:39")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 40: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:40")
+				}
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 41: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX line 42: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX line 43: mul.lo.s32, warp-uniform
+				u7 := uint64(uint32(u6) * uint32(u5))
+				runtime.Broadcast(r6, m, u7)
+				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							r7[l] = v8
+							// 45: add.s32
+							v9 := uint64(uint32(u7) + uint32(v8))
+							r8[l] = v9
+							// 46: setp.ge.s32
+							c10t := int32(v9) >= int32(u3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							r7[l] = v8
+							// 45: add.s32
+							v9 := uint64(uint32(u7) + uint32(v8))
+							r8[l] = v9
+							// 46: setp.ge.s32
+							c10t := int32(v9) >= int32(u3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_5), PTX lines 96-107; divergent, reconverges at block 18 (b16)
+			{
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r29 := w.Reg(29)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				k0 := uint64(0x10)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				// PTX lines 96: lane-local, one loop over the lanes
+				{
+					s1w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.u32
+							s1 := uint64(r34[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r24[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.u32
+							s1 := uint64(r34[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r24[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:96")
+							}
+						}
+					}
+				}
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.u32
+							s2 := uint64(r34[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r23[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.u32
+							s2 := uint64(r34[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r23[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:97")
+							}
+						}
+					}
+				}
+				// PTX lines 98: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: st.u32
+							s3 := uint64(r34[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r29[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: st.u32
+							s3 := uint64(r34[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r29[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:98")
+							}
+						}
+					}
+				}
+				// PTX lines 99, 100, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					s4w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: st.u32
+							s4 := uint64(r34[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r32[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
+							}
+							// 100: add.s64
+							v5 := uint64(uint64(r34[l]) + uint64(k0))
+							r34[l] = v5
+							// 101: add.s32
+							v6 := uint64(uint32(r23[l]) + uint32(r25[l]))
+							r23[l] = v6
+							// 102: add.s32
+							v7 := uint64(uint32(r29[l]) + uint32(r25[l]))
+							r29[l] = v7
+							// 103: add.s32
+							v8 := uint64(uint32(r32[l]) + uint32(r25[l]))
+							r32[l] = v8
+							// 104: add.s32
+							v9 := uint64(uint32(r24[l]) + uint32(r25[l]))
+							r24[l] = v9
+							// 105: add.s32
+							v10 := uint64(uint32(r22[l]) + uint32(k1))
+							r22[l] = v10
+							// 106: add.s32
+							v11 := uint64(uint32(r33[l]) + uint32(v10))
+							// 107: setp.ne.s32
+							c12t := uint32(v11) != uint32(k2)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p4 = p4&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: st.u32
+							s4 := uint64(r34[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r32[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:99")
+							}
+							// 100: add.s64
+							v5 := uint64(uint64(r34[l]) + uint64(k0))
+							r34[l] = v5
+							// 101: add.s32
+							v6 := uint64(uint32(r23[l]) + uint32(r25[l]))
+							r23[l] = v6
+							// 102: add.s32
+							v7 := uint64(uint32(r29[l]) + uint32(r25[l]))
+							r29[l] = v7
+							// 103: add.s32
+							v8 := uint64(uint32(r32[l]) + uint32(r25[l]))
+							r32[l] = v8
+							// 104: add.s32
+							v9 := uint64(uint32(r24[l]) + uint32(r25[l]))
+							r24[l] = v9
+							// 105: add.s32
+							v10 := uint64(uint32(r22[l]) + uint32(k1))
+							r22[l] = v10
+							// 106: add.s32
+							v11 := uint64(uint32(r33[l]) + uint32(v10))
+							// 107: setp.ne.s32
+							c12t := uint32(v11) != uint32(k2)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p4 = p4&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 18
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_6), PTX lines 111-111
+			{
+				r21 := w.Reg(21)
+				k0 := uint64(0x0)
+				// PTX lines 111: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: setp.eq.s32
+							c1t := uint32(r21[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: setp.eq.s32
+							c1t := uint32(r21[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB0_8), PTX lines 121-125; divergent, reconverges at block 20 (b18)
+			{
+				r8 := w.Reg(8)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0x4)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x0)
+				// PTX lines 121, 122, 123, 124, 125: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					s1w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: st.u32
+							s1 := uint64(r37[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r38[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
+							}
+							// 122: add.s64
+							v2 := uint64(uint64(r37[l]) + uint64(k0))
+							r37[l] = v2
+							// 123: add.s32
+							v3 := uint64(uint32(r38[l]) + uint32(r8[l]))
+							r38[l] = v3
+							// 124: add.s32
+							v4 := uint64(uint32(r39[l]) + uint32(k1))
+							r39[l] = v4
+							// 125: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p6 = p6&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: st.u32
+							s1 := uint64(r37[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r38[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:121")
+							}
+							// 122: add.s64
+							v2 := uint64(uint64(r37[l]) + uint64(k0))
+							r37[l] = v2
+							// 123: add.s32
+							v3 := uint64(uint32(r38[l]) + uint32(r8[l]))
+							r38[l] = v3
+							// 124: add.s32
+							v4 := uint64(uint32(r39[l]) + uint32(k1))
+							r39[l] = v4
+							// 125: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p6 = p6&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB0_9), PTX lines 129-130
+			{
+				r19 := w.Reg(19)
+				r40 := w.Reg(40)
+				k0 := uint64(0x0)
+				// PTX line 129: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r40, m, u1)
+				// PTX line 130: mov.u32, warp-uniform
+				u2 := uint64(u1)
+				runtime.Broadcast(r19, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB0_11), PTX lines 137-148; divergent, reconverges at block 22 (b20)
+			{
+				r19 := w.Reg(19)
+				r40 := w.Reg(40)
+				r41 := w.Reg(41)
+				r42 := w.Reg(42)
+				k0 := uint64(0x4)
+				k1 := uint64(0x10)
+				k2 := uint64(0xfffffffc)
+				k3 := uint64(0x0)
+				// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					v1aw := w.Window(5)
+					v3aw := w.Window(6)
+					v5aw := w.Window(7)
+					v7aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 137: ld.u32
+							v1a := uint64(r42[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
+									continue
+								}
+								v1 = v1x
+							}
+							// 138: add.s32
+							v2 := uint64(uint32(v1) + uint32(r19[l]))
+							// 139: ld.u32
+							v3a := uint64(r42[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
+									continue
+								}
+								v3 = v3x
+							}
+							// 140: add.s32
+							v4 := uint64(uint32(v3) + uint32(v2))
+							// 141: ld.u32
+							v5a := uint64(r42[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
+									continue
+								}
+								v5 = v5x
+							}
+							// 142: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 143: ld.u32
+							v7a := uint64(r42[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
+									continue
+								}
+								v7 = v7x
+							}
+							// 144: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r19[l] = v8
+							// 145: add.s32
+							v9 := uint64(uint32(r40[l]) + uint32(k0))
+							r40[l] = v9
+							// 146: add.s64
+							v10 := uint64(uint64(r42[l]) + uint64(k1))
+							r42[l] = v10
+							// 147: add.s32
+							v11 := uint64(uint32(r41[l]) + uint32(k2))
+							r41[l] = v11
+							// 148: setp.ne.s32
+							c12t := uint32(v11) != uint32(k3)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p7 = p7&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 137: ld.u32
+							v1a := uint64(r42[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:137")
+									continue
+								}
+								v1 = v1x
+							}
+							// 138: add.s32
+							v2 := uint64(uint32(v1) + uint32(r19[l]))
+							// 139: ld.u32
+							v3a := uint64(r42[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/nvcc/device_malloc.ptx:139")
+									continue
+								}
+								v3 = v3x
+							}
+							// 140: add.s32
+							v4 := uint64(uint32(v3) + uint32(v2))
+							// 141: ld.u32
+							v5a := uint64(r42[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/nvcc/device_malloc.ptx:141")
+									continue
+								}
+								v5 = v5x
+							}
+							// 142: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 143: ld.u32
+							v7a := uint64(r42[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/nvcc/device_malloc.ptx:143")
+									continue
+								}
+								v7 = v7x
+							}
+							// 144: add.s32
+							v8 := uint64(uint32(v7) + uint32(v6))
+							r19[l] = v8
+							// 145: add.s32
+							v9 := uint64(uint32(r40[l]) + uint32(k0))
+							r40[l] = v9
+							// 146: add.s64
+							v10 := uint64(uint64(r42[l]) + uint64(k1))
+							r42[l] = v10
+							// 147: add.s32
+							v11 := uint64(uint32(r41[l]) + uint32(k2))
+							r41[l] = v11
+							// 148: setp.ne.s32
+							c12t := uint32(v11) != uint32(k3)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p7 = p7&^(1<<l) | c12b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB0_12), PTX line 151
+			t := m & w.P[5]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB0_14), PTX lines 159-163; divergent, reconverges at block 24 (b22)
+			{
+				r19 := w.Reg(19)
+				r21 := w.Reg(21)
+				r51 := w.Reg(51)
+				k0 := uint64(0x4)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x0)
+				// PTX lines 159, 160, 161, 162, 163: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					v1aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 159: ld.u32
+							v1a := uint64(r51[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
+									continue
+								}
+								v1 = v1x
+							}
+							// 160: add.s32
+							v2 := uint64(uint32(v1) + uint32(r19[l]))
+							r19[l] = v2
+							// 161: add.s64
+							v3 := uint64(uint64(r51[l]) + uint64(k0))
+							r51[l] = v3
+							// 162: add.s32
+							v4 := uint64(uint32(r21[l]) + uint32(k1))
+							r21[l] = v4
+							// 163: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p8 = p8&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 159: ld.u32
+							v1a := uint64(r51[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:159")
+									continue
+								}
+								v1 = v1x
+							}
+							// 160: add.s32
+							v2 := uint64(uint32(v1) + uint32(r19[l]))
+							r19[l] = v2
+							// 161: add.s64
+							v3 := uint64(uint64(r51[l]) + uint64(k0))
+							r51[l] = v3
+							// 162: add.s32
+							v4 := uint64(uint32(r21[l]) + uint32(k1))
+							r21[l] = v4
+							// 163: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p8 = p8&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB0_15), PTX lines 167-171; code before the call
+			{
+				r13 := w.Reg(13)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				// PTX lines 167: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 167: st.global.u32
+							s1 := uint64(r18[l]) + 0x0
+							s1v := uint64(r19[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 167: st.global.u32
+							s1 := uint64(r18[l]) + 0x0
+							s1v := uint64(r19[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:167")
+							}
+						}
+					}
+				}
+				// PTX lines 171: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 171: st.param.b64
+							s2 := uint64(0x10)
+							s2v := uint64(r13[l])
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 171: st.param.b64
+							s2 := uint64(0x10)
+							s2v := uint64(r13[l])
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b8 ($L__BB0_15), PTX line 166
+			return pc, budget
+		case 10:
+			// b9 ($L__BB0_16), PTX lines 181-182
+			{
+				r18 := w.Reg(18)
+				k0 := uint64(0xffffffff)
+				// PTX line 181: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 182: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 182: st.global.u32
+							s2 := uint64(r18[l]) + 0x0
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 182: st.global.u32
+							s2 := uint64(r18[l]) + 0x0
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:182")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b10 ($L__BB0_17), PTX line 184; ret
+			next = 26
+		case 12:
+			// b11, PTX lines 49-54; code before the call
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r9 := w.Reg(9)
+				k0 := uint64(0x4)
+				// PTX lines 49, 50, 54: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r9[l] = v1
+							// 50: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+							// 54: st.param.b64
+							s3 := uint64(0x0)
+							s3v := uint64(v2)
+							if s3 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r9[l] = v1
+							// 50: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+							// 54: st.param.b64
+							s3 := uint64(0x0)
+							s3v := uint64(v2)
+							if s3 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 13:
+			// b11, PTX line 47
+			return pc, budget
+		case 14:
+			// b12, PTX lines 61-69; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+			{
+				r1 := w.Reg(1)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				k2 := uint64(0x4)
+				// PTX lines 61, 63, 64: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
+									continue
+								}
+								v1 = v1x
+							}
+							r13[l] = v1
+							// 63: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 64: add.s64
+							v3 := uint64(uint64(r9[l]) + uint64(v2))
+							r15[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
+									continue
+								}
+								v1 = v1x
+							}
+							r13[l] = v1
+							// 63: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 64: add.s64
+							v3 := uint64(uint64(r9[l]) + uint64(v2))
+							r15[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.global.u64
+							s4 := uint64(r15[l]) + 0x0
+							s4v := uint64(r13[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
+							}
+							// 66: setp.eq.s64
+							c5t := uint64(r13[l]) == uint64(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+							// 67: cvta.to.global.u64
+							v6 := uint64(r1[l])
+							// 68: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k2))))
+							// 69: add.s64
+							v8 := uint64(uint64(v6) + uint64(v7))
+							r18[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.global.u64
+							s4 := uint64(r15[l]) + 0x0
+							s4v := uint64(r13[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:65")
+							}
+							// 66: setp.eq.s64
+							c5t := uint64(r13[l]) == uint64(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+							// 67: cvta.to.global.u64
+							v6 := uint64(r1[l])
+							// 68: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k2))))
+							// 69: add.s64
+							v8 := uint64(uint64(v6) + uint64(v7))
+							r18[l] = v8
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b13, PTX lines 72-73
+			{
+				r3 := w.Reg(3)
+				r19 := w.Reg(19)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 72: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: setp.lt.s32
+							c1t := int32(r3[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: setp.lt.s32
+							c1t := int32(r3[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+				// PTX line 73: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				runtime.Broadcast(r19, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 16:
+			// b14, PTX lines 76-79
+			{
+				r3 := w.Reg(3)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 77: and.b32
+							v2 := uint64(uint32(r3[l]) & uint32(k1))
+							r21[l] = v2
+							// 78: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 77: and.b32
+							v2 := uint64(uint32(r3[l]) & uint32(k1))
+							r21[l] = v2
+							// 78: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+				// PTX line 79: mov.u32, warp-uniform
+				u4 := uint64(k2)
+				runtime.Broadcast(r22, m, u4)
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b15, PTX lines 82-93
+			{
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r13 := w.Reg(13)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r29 := w.Reg(29)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				k0 := uint64(0x1)
+				k1 := uint64(0x2)
+				k2 := uint64(0x3)
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: add.s32
+							v1 := uint64(uint32(r8[l]) + uint32(k0))
+							r23[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: add.s32
+							v1 := uint64(uint32(r8[l]) + uint32(k0))
+							r23[l] = v1
+						}
+					}
+				}
+				// PTX line 83: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r24, m, u2)
+				// PTX lines 84, 85, 86, 87, 88, 89, 90, 91, 92, 93: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: shl.b32
+							v3 := uint64(uint32(r8[l]) << uint32(k1))
+							r25[l] = v3
+							// 85: shl.b32
+							v4 := uint64(uint32(r7[l]) << uint32(k0))
+							// 86: shl.b32
+							v5 := uint64(uint32(r6[l]) << uint32(k0))
+							// 87: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 88: or.b32
+							v7 := uint64(uint32(v6) | uint32(k0))
+							r29[l] = v7
+							// 89: mul.lo.s32
+							v8 := uint64(uint32(r7[l]) * uint32(k2))
+							// 90: mad.lo.s32
+							v9 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(v8)))
+							// 91: add.s32
+							v10 := uint64(uint32(v9) + uint32(k0))
+							r32[l] = v10
+							// 92: sub.s32
+							v11 := uint64(uint32(r21[l]) - uint32(r3[l]))
+							r33[l] = v11
+							// 93: mov.u64
+							v12 := uint64(r13[l])
+							r34[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: shl.b32
+							v3 := uint64(uint32(r8[l]) << uint32(k1))
+							r25[l] = v3
+							// 85: shl.b32
+							v4 := uint64(uint32(r7[l]) << uint32(k0))
+							// 86: shl.b32
+							v5 := uint64(uint32(r6[l]) << uint32(k0))
+							// 87: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							// 88: or.b32
+							v7 := uint64(uint32(v6) | uint32(k0))
+							r29[l] = v7
+							// 89: mul.lo.s32
+							v8 := uint64(uint32(r7[l]) * uint32(k2))
+							// 90: mad.lo.s32
+							v9 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(v8)))
+							// 91: add.s32
+							v10 := uint64(uint32(v9) + uint32(k0))
+							r32[l] = v10
+							// 92: sub.s32
+							v11 := uint64(uint32(r21[l]) - uint32(r3[l]))
+							r33[l] = v11
+							// 93: mov.u64
+							v12 := uint64(r13[l])
+							r34[l] = v12
+						}
+					}
+				}
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 18:
+			// b16, PTX line 108
+			next = 2
+		case 19:
+			// b17, PTX lines 114-117
+			{
+				r8 := w.Reg(8)
+				r13 := w.Reg(13)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				// PTX lines 114, 115, 116, 117: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r22[l])) * int64(int32(k0))))
+							// 115: add.s64
+							v2 := uint64(uint64(r13[l]) + uint64(v1))
+							r37[l] = v2
+							// 116: mad.lo.s32
+							v3 := uint64(uint32(uint32(r22[l])*uint32(r8[l]) + uint32(k1)))
+							r38[l] = v3
+							// 117: mov.u32
+							v4 := uint64(r21[l])
+							r39[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r22[l])) * int64(int32(k0))))
+							// 115: add.s64
+							v2 := uint64(uint64(r13[l]) + uint64(v1))
+							r37[l] = v2
+							// 116: mad.lo.s32
+							v3 := uint64(uint32(uint32(r22[l])*uint32(r8[l]) + uint32(k1)))
+							r38[l] = v3
+							// 117: mov.u32
+							v4 := uint64(r21[l])
+							r39[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 20:
+			// b18, PTX line 126
+			next = 4
+		case 21:
+			// b19, PTX lines 133-134
+			{
+				r3 := w.Reg(3)
+				r13 := w.Reg(13)
+				r21 := w.Reg(21)
+				r41 := w.Reg(41)
+				r42 := w.Reg(42)
+				// PTX lines 133, 134: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: sub.s32
+							v1 := uint64(uint32(r3[l]) - uint32(r21[l]))
+							r41[l] = v1
+							// 134: mov.u64
+							v2 := uint64(r13[l])
+							r42[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: sub.s32
+							v1 := uint64(uint32(r3[l]) - uint32(r21[l]))
+							r41[l] = v1
+							// 134: mov.u64
+							v2 := uint64(r13[l])
+							r42[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 22:
+			// b20, PTX line 149
+			next = 6
+		case 23:
+			// b21, PTX lines 154-155
+			{
+				r13 := w.Reg(13)
+				r40 := w.Reg(40)
+				r51 := w.Reg(51)
+				k0 := uint64(0x4)
+				// PTX lines 154, 155: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r40[l])) * int64(int32(k0))))
+							// 155: add.s64
+							v2 := uint64(uint64(r13[l]) + uint64(v1))
+							r51[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r40[l])) * int64(int32(k0))))
+							// 155: add.s64
+							v2 := uint64(uint64(r13[l]) + uint64(v1))
+							r51[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 24:
+			// b22, PTX line 164
+			next = 8
+		case 25:
+			// b23, PTX line 172
+			next = 11
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
-	_ = u4
 }
 
-// mallocSumB1 runs b1 ($L__BB0_5) of kernel malloc_sum, PTX lines 96-107.
-func mallocSumB1(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r29 := w.Reg(29)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	k0 := uint64(0x10)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX line 96: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r34, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:96")
-	// PTX line 97: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r34, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:97")
-	// PTX line 98: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r29, r34, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:98")
-	// PTX line 99: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r34, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:99")
-	// PTX lines 100, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 100: add.s64
-				v1 := uint64(uint64(r34[l]) + uint64(k0))
-				r34[l] = v1
-				// 101: add.s32
-				v2 := uint64(uint32(r23[l]) + uint32(r25[l]))
-				r23[l] = v2
-				// 102: add.s32
-				v3 := uint64(uint32(r29[l]) + uint32(r25[l]))
-				r29[l] = v3
-				// 103: add.s32
-				v4 := uint64(uint32(r32[l]) + uint32(r25[l]))
-				r32[l] = v4
-				// 104: add.s32
-				v5 := uint64(uint32(r24[l]) + uint32(r25[l]))
-				r24[l] = v5
-				// 105: add.s32
-				v6 := uint64(uint32(r22[l]) + uint32(k1))
-				r22[l] = v6
-				// 106: add.s32
-				v7 := uint64(uint32(r33[l]) + uint32(v6))
-				// 107: setp.ne.s32
-				c8t := uint32(v7) != uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// mallocKeepRun runs blocks of kernel malloc_keep for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 200-207; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p4 = p4&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 100: add.s64
-				v1 := uint64(uint64(r34[l]) + uint64(k0))
-				r34[l] = v1
-				// 101: add.s32
-				v2 := uint64(uint32(r23[l]) + uint32(r25[l]))
-				r23[l] = v2
-				// 102: add.s32
-				v3 := uint64(uint32(r29[l]) + uint32(r25[l]))
-				r29[l] = v3
-				// 103: add.s32
-				v4 := uint64(uint32(r32[l]) + uint32(r25[l]))
-				r32[l] = v4
-				// 104: add.s32
-				v5 := uint64(uint32(r24[l]) + uint32(r25[l]))
-				r24[l] = v5
-				// 105: add.s32
-				v6 := uint64(uint32(r22[l]) + uint32(k1))
-				r22[l] = v6
-				// 106: add.s32
-				v7 := uint64(uint32(r33[l]) + uint32(v6))
-				// 107: setp.ne.s32
-				c8t := uint32(v7) != uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 200: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:200")
 				}
-				p4 = p4&^(1<<l) | c8b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 201: ld.param.u32
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:201")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 202: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:202")
+				}
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 203: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX line 204: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 205, 206, 207: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 205: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 206: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 207: setp.ge.s32
+							c8t := int32(v7) >= int32(u2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 205: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 206: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 207: setp.ge.s32
+							c8t := int32(v7) >= int32(u2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 228-231
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				k0 := uint64(0x8)
+				// PTX lines 228, 229, 230, 231: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 228: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 229: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 230: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 231: st.global.u64
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r9[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 228: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 229: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 230: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 231: st.global.u64
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r9[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:231")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB1_4), PTX line 233; ret
+			next = 7
+		case 3:
+			// b3, PTX lines 213-213; code before the call
+			{
+				r2 := w.Reg(2)
+				// PTX lines 213: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 213: st.param.b64
+							s1 := uint64(0x0)
+							s1v := uint64(r2[l])
+							if s1 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 213: st.param.b64
+							s1 := uint64(0x0)
+							s1v := uint64(r2[l])
+							if s1 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b3, PTX line 208
+			return pc, budget
+		case 5:
+			// b4, PTX lines 220-222; divergent, reconverges at block 1 (b1 ($L__BB1_3))
+			{
+				r9 := w.Reg(9)
+				k0 := uint64(0x0)
+				// PTX lines 220, 222: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 220: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							r9[l] = v1
+							// 222: setp.eq.s64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 220: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							r9[l] = v1
+							// 222: setp.eq.s64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX lines 225-225
+			{
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				// PTX lines 225: lane-local, one loop over the lanes
+				{
+					s1w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 225: st.u32
+							s1 := uint64(r9[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r6[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 225: st.u32
+							s1 := uint64(r9[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
+							s1v := uint64(r6[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGeneric, s1, 4, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:225")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[4] = p4
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// mallocSumB2 runs b2 ($L__BB0_6) of kernel malloc_sum, PTX lines 111-111.
-func mallocSumB2(w *runtime.Warp, m uint32) {
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	// PTX lines 111: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: setp.eq.s32
-				c1t := uint32(r21[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// freeKeptRun runs blocks of kernel free_kept for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 249-256; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: setp.eq.s32
-				c1t := uint32(r21[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 249: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:249")
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// mallocSumB3 runs b3 ($L__BB0_8) of kernel malloc_sum, PTX lines 121-125.
-func mallocSumB3(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	k0 := uint64(0x4)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x0)
-	// PTX line 121: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r38, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:121")
-	// PTX lines 122, 123, 124, 125: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: add.s64
-				v1 := uint64(uint64(r37[l]) + uint64(k0))
-				r37[l] = v1
-				// 123: add.s32
-				v2 := uint64(uint32(r38[l]) + uint32(r8[l]))
-				r38[l] = v2
-				// 124: add.s32
-				v3 := uint64(uint32(r39[l]) + uint32(k1))
-				r39[l] = v3
-				// 125: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: add.s64
-				v1 := uint64(uint64(r37[l]) + uint64(k0))
-				r37[l] = v1
-				// 123: add.s32
-				v2 := uint64(uint32(r38[l]) + uint32(r8[l]))
-				r38[l] = v2
-				// 124: add.s32
-				v3 := uint64(uint32(r39[l]) + uint32(k1))
-				r39[l] = v3
-				// 125: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 250: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:250")
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// mallocSumB4 runs b4 ($L__BB0_9) of kernel malloc_sum, PTX lines 129-130.
-func mallocSumB4(w *runtime.Warp, m uint32) {
-	r19 := w.Reg(19)
-	r40 := w.Reg(40)
-	k0 := uint64(0x0)
-	// PTX line 129: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r40, m, u1)
-	// PTX line 130: mov.u32, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r19, m, u2)
-	_ = u2
-}
-
-// mallocSumB5 runs b5 ($L__BB0_11) of kernel malloc_sum, PTX lines 137-148.
-func mallocSumB5(w *runtime.Warp, m uint32) {
-	r19 := w.Reg(19)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	k0 := uint64(0x4)
-	k1 := uint64(0x10)
-	k2 := uint64(0xfffffffc)
-	k3 := uint64(0x0)
-	// PTX line 137: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r42, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:137")
-	// PTX lines 138: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 138: add.s32
-				v1 := uint64(uint32(r43[l]) + uint32(r19[l]))
-				r44[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 138: add.s32
-				v1 := uint64(uint32(r43[l]) + uint32(r19[l]))
-				r44[l] = v1
-			}
-		}
-	}
-	// PTX line 139: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r42, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:139")
-	// PTX lines 140: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: add.s32
-				v2 := uint64(uint32(r45[l]) + uint32(r44[l]))
-				r46[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: add.s32
-				v2 := uint64(uint32(r45[l]) + uint32(r44[l]))
-				r46[l] = v2
-			}
-		}
-	}
-	// PTX line 141: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r47, r42, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:141")
-	// PTX lines 142: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: add.s32
-				v3 := uint64(uint32(r47[l]) + uint32(r46[l]))
-				r48[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: add.s32
-				v3 := uint64(uint32(r47[l]) + uint32(r46[l]))
-				r48[l] = v3
-			}
-		}
-	}
-	// PTX line 143: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r42, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:143")
-	// PTX lines 144, 145, 146, 147, 148: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 144: add.s32
-				v4 := uint64(uint32(r49[l]) + uint32(r48[l]))
-				r19[l] = v4
-				// 145: add.s32
-				v5 := uint64(uint32(r40[l]) + uint32(k0))
-				r40[l] = v5
-				// 146: add.s64
-				v6 := uint64(uint64(r42[l]) + uint64(k1))
-				r42[l] = v6
-				// 147: add.s32
-				v7 := uint64(uint32(r41[l]) + uint32(k2))
-				r41[l] = v7
-				// 148: setp.ne.s32
-				c8t := uint32(v7) != uint32(k3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p7 = p7&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 144: add.s32
-				v4 := uint64(uint32(r49[l]) + uint32(r48[l]))
-				r19[l] = v4
-				// 145: add.s32
-				v5 := uint64(uint32(r40[l]) + uint32(k0))
-				r40[l] = v5
-				// 146: add.s64
-				v6 := uint64(uint64(r42[l]) + uint64(k1))
-				r42[l] = v6
-				// 147: add.s32
-				v7 := uint64(uint32(r41[l]) + uint32(k2))
-				r41[l] = v7
-				// 148: setp.ne.s32
-				c8t := uint32(v7) != uint32(k3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 251: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:251")
 				}
-				p7 = p7&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// mallocSumB7 runs b7 ($L__BB0_14) of kernel malloc_sum, PTX lines 159-163.
-func mallocSumB7(w *runtime.Warp, m uint32) {
-	r19 := w.Reg(19)
-	r21 := w.Reg(21)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	k0 := uint64(0x4)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x0)
-	// PTX line 159: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r51, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:159")
-	// PTX lines 160, 161, 162, 163: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 160: add.s32
-				v1 := uint64(uint32(r52[l]) + uint32(r19[l]))
-				r19[l] = v1
-				// 161: add.s64
-				v2 := uint64(uint64(r51[l]) + uint64(k0))
-				r51[l] = v2
-				// 162: add.s32
-				v3 := uint64(uint32(r21[l]) + uint32(k1))
-				r21[l] = v3
-				// 163: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 252: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX line 253: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 254, 255, 256: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 254: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 255: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 256: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 254: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 255: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 256: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p8 = p8&^(1<<l) | c4b0<<l
+				_ = u1
+				_ = u2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 160: add.s32
-				v1 := uint64(uint32(r52[l]) + uint32(r19[l]))
-				r19[l] = v1
-				// 161: add.s64
-				v2 := uint64(uint64(r51[l]) + uint64(k0))
-				r51[l] = v2
-				// 162: add.s32
-				v3 := uint64(uint32(r21[l]) + uint32(k1))
-				r21[l] = v3
-				// 163: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_3), PTX lines 271-278; code before the call
+			{
+				r1 := w.Reg(1)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x2)
+				// PTX lines 271, 272, 273, 274: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 271: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 272: shl.b64
+							v2 := uint64(uint64(r8[l]) << uint32(k0))
+							// 273: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 274: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r12[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 271: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 272: shl.b64
+							v2 := uint64(uint64(r8[l]) << uint32(k0))
+							// 273: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 274: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r12[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/device_malloc.ptx:274")
+							}
+						}
+					}
 				}
-				p8 = p8&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// mallocSumB8 runs b8 ($L__BB0_15) of kernel malloc_sum, PTX lines 167-171.
-func mallocSumB8(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	// PTX line 167: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:167")
-	// PTX line 171: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r13, nil, 0, 0x10, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:171")
-}
-
-// mallocSumB9 runs b9 ($L__BB0_16) of kernel malloc_sum, PTX lines 181-182.
-func mallocSumB9(w *runtime.Warp, m uint32) {
-	r18 := w.Reg(18)
-	r53 := w.Reg(53)
-	k0 := uint64(0xffffffff)
-	// PTX line 181: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r53, m, u1)
-	// PTX line 182: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r53, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:182")
-	_ = u1
-}
-
-// mallocSumB11 runs b11 of kernel malloc_sum, PTX lines 49-54.
-func mallocSumB11(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX lines 49, 50: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r9[l] = v1
-				// 50: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-				r10[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r9[l] = v1
-				// 50: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-				r10[l] = v2
-			}
-		}
-	}
-	// PTX line 54: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r10, nil, 0, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:54")
-}
-
-// mallocSumB12 runs b12 of kernel malloc_sum, PTX lines 61-69.
-func mallocSumB12(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	k2 := uint64(0x4)
-	// PTX line 61: ld.param.b64
-	w.LoadLanes(runtime.SpaceParam, r13, nil, 0, 0x8, 8, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:61")
-	// PTX lines 63, 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				// 64: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r15[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				// 64: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r15[l] = v2
-			}
-		}
-	}
-	// PTX line 65: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r13, r15, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:65")
-	// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: setp.eq.s64
-				c3t := uint64(r13[l]) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 278: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 278: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(r11[l])
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 278: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(r11[l])
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 67: cvta.to.global.u64
-				v4 := uint64(r1[l])
-				// 68: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k2))))
-				// 69: add.s64
-				v6 := uint64(uint64(v4) + uint64(v5))
-				r18[l] = v6
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: setp.eq.s64
-				c3t := uint64(r13[l]) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b1 ($L__BB2_3), PTX line 270
+			return pc, budget
+		case 3:
+			// b2 ($L__BB2_4), PTX line 286; ret
+			next = 7
+		case 4:
+			// b3, PTX lines 259-265; divergent, reconverges at block 1 (b1 ($L__BB2_3))
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				k2 := uint64(0xffffffff)
+				// PTX lines 259, 260, 261, 262, 263, 264: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 259: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 260: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 261: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 262: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 263: ld.global.u64
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 264: setp.eq.s64
+							c6t := uint64(v5) == uint64(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 259: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 260: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 261: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 262: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 263: ld.global.u64
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/device_malloc.ptx:263")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 264: setp.eq.s64
+							c6t := uint64(v5) == uint64(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 67: cvta.to.global.u64
-				v4 := uint64(r1[l])
-				// 68: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k2))))
-				// 69: add.s64
-				v6 := uint64(uint64(v4) + uint64(v5))
-				r18[l] = v6
+				// PTX line 265: mov.u32, warp-uniform
+				u7 := uint64(k2)
+				runtime.Broadcast(r12, m, u7)
+				_ = u7
 			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// mallocSumB13 runs b13 of kernel malloc_sum, PTX lines 72-73.
-func mallocSumB13(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r19 := w.Reg(19)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: setp.lt.s32
-				c1t := int32(r3[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b4, PTX lines 268-268
+			{
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				// PTX lines 268: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 268: ld.u32
+							v1a := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
+									continue
+								}
+								v1 = v1x
+							}
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 268: ld.u32
+							v1a := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/nvcc/device_malloc.ptx:268")
+									continue
+								}
+								v1 = v1x
+							}
+							r12[l] = v1
+						}
+					}
+					flt.Raise(w)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: setp.lt.s32
-				c1t := int32(r3[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 6:
+			// b5, PTX line 279
+			next = 3
+		default:
+			return pc, budget
 		}
-		w.P[2] = p2
-	}
-	// PTX line 73: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r19, m, u2)
-	_ = u2
-}
-
-// mallocSumB14 runs b14 of kernel malloc_sum, PTX lines 76-79.
-func mallocSumB14(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				// 77: and.b32
-				v2 := uint64(uint32(r3[l]) & uint32(k1))
-				r21[l] = v2
-				// 78: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				// 77: and.b32
-				v2 := uint64(uint32(r3[l]) & uint32(k1))
-				r21[l] = v2
-				// 78: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[3] = p3
+		pc, budget = next, budget-1
 	}
-	// PTX line 79: mov.u32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r22, m, u4)
-	_ = u4
-}
-
-// mallocSumB15 runs b15 of kernel malloc_sum, PTX lines 82-93.
-func mallocSumB15(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r29 := w.Reg(29)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	k0 := uint64(0x1)
-	k1 := uint64(0x2)
-	k2 := uint64(0x3)
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: add.s32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r23[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: add.s32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r23[l] = v1
-			}
-		}
-	}
-	// PTX line 83: mov.u32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r24, m, u2)
-	// PTX lines 84, 85, 86, 87, 88, 89, 90, 91, 92, 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: shl.b32
-				v3 := uint64(uint32(r8[l]) << uint32(k1))
-				r25[l] = v3
-				// 85: shl.b32
-				v4 := uint64(uint32(r7[l]) << uint32(k0))
-				// 86: shl.b32
-				v5 := uint64(uint32(r6[l]) << uint32(k0))
-				// 87: add.s32
-				v6 := uint64(uint32(v5) + uint32(v4))
-				// 88: or.b32
-				v7 := uint64(uint32(v6) | uint32(k0))
-				r29[l] = v7
-				// 89: mul.lo.s32
-				v8 := uint64(uint32(r7[l]) * uint32(k2))
-				// 90: mad.lo.s32
-				v9 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(v8)))
-				// 91: add.s32
-				v10 := uint64(uint32(v9) + uint32(k0))
-				r32[l] = v10
-				// 92: sub.s32
-				v11 := uint64(uint32(r21[l]) - uint32(r3[l]))
-				r33[l] = v11
-				// 93: mov.u64
-				v12 := uint64(r13[l])
-				r34[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: shl.b32
-				v3 := uint64(uint32(r8[l]) << uint32(k1))
-				r25[l] = v3
-				// 85: shl.b32
-				v4 := uint64(uint32(r7[l]) << uint32(k0))
-				// 86: shl.b32
-				v5 := uint64(uint32(r6[l]) << uint32(k0))
-				// 87: add.s32
-				v6 := uint64(uint32(v5) + uint32(v4))
-				// 88: or.b32
-				v7 := uint64(uint32(v6) | uint32(k0))
-				r29[l] = v7
-				// 89: mul.lo.s32
-				v8 := uint64(uint32(r7[l]) * uint32(k2))
-				// 90: mad.lo.s32
-				v9 := uint64(uint32(uint32(r6[l])*uint32(k2) + uint32(v8)))
-				// 91: add.s32
-				v10 := uint64(uint32(v9) + uint32(k0))
-				r32[l] = v10
-				// 92: sub.s32
-				v11 := uint64(uint32(r21[l]) - uint32(r3[l]))
-				r33[l] = v11
-				// 93: mov.u64
-				v12 := uint64(r13[l])
-				r34[l] = v12
-			}
-		}
-	}
-	_ = u2
-}
-
-// mallocSumB17 runs b17 of kernel malloc_sum, PTX lines 114-117.
-func mallocSumB17(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX lines 114, 115, 116, 117: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 114: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r22[l])) * int64(int32(k0))))
-				// 115: add.s64
-				v2 := uint64(uint64(r13[l]) + uint64(v1))
-				r37[l] = v2
-				// 116: mad.lo.s32
-				v3 := uint64(uint32(uint32(r22[l])*uint32(r8[l]) + uint32(k1)))
-				r38[l] = v3
-				// 117: mov.u32
-				v4 := uint64(r21[l])
-				r39[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 114: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r22[l])) * int64(int32(k0))))
-				// 115: add.s64
-				v2 := uint64(uint64(r13[l]) + uint64(v1))
-				r37[l] = v2
-				// 116: mad.lo.s32
-				v3 := uint64(uint32(uint32(r22[l])*uint32(r8[l]) + uint32(k1)))
-				r38[l] = v3
-				// 117: mov.u32
-				v4 := uint64(r21[l])
-				r39[l] = v4
-			}
-		}
-	}
-}
-
-// mallocSumB19 runs b19 of kernel malloc_sum, PTX lines 133-134.
-func mallocSumB19(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r13 := w.Reg(13)
-	r21 := w.Reg(21)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	// PTX lines 133, 134: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: sub.s32
-				v1 := uint64(uint32(r3[l]) - uint32(r21[l]))
-				r41[l] = v1
-				// 134: mov.u64
-				v2 := uint64(r13[l])
-				r42[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: sub.s32
-				v1 := uint64(uint32(r3[l]) - uint32(r21[l]))
-				r41[l] = v1
-				// 134: mov.u64
-				v2 := uint64(r13[l])
-				r42[l] = v2
-			}
-		}
-	}
-}
-
-// mallocSumB21 runs b21 of kernel malloc_sum, PTX lines 154-155.
-func mallocSumB21(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r40 := w.Reg(40)
-	r51 := w.Reg(51)
-	k0 := uint64(0x4)
-	// PTX lines 154, 155: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r40[l])) * int64(int32(k0))))
-				// 155: add.s64
-				v2 := uint64(uint64(r13[l]) + uint64(v1))
-				r51[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r40[l])) * int64(int32(k0))))
-				// 155: add.s64
-				v2 := uint64(uint64(r13[l]) + uint64(v1))
-				r51[l] = v2
-			}
-		}
-	}
-}
-
-// mallocKeepB0 runs b0 of kernel malloc_keep, PTX lines 200-207.
-func mallocKeepB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	// PTX line 200: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:200")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 201: ld.param.u32
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:201")
-	// PTX line 202: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:202")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 203: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX line 204: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 205, 206, 207: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 206: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 207: setp.ge.s32
-				c8t := int32(v7) >= int32(u2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 205: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 206: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 207: setp.ge.s32
-				c8t := int32(v7) >= int32(u2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u3
-}
-
-// mallocKeepB1 runs b1 ($L__BB1_3) of kernel malloc_keep, PTX lines 228-231.
-func mallocKeepB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	k0 := uint64(0x8)
-	// PTX lines 228, 229, 230: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 228: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 229: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 230: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r12[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 228: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 229: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 230: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r12[l] = v3
-			}
-		}
-	}
-	// PTX line 231: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r9, r12, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:231")
-}
-
-// mallocKeepB3 runs b3 of kernel malloc_keep, PTX lines 213-213.
-func mallocKeepB3(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	// PTX line 213: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:213")
-}
-
-// mallocKeepB4 runs b4 of kernel malloc_keep, PTX lines 220-222.
-func mallocKeepB4(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	k0 := uint64(0x0)
-	// PTX line 220: ld.param.b64
-	w.LoadLanes(runtime.SpaceParam, r9, nil, 0, 0x8, 8, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:220")
-	// PTX lines 222: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 222: setp.eq.s64
-				c1t := uint64(r9[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 222: setp.eq.s64
-				c1t := uint64(r9[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// mallocKeepB5 runs b5 of kernel malloc_keep, PTX lines 225-225.
-func mallocKeepB5(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	// PTX line 225: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r6, r9, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:225")
-}
-
-// freeKeptB0 runs b0 of kernel free_kept, PTX lines 249-256.
-func freeKeptB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX line 249: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:249")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 250: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:250")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 251: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:251")
-	// PTX line 252: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX line 253: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 254, 255, 256: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 254: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 255: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 256: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 254: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 255: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 256: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// freeKeptB1 runs b1 ($L__BB2_3) of kernel free_kept, PTX lines 271-278.
-func freeKeptB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r8 := w.Reg(8)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	k0 := uint64(0x2)
-	// PTX lines 271, 272, 273: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 271: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 272: shl.b64
-				v2 := uint64(uint64(r8[l]) << uint32(k0))
-				// 273: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r15[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 271: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 272: shl.b64
-				v2 := uint64(uint64(r8[l]) << uint32(k0))
-				// 273: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r15[l] = v3
-			}
-		}
-	}
-	// PTX line 274: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_malloc.ptx:274")
-	// PTX line 278: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r11, nil, 0, 0x0, 8, m, "testdata/ptx/nvcc/device_malloc.ptx:278")
-}
-
-// freeKeptB3 runs b3 of kernel free_kept, PTX lines 259-265.
-func freeKeptB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	k2 := uint64(0xffffffff)
-	// PTX lines 259, 260, 261, 262: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 259: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 260: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 261: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 262: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 259: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 260: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 261: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 262: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
-			}
-		}
-	}
-	// PTX line 263: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:263")
-	// PTX lines 264: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 264: setp.eq.s64
-				c5t := uint64(r11[l]) == uint64(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 264: setp.eq.s64
-				c5t := uint64(r11[l]) == uint64(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 265: mov.u32, warp-uniform
-	u6 := uint64(k2)
-	runtime.Broadcast(r12, m, u6)
-	_ = u6
-}
-
-// freeKeptB4 runs b4 of kernel free_kept, PTX lines 268-268.
-func freeKeptB4(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	// PTX line 268: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/device_malloc.ptx:268")
 }

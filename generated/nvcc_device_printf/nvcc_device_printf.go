@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/device_printf.ptx",
+	NumWindows: 12,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -190,9 +191,56 @@ func init() {
 	printfIntsFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 46-57; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	printfIntsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:46",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -206,6 +254,13 @@ func init() {
 	printfIntsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:178",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_printf.ptx:178",
@@ -216,9 +271,75 @@ func init() {
 	}
 	// b2, PTX lines 60-83; code before the call
 	printfIntsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:60",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -229,6 +350,13 @@ func init() {
 	printfIntsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:85",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -257,9 +385,75 @@ func init() {
 	}
 	// b3, PTX lines 91-115; code before the call
 	printfIntsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:91",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  115,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -270,6 +464,13 @@ func init() {
 	printfIntsFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:117",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -299,9 +500,45 @@ func init() {
 	}
 	// b4, PTX lines 123-137; code before the call
 	printfIntsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:123",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  137,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -312,6 +549,13 @@ func init() {
 	printfIntsFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:139",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  139,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -341,9 +585,63 @@ func init() {
 	}
 	// b5, PTX lines 145-165; code before the call
 	printfIntsFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:145",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  165,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -354,6 +652,13 @@ func init() {
 	printfIntsFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:167",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -383,9 +688,21 @@ func init() {
 	}
 	// b6, PTX lines 173-175
 	printfIntsFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{printfIntsB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfIntsRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:173",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  175,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_printf.ptx:177",
@@ -399,12 +716,57 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	printfIntsFunc.Run = printfIntsRun
 	printfFloatsFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 199-209; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	printfFloatsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{printfFloatsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfFloatsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:199",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -418,6 +780,13 @@ func init() {
 	printfFloatsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:274",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  274,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_printf.ptx:274",
@@ -428,9 +797,75 @@ func init() {
 	}
 	// b2, PTX lines 212-235; code before the call
 	printfFloatsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{printfFloatsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfFloatsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:212",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -441,6 +876,13 @@ func init() {
 	printfFloatsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:237",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -469,9 +911,57 @@ func init() {
 	}
 	// b3, PTX lines 243-261; code before the call
 	printfFloatsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{printfFloatsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfFloatsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:243",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  261,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -482,6 +972,13 @@ func init() {
 	printfFloatsFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:263",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  263,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -511,9 +1008,21 @@ func init() {
 	}
 	// b4, PTX lines 269-271
 	printfFloatsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{printfFloatsB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfFloatsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:269",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  271,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_printf.ptx:273",
@@ -527,12 +1036,40 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	printfFloatsFunc.Run = printfFloatsRun
 	printfNoneFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 286-296; code before the call
 	printfNoneFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{printfNoneB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfNoneRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:286",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  296,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -543,6 +1080,13 @@ func init() {
 	printfNoneFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:298",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  298,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -571,9 +1115,33 @@ func init() {
 	}
 	// b1, PTX lines 304-309; ret
 	printfNoneFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{printfNoneB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			printfNoneRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/device_printf.ptx:304",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/device_printf.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}, {
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  310,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/device_printf.ptx:310",
@@ -587,6 +1155,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	printfNoneFunc.Run = printfNoneRun
 }
 
 // PrintfInts launches PTX kernel printf_ints (testdata/ptx/nvcc/device_printf.ptx:30) on dev with the launch configuration cfg. Parameters: param0 is printf_ints_param_0, param1 is printf_ints_param_1, param2 is printf_ints_param_2, param3 is printf_ints_param_3, param4 is printf_ints_param_4.
@@ -617,819 +1186,2529 @@ func PrintfNone(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, printfNoneFunc, cfg, p[:])
 }
 
-// printfIntsB0 runs b0 of kernel printf_ints, PTX lines 46-57.
-func printfIntsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 46: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 47: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 48: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:48")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 49: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:49")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 50: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:50")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 51: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/device_printf.ptx:51")
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 52: ld.param.u32
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:52")
-	// PTX line 53: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	// PTX line 54: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r8, m, u9)
-	// PTX lines 55, 56, 57: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-				// 56: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-				r10[l] = v11
-				// 57: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+// printfIntsRun runs blocks of kernel printf_ints for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 46-57; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 46: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				runtime.Broadcast(r1, m, u1)
+				// PTX line 47: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-				// 56: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-				r10[l] = v11
-				// 57: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				// PTX line 48: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:48")
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u5
-	_ = u6
-}
-
-// printfIntsB2 runs b2 of kernel printf_ints, PTX lines 60-83.
-func printfIntsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	k0 := uint64(0x4)
-	k1 := uint64(0x8)
-	k2 := uint64(0x0)
-	// PTX lines 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: cvta.to.global.u64
-				v1 := uint64(r2[l])
-				// 61: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				// 62: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r13[l] = v3
-				// 63: cvta.to.global.u64
-				v4 := uint64(r3[l])
-				// 64: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r15[l] = v5
-				// 65: cvta.to.global.u64
-				v6 := uint64(r4[l])
-				// 66: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-				// 67: add.s64
-				v8 := uint64(uint64(v6) + uint64(v7))
-				r18[l] = v8
-				// 68: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k2))
-				r19[l] = v9
-				// 69: add.u64
-				v10 := uint64(uint64(r1[l]) + uint64(k2))
-				r20[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: cvta.to.global.u64
-				v1 := uint64(r2[l])
-				// 61: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				// 62: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r13[l] = v3
-				// 63: cvta.to.global.u64
-				v4 := uint64(r3[l])
-				// 64: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r15[l] = v5
-				// 65: cvta.to.global.u64
-				v6 := uint64(r4[l])
-				// 66: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-				// 67: add.s64
-				v8 := uint64(uint64(v6) + uint64(v7))
-				r18[l] = v8
-				// 68: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k2))
-				r19[l] = v9
-				// 69: add.u64
-				v10 := uint64(uint64(r1[l]) + uint64(k2))
-				r20[l] = v10
-			}
-		}
-	}
-	// PTX line 70: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r21, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:70")
-	// PTX line 71: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r22, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:71")
-	// PTX line 72: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r23, r18, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/device_printf.ptx:72")
-	// PTX line 73: st.local.v4.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r8, r9, r22, r22}, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:73")
-	// PTX line 74: st.local.v4.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r22, r22, r22, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:74")
-	// PTX line 75: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r22, r22}, r20, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:75")
-	// PTX line 76: mov.u64, warp-uniform
-	u11 := uint64((w.GlobalVar(0) + k2))
-	// PTX line 77: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r25, m, u12)
-	// PTX line 81: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:81")
-	// PTX line 83: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:83")
-	_ = u12
-}
-
-// printfIntsB3 runs b3 of kernel printf_ints, PTX lines 91-115.
-func printfIntsB3(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r28 := w.Reg(28)
-	r32 := w.Reg(32)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r41 := w.Reg(41)
-	k0 := uint64(0x2)
-	k1 := uint64(0x4)
-	k2 := uint64(0x4ec4ec4f)
-	k3 := uint64(0x1f)
-	k4 := uint64(0x3)
-	k5 := uint64(0x1a)
-	k6 := uint64(0x41)
-	k7 := uint64(0x0)
-	// PTX line 91: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r28, nil, 0, 0x10, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:91")
-	// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				// 94: cvta.to.global.u64
-				v2 := uint64(r5[l])
-				// 95: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-				// 96: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r32[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				// 94: cvta.to.global.u64
-				v2 := uint64(r5[l])
-				// 95: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-				// 96: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r32[l] = v4
-			}
-		}
-	}
-	// PTX line 97: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r32, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:97")
-	// PTX lines 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 98: mul.hi.s32
-				v5 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
-				// 99: shr.u32
-				v6 := uint64(uint32(v5) >> uint32(k3))
-				// 100: shr.s32
-				v7 := uint64(uint32(int32(v5) >> uint32(k4)))
-				// 101: add.s32
-				v8 := uint64(uint32(v7) + uint32(v6))
-				// 102: mul.lo.s32
-				v9 := uint64(uint32(v8) * uint32(k5))
-				// 103: sub.s32
-				v10 := uint64(uint32(r10[l]) - uint32(v9))
-				r38[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 98: mul.hi.s32
-				v5 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
-				// 99: shr.u32
-				v6 := uint64(uint32(v5) >> uint32(k3))
-				// 100: shr.s32
-				v7 := uint64(uint32(int32(v5) >> uint32(k4)))
-				// 101: add.s32
-				v8 := uint64(uint32(v7) + uint32(v6))
-				// 102: mul.lo.s32
-				v9 := uint64(uint32(v8) * uint32(k5))
-				// 103: sub.s32
-				v10 := uint64(uint32(r10[l]) - uint32(v9))
-				r38[l] = v10
-			}
-		}
-	}
-	// PTX line 104: st.local.v4.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r21, r21, r21, r21}, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:104")
-	// PTX lines 105: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: add.s32
-				v11 := uint64(uint32(r38[l]) + uint32(k6))
-				r39[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: add.s32
-				v11 := uint64(uint32(r38[l]) + uint32(k6))
-				r39[l] = v11
-			}
-		}
-	}
-	// PTX line 106: st.local.v2.u32
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r39, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:106")
-	// PTX line 107: st.local.u32
-	w.StoreLanes(runtime.SpaceLocal, r21, r20, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/nvcc/device_printf.ptx:107")
-	// PTX line 108: mov.u64, warp-uniform
-	u12 := uint64((w.GlobalVar(1) + k7))
-	// PTX line 109: cvta.global.u64, warp-uniform
-	u13 := uint64(u12)
-	runtime.Broadcast(r41, m, u13)
-	// PTX line 113: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r41, nil, 0, 0x18, 8, m, "testdata/ptx/nvcc/device_printf.ptx:113")
-	// PTX line 115: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:115")
-	_ = u13
-}
-
-// printfIntsB4 runs b4 of kernel printf_ints, PTX lines 123-137.
-func printfIntsB4(w *runtime.Warp, m uint32) {
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r32 := w.Reg(32)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r45 := w.Reg(45)
-	k0 := uint64(0x0)
-	// PTX line 123: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r42, nil, 0, 0x28, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:123")
-	// PTX line 125: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r42, r32, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/device_printf.ptx:125")
-	// PTX line 126: st.local.v2.u64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r23, r23}, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:126")
-	// PTX line 127: st.local.v2.u64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r23, r23}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:127")
-	// PTX lines 128: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 128: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r21[l])))
-				r43[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 128: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r21[l])))
-				r43[l] = v1
-			}
-		}
-	}
-	// PTX line 129: st.local.v2.u64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r23}, r20, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:129")
-	// PTX line 130: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(2) + k0))
-	// PTX line 131: cvta.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r45, m, u3)
-	// PTX line 135: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r45, nil, 0, 0x30, 8, m, "testdata/ptx/nvcc/device_printf.ptx:135")
-	// PTX line 137: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x38, 8, m, "testdata/ptx/nvcc/device_printf.ptx:137")
-	_ = u3
-}
-
-// printfIntsB5 runs b5 of kernel printf_ints, PTX lines 145-165.
-func printfIntsB5(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r32 := w.Reg(32)
-	r46 := w.Reg(46)
-	r48 := w.Reg(48)
-	r50 := w.Reg(50)
-	r52 := w.Reg(52)
-	r54 := w.Reg(54)
-	k0 := uint64(0x1)
-	k1 := uint64(0x6e)
-	k2 := uint64(0x79)
-	k3 := uint64(0x0)
-	// PTX line 145: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r46, nil, 0, 0x40, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:145")
-	// PTX line 147: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r46, r32, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/nvcc/device_printf.ptx:147")
-	// PTX lines 148, 149, 150: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 149: setp.eq.b32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 150: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(k2)
+				// PTX line 49: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:49")
 				}
-				r48[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: and.b32
-				v1 := uint64(uint32(r10[l]) & uint32(k0))
-				// 149: setp.eq.b32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 150: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(k2)
+				// PTX line 50: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:50")
 				}
-				r48[l] = v3
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 151: mov.u64, warp-uniform
-	u4 := uint64((w.GlobalVar(4) + k3))
-	// PTX line 152: cvta.global.u64, warp-uniform
-	u5 := uint64(u4)
-	runtime.Broadcast(r50, m, u5)
-	// PTX line 153: st.local.v2.u64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r50, r50}, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:153")
-	// PTX line 154: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(5) + k3))
-	// PTX line 155: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r52, m, u7)
-	// PTX line 156: st.local.v2.u64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r52, r52}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:156")
-	// PTX line 157: st.local.u32
-	w.StoreLanes(runtime.SpaceLocal, r48, r20, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:157")
-	// PTX line 158: mov.u64, warp-uniform
-	u8 := uint64((w.GlobalVar(3) + k3))
-	// PTX line 159: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r54, m, u9)
-	// PTX line 163: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r54, nil, 0, 0x48, 8, m, "testdata/ptx/nvcc/device_printf.ptx:163")
-	// PTX line 165: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x50, 8, m, "testdata/ptx/nvcc/device_printf.ptx:165")
-	_ = u5
-	_ = u7
-	_ = u9
-}
-
-// printfIntsB6 runs b6 of kernel printf_ints, PTX lines 173-175.
-func printfIntsB6(w *runtime.Warp, m uint32) {
-	r32 := w.Reg(32)
-	r55 := w.Reg(55)
-	// PTX line 173: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r55, nil, 0, 0x58, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:173")
-	// PTX line 175: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r55, r32, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/nvcc/device_printf.ptx:175")
-}
-
-// printfFloatsB0 runs b0 of kernel printf_floats, PTX lines 199-209.
-func printfFloatsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 199: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 200: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 201: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:201")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 202: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:202")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 203: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:203")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 204: ld.param.u32
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/device_printf.ptx:204")
-	// PTX line 205: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.NTID().X))
-	// PTX line 206: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.CTAID().X))
-	// PTX lines 207, 208, 209: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 208: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-				r9[l] = v10
-				// 209: setp.ge.s32
-				c11t := int32(v10) >= int32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				runtime.Broadcast(r4, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 208: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-				r9[l] = v10
-				// 209: setp.ge.s32
-				c11t := int32(v10) >= int32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				// PTX line 51: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/device_printf.ptx:51")
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				runtime.Broadcast(r5, m, u6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 52: ld.param.u32
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u7 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:52")
+				}
+				// PTX line 53: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.NTID().X))
+				// PTX line 54: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r8, m, u9)
+				// PTX lines 55, 56, 57: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							r9[l] = v10
+							// 56: mad.lo.s32
+							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+							r10[l] = v11
+							// 57: setp.ge.s32
+							c12t := int32(v11) >= int32(u7)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							r9[l] = v10
+							// 56: mad.lo.s32
+							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+							r10[l] = v11
+							// 57: setp.ge.s32
+							c12t := int32(v11) >= int32(u7)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u2
+				_ = u3
+				_ = u4
+				_ = u5
+				_ = u6
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 177; ret
+			next = 11
+		case 2:
+			// b2, PTX lines 60-83; code before the call
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				k0 := uint64(0x4)
+				k1 := uint64(0x8)
+				k2 := uint64(0x0)
+				// PTX lines 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					v12aw := w.Window(1)
+					v13aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: cvta.to.global.u64
+							v1 := uint64(r2[l])
+							// 61: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 62: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 63: cvta.to.global.u64
+							v4 := uint64(r3[l])
+							// 64: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 65: cvta.to.global.u64
+							v6 := uint64(r4[l])
+							// 66: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+							// 67: add.s64
+							v8 := uint64(uint64(v6) + uint64(v7))
+							// 68: add.u64
+							v9 := uint64(uint64(r0[l]) + uint64(k2))
+							r19[l] = v9
+							// 69: add.u64
+							v10 := uint64(uint64(r1[l]) + uint64(k2))
+							r20[l] = v10
+							// 70: ld.global.u32
+							v11a := uint64(v5) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
+									continue
+								}
+								v11 = v11x
+							}
+							r21[l] = v11
+							// 71: ld.global.u32
+							v12a := uint64(v3) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
+									continue
+								}
+								v12 = v12x
+							}
+							r22[l] = v12
+							// 72: ld.global.u64
+							v13a := uint64(v8) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+								if !v13ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
+									continue
+								}
+								v13 = v13x
+							}
+							r23[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: cvta.to.global.u64
+							v1 := uint64(r2[l])
+							// 61: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 62: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 63: cvta.to.global.u64
+							v4 := uint64(r3[l])
+							// 64: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 65: cvta.to.global.u64
+							v6 := uint64(r4[l])
+							// 66: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+							// 67: add.s64
+							v8 := uint64(uint64(v6) + uint64(v7))
+							// 68: add.u64
+							v9 := uint64(uint64(r0[l]) + uint64(k2))
+							r19[l] = v9
+							// 69: add.u64
+							v10 := uint64(uint64(r1[l]) + uint64(k2))
+							r20[l] = v10
+							// 70: ld.global.u32
+							v11a := uint64(v5) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/device_printf.ptx:70")
+									continue
+								}
+								v11 = v11x
+							}
+							r21[l] = v11
+							// 71: ld.global.u32
+							v12a := uint64(v3) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/device_printf.ptx:71")
+									continue
+								}
+								v12 = v12x
+							}
+							r22[l] = v12
+							// 72: ld.global.u64
+							v13a := uint64(v8) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+								if !v13ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/device_printf.ptx:72")
+									continue
+								}
+								v13 = v13x
+							}
+							r23[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 73: st.local.v4.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r8, r9, r22, r22}, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:73")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 74: st.local.v4.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r22, r22, r22, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:74")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 75: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r22, r22}, r20, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/nvcc/device_printf.ptx:75")
+				// PTX line 76: mov.u64, warp-uniform
+				u14 := uint64((w.GlobalVar(0) + k2))
+				// PTX line 77: cvta.global.u64, warp-uniform
+				u15 := uint64(u14)
+				// PTX lines 81: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: st.param.b64
+							s16 := uint64(0x0)
+							s16v := uint64(u15)
+							if s16 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: st.param.b64
+							s16 := uint64(0x0)
+							s16v := uint64(u15)
+							if s16 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
+							}
+						}
+					}
+				}
+				// PTX lines 83: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: st.param.b64
+							s17 := uint64(0x8)
+							s17v := uint64(r19[l])
+							if s17 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: st.param.b64
+							s17 := uint64(0x8)
+							s17v := uint64(r19[l])
+							if s17 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 58
+			return pc, budget
+		case 4:
+			// b3, PTX lines 91-115; code before the call
+			{
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r28 := w.Reg(28)
+				r32 := w.Reg(32)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0x2)
+				k1 := uint64(0x4)
+				k2 := uint64(0x4ec4ec4f)
+				k3 := uint64(0x1f)
+				k4 := uint64(0x3)
+				k5 := uint64(0x1a)
+				k6 := uint64(0x41)
+				k7 := uint64(0x0)
+				// PTX lines 91, 93, 94, 95, 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
+									continue
+								}
+								v1 = v1x
+							}
+							r28[l] = v1
+							// 93: shl.b32
+							v2 := uint64(uint32(r10[l]) << uint32(k0))
+							// 94: cvta.to.global.u64
+							v3 := uint64(r5[l])
+							// 95: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+							// 96: add.s64
+							v5 := uint64(uint64(v3) + uint64(v4))
+							r32[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
+									continue
+								}
+								v1 = v1x
+							}
+							r28[l] = v1
+							// 93: shl.b32
+							v2 := uint64(uint32(r10[l]) << uint32(k0))
+							// 94: cvta.to.global.u64
+							v3 := uint64(r5[l])
+							// 95: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+							// 96: add.s64
+							v5 := uint64(uint64(v3) + uint64(v4))
+							r32[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.global.u32
+							s6 := uint64(r32[l]) + 0x0
+							s6v := uint64(r28[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
+							}
+							// 98: mul.hi.s32
+							v7 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
+							// 99: shr.u32
+							v8 := uint64(uint32(v7) >> uint32(k3))
+							// 100: shr.s32
+							v9 := uint64(uint32(int32(v7) >> uint32(k4)))
+							// 101: add.s32
+							v10 := uint64(uint32(v9) + uint32(v8))
+							// 102: mul.lo.s32
+							v11 := uint64(uint32(v10) * uint32(k5))
+							// 103: sub.s32
+							v12 := uint64(uint32(r10[l]) - uint32(v11))
+							r38[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.global.u32
+							s6 := uint64(r32[l]) + 0x0
+							s6v := uint64(r28[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:97")
+							}
+							// 98: mul.hi.s32
+							v7 := uint64(uint32(isa.MulHi(r10[l], k2, 32, true)))
+							// 99: shr.u32
+							v8 := uint64(uint32(v7) >> uint32(k3))
+							// 100: shr.s32
+							v9 := uint64(uint32(int32(v7) >> uint32(k4)))
+							// 101: add.s32
+							v10 := uint64(uint32(v9) + uint32(v8))
+							// 102: mul.lo.s32
+							v11 := uint64(uint32(v10) * uint32(k5))
+							// 103: sub.s32
+							v12 := uint64(uint32(r10[l]) - uint32(v11))
+							r38[l] = v12
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 104: st.local.v4.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r21, r21, r21, r21}, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:104")
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: add.s32
+							v13 := uint64(uint32(r38[l]) + uint32(k6))
+							r39[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: add.s32
+							v13 := uint64(uint32(r38[l]) + uint32(k6))
+							r39[l] = v13
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 106: st.local.v2.u32
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r39, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:106")
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.local.u32
+							s14 := uint64(r20[l]) + 0x18
+							s14v := uint64(r21[l])
+							if s14 < lmEnd4 && s14&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.local.u32
+							s14 := uint64(r20[l]) + 0x18
+							s14v := uint64(r21[l])
+							if s14 < lmEnd4 && s14&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s14, 4, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:107")
+							}
+						}
+					}
+				}
+				// PTX line 108: mov.u64, warp-uniform
+				u15 := uint64((w.GlobalVar(1) + k7))
+				// PTX line 109: cvta.global.u64, warp-uniform
+				u16 := uint64(u15)
+				// PTX lines 113: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 113: st.param.b64
+							s17 := uint64(0x18)
+							s17v := uint64(u16)
+							if s17 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 113: st.param.b64
+							s17 := uint64(0x18)
+							s17v := uint64(u16)
+							if s17 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
+							}
+						}
+					}
+				}
+				// PTX lines 115: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: st.param.b64
+							s18 := uint64(0x20)
+							s18v := uint64(r19[l])
+							if s18 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: st.param.b64
+							s18 := uint64(0x20)
+							s18v := uint64(r19[l])
+							if s18 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3, PTX line 85
+			return pc, budget
+		case 6:
+			// b4, PTX lines 123-137; code before the call
+			{
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				r32 := w.Reg(32)
+				r42 := w.Reg(42)
+				r43 := w.Reg(43)
+				k0 := uint64(0x0)
+				// PTX lines 123: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: ld.param.b32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
+									continue
+								}
+								v1 = v1x
+							}
+							r42[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: ld.param.b32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
+									continue
+								}
+								v1 = v1x
+							}
+							r42[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 125: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 125: st.global.u32
+							s2 := uint64(r32[l]) + 0x4
+							s2v := uint64(r42[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 125: st.global.u32
+							s2 := uint64(r32[l]) + 0x4
+							s2v := uint64(r42[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:125")
+							}
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 126: st.local.v2.u64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r23, r23}, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:126")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 127: st.local.v2.u64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r23, r23}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:127")
+				// PTX lines 128: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: cvt.u64.u32
+							v3 := uint64(uint64(uint32(r21[l])))
+							r43[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: cvt.u64.u32
+							v3 := uint64(uint64(uint32(r21[l])))
+							r43[l] = v3
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 129: st.local.v2.u64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r23}, r20, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:129")
+				// PTX line 130: mov.u64, warp-uniform
+				u4 := uint64((w.GlobalVar(2) + k0))
+				// PTX line 131: cvta.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX lines 135: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: st.param.b64
+							s6 := uint64(0x30)
+							s6v := uint64(u5)
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: st.param.b64
+							s6 := uint64(0x30)
+							s6v := uint64(u5)
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
+							}
+						}
+					}
+				}
+				// PTX lines 137: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 137: st.param.b64
+							s7 := uint64(0x38)
+							s7v := uint64(r19[l])
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 137: st.param.b64
+							s7 := uint64(0x38)
+							s7v := uint64(r19[l])
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b4, PTX line 117
+			return pc, budget
+		case 8:
+			// b5, PTX lines 145-165; code before the call
+			{
+				r10 := w.Reg(10)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r32 := w.Reg(32)
+				r46 := w.Reg(46)
+				r48 := w.Reg(48)
+				r50 := w.Reg(50)
+				r52 := w.Reg(52)
+				k0 := uint64(0x1)
+				k1 := uint64(0x6e)
+				k2 := uint64(0x79)
+				k3 := uint64(0x0)
+				// PTX lines 145: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: ld.param.b32
+							v1a := uint64(0x40)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
+									continue
+								}
+								v1 = v1x
+							}
+							r46[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: ld.param.b32
+							v1a := uint64(0x40)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
+									continue
+								}
+								v1 = v1x
+							}
+							r46[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 147, 148, 149, 150: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: st.global.u32
+							s2 := uint64(r32[l]) + 0x8
+							s2v := uint64(r46[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
+							}
+							// 148: and.b32
+							v3 := uint64(uint32(r10[l]) & uint32(k0))
+							// 149: setp.eq.b32
+							c4t := uint32(v3) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+							// 150: selp.b32
+							v5 := uint64(k1)
+							if c4 {
+								v5 = uint64(k2)
+							}
+							r48[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: st.global.u32
+							s2 := uint64(r32[l]) + 0x8
+							s2v := uint64(r46[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:147")
+							}
+							// 148: and.b32
+							v3 := uint64(uint32(r10[l]) & uint32(k0))
+							// 149: setp.eq.b32
+							c4t := uint32(v3) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+							// 150: selp.b32
+							v5 := uint64(k1)
+							if c4 {
+								v5 = uint64(k2)
+							}
+							r48[l] = v5
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX line 151: mov.u64, warp-uniform
+				u6 := uint64((w.GlobalVar(4) + k3))
+				// PTX line 152: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				runtime.Broadcast(r50, m, u7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 153: st.local.v2.u64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r50, r50}, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:153")
+				// PTX line 154: mov.u64, warp-uniform
+				u8 := uint64((w.GlobalVar(5) + k3))
+				// PTX line 155: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				runtime.Broadcast(r52, m, u9)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 156: st.local.v2.u64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r52, r52}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:156")
+				// PTX lines 157: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: st.local.u32
+							s10 := uint64(r20[l]) + 0x20
+							s10v := uint64(r48[l])
+							if s10 < lmEnd4 && s10&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: st.local.u32
+							s10 := uint64(r20[l]) + 0x20
+							s10v := uint64(r48[l])
+							if s10 < lmEnd4 && s10&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:157")
+							}
+						}
+					}
+				}
+				// PTX line 158: mov.u64, warp-uniform
+				u11 := uint64((w.GlobalVar(3) + k3))
+				// PTX line 159: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX lines 163: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: st.param.b64
+							s13 := uint64(0x48)
+							s13v := uint64(u12)
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: st.param.b64
+							s13 := uint64(0x48)
+							s13v := uint64(u12)
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
+							}
+						}
+					}
+				}
+				// PTX lines 165: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 165: st.param.b64
+							s14 := uint64(0x50)
+							s14v := uint64(r19[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 165: st.param.b64
+							s14 := uint64(0x50)
+							s14v := uint64(r19[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
+							}
+						}
+					}
+				}
+				_ = u7
+				_ = u9
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b5, PTX line 139
+			return pc, budget
+		case 10:
+			// b6, PTX lines 173-175
+			{
+				r32 := w.Reg(32)
+				r55 := w.Reg(55)
+				// PTX lines 173: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: ld.param.b32
+							v1a := uint64(0x58)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
+									continue
+								}
+								v1 = v1x
+							}
+							r55[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: ld.param.b32
+							v1a := uint64(0x58)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
+									continue
+								}
+								v1 = v1x
+							}
+							r55[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 175: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: st.global.u32
+							s2 := uint64(r32[l]) + 0xc
+							s2v := uint64(r55[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: st.global.u32
+							s2 := uint64(r32[l]) + 0xc
+							s2v := uint64(r55[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:175")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u5
 }
 
-// printfFloatsB2 runs b2 of kernel printf_floats, PTX lines 212-235.
-func printfFloatsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r21 := w.Reg(21)
-	k0 := uint64(0x8)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX lines 212, 213, 214, 215, 216, 217: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 212: cvta.to.global.u64
-				v1 := uint64(r2[l])
-				// 213: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-				// 214: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r12[l] = v3
-				// 215: cvta.to.global.u64
-				v4 := uint64(r3[l])
-				// 216: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
-				// 217: add.s64
-				v6 := uint64(uint64(v4) + uint64(v5))
-				r15[l] = v6
+// printfFloatsRun runs blocks of kernel printf_floats for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 199-209; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 199: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				runtime.Broadcast(r1, m, u1)
+				// PTX line 200: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 201: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:201")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 202: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:202")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 203: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:203")
+				}
+				runtime.Broadcast(r4, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 204: ld.param.u32
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u6 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/device_printf.ptx:204")
+				}
+				// PTX line 205: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.NTID().X))
+				// PTX line 206: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.CTAID().X))
+				// PTX lines 207, 208, 209: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 207: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 208: mad.lo.s32
+							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+							r9[l] = v10
+							// 209: setp.ge.s32
+							c11t := int32(v10) >= int32(u6)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 207: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 208: mad.lo.s32
+							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+							r9[l] = v10
+							// 209: setp.ge.s32
+							c11t := int32(v10) >= int32(u6)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u2
+				_ = u3
+				_ = u4
+				_ = u5
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 212: cvta.to.global.u64
-				v1 := uint64(r2[l])
-				// 213: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-				// 214: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r12[l] = v3
-				// 215: cvta.to.global.u64
-				v4 := uint64(r3[l])
-				// 216: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
-				// 217: add.s64
-				v6 := uint64(uint64(v4) + uint64(v5))
-				r15[l] = v6
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 273; ret
+			next = 7
+		case 2:
+			// b2, PTX lines 212-235; code before the call
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r9 := w.Reg(9)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				k0 := uint64(0x8)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				// PTX lines 212, 213, 214, 215, 216, 217, 218, 219, 220, 221: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(7)
+					v10aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 212: cvta.to.global.u64
+							v1 := uint64(r2[l])
+							// 213: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+							// 214: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 215: cvta.to.global.u64
+							v4 := uint64(r3[l])
+							// 216: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
+							// 217: add.s64
+							v6 := uint64(uint64(v4) + uint64(v5))
+							// 218: ld.global.f32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
+									continue
+								}
+								v7 = v7x
+							}
+							r16[l] = v7
+							// 219: add.u64
+							v8 := uint64(uint64(r0[l]) + uint64(k2))
+							r17[l] = v8
+							// 220: add.u64
+							v9 := uint64(uint64(r1[l]) + uint64(k2))
+							r18[l] = v9
+							// 221: ld.global.f64
+							v10a := uint64(v3) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+								v10 = runtime.Load64(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
+									continue
+								}
+								v10 = v10x
+							}
+							r19[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 212: cvta.to.global.u64
+							v1 := uint64(r2[l])
+							// 213: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+							// 214: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 215: cvta.to.global.u64
+							v4 := uint64(r3[l])
+							// 216: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k1))))
+							// 217: add.s64
+							v6 := uint64(uint64(v4) + uint64(v5))
+							// 218: ld.global.f32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/device_printf.ptx:218")
+									continue
+								}
+								v7 = v7x
+							}
+							r16[l] = v7
+							// 219: add.u64
+							v8 := uint64(uint64(r0[l]) + uint64(k2))
+							r17[l] = v8
+							// 220: add.u64
+							v9 := uint64(uint64(r1[l]) + uint64(k2))
+							r18[l] = v9
+							// 221: ld.global.f64
+							v10a := uint64(v3) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+								v10 = runtime.Load64(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/nvcc/device_printf.ptx:221")
+									continue
+								}
+								v10 = v10x
+							}
+							r19[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 222: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:222")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 223: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:223")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 224: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:224")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 225: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/nvcc/device_printf.ptx:225")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 226: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/nvcc/device_printf.ptx:226")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 227: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/nvcc/device_printf.ptx:227")
+				// PTX line 228: mov.u64, warp-uniform
+				u11 := uint64((w.GlobalVar(6) + k2))
+				// PTX line 229: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX lines 233: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 233: st.param.b64
+							s13 := uint64(0x0)
+							s13v := uint64(u12)
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 233: st.param.b64
+							s13 := uint64(0x0)
+							s13v := uint64(u12)
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
+							}
+						}
+					}
+				}
+				// PTX lines 235: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 235: st.param.b64
+							s14 := uint64(0x8)
+							s14v := uint64(r17[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 235: st.param.b64
+							s14 := uint64(0x8)
+							s14v := uint64(r17[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 210
+			return pc, budget
+		case 4:
+			// b3, PTX lines 243-261; code before the call
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r24 := w.Reg(24)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				// PTX lines 243, 245, 246, 247, 248: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 243: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
+									continue
+								}
+								v1 = v1x
+							}
+							r24[l] = v1
+							// 245: shl.b32
+							v2 := uint64(uint32(r9[l]) << uint32(k0))
+							// 246: cvta.to.global.u64
+							v3 := uint64(r4[l])
+							// 247: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+							// 248: add.s64
+							v5 := uint64(uint64(v3) + uint64(v4))
+							r28[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 243: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
+									continue
+								}
+								v1 = v1x
+							}
+							r24[l] = v1
+							// 245: shl.b32
+							v2 := uint64(uint32(r9[l]) << uint32(k0))
+							// 246: cvta.to.global.u64
+							v3 := uint64(r4[l])
+							// 247: mul.wide.s32
+							v4 := uint64(uint64(int64(int32(v2)) * int64(int32(k1))))
+							// 248: add.s64
+							v5 := uint64(uint64(v3) + uint64(v4))
+							r28[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 249, 250: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 249: st.global.u32
+							s6 := uint64(r28[l]) + 0x0
+							s6v := uint64(r24[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
+							}
+							// 250: cvt.f64.f32
+							v7 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
+							r29[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 249: st.global.u32
+							s6 := uint64(r28[l]) + 0x0
+							s6v := uint64(r24[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:249")
+							}
+							// 250: cvt.f64.f32
+							v7 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
+							r29[l] = v7
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 251: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r29, r29}, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:251")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 252: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r29, r19}, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:252")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemLocal,
+					}, m)
+				}
+				// PTX line 253: st.local.v2.f64
+				w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r29}, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:253")
+				// PTX line 254: mov.u64, warp-uniform
+				u8 := uint64((w.GlobalVar(7) + k2))
+				// PTX line 255: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 259: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 259: st.param.b64
+							s10 := uint64(0x18)
+							s10v := uint64(u9)
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 259: st.param.b64
+							s10 := uint64(0x18)
+							s10v := uint64(u9)
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
+							}
+						}
+					}
+				}
+				// PTX lines 261: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 261: st.param.b64
+							s11 := uint64(0x20)
+							s11v := uint64(r17[l])
+							if s11 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 261: st.param.b64
+							s11 := uint64(0x20)
+							s11v := uint64(r17[l])
+							if s11 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3, PTX line 237
+			return pc, budget
+		case 6:
+			// b4, PTX lines 269-271
+			{
+				r28 := w.Reg(28)
+				r32 := w.Reg(32)
+				// PTX lines 269: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 269: ld.param.b32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
+									continue
+								}
+								v1 = v1x
+							}
+							r32[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 269: ld.param.b32
+							v1a := uint64(0x28)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
+									continue
+								}
+								v1 = v1x
+							}
+							r32[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 271: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 271: st.global.u32
+							s2 := uint64(r28[l]) + 0x4
+							s2v := uint64(r32[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 271: st.global.u32
+							s2 := uint64(r28[l]) + 0x4
+							s2v := uint64(r32[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/device_printf.ptx:271")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 218: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:218")
-	// PTX lines 219, 220: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 219: add.u64
-				v7 := uint64(uint64(r0[l]) + uint64(k2))
-				r17[l] = v7
-				// 220: add.u64
-				v8 := uint64(uint64(r1[l]) + uint64(k2))
-				r18[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 219: add.u64
-				v7 := uint64(uint64(r0[l]) + uint64(k2))
-				r17[l] = v7
-				// 220: add.u64
-				v8 := uint64(uint64(r1[l]) + uint64(k2))
-				r18[l] = v8
-			}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 221: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r19, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/device_printf.ptx:221")
-	// PTX line 222: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:222")
-	// PTX line 223: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:223")
-	// PTX line 224: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:224")
-	// PTX line 225: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/nvcc/device_printf.ptx:225")
-	// PTX line 226: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/nvcc/device_printf.ptx:226")
-	// PTX line 227: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r19}, r18, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/nvcc/device_printf.ptx:227")
-	// PTX line 228: mov.u64, warp-uniform
-	u9 := uint64((w.GlobalVar(6) + k2))
-	// PTX line 229: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r21, m, u10)
-	// PTX line 233: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r21, nil, 0, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:233")
-	// PTX line 235: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:235")
-	_ = u10
 }
 
-// printfFloatsB3 runs b3 of kernel printf_floats, PTX lines 243-261.
-func printfFloatsB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r24 := w.Reg(24)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r31 := w.Reg(31)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX line 243: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r24, nil, 0, 0x10, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:243")
-	// PTX lines 245, 246, 247, 248: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 245: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				// 246: cvta.to.global.u64
-				v2 := uint64(r4[l])
-				// 247: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-				// 248: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r28[l] = v4
+// printfNoneRun runs blocks of kernel printf_none for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 286-296; code before the call
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 286: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:286")
+				}
+				// PTX line 287: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				runtime.Broadcast(r1, m, u2)
+				// PTX line 288: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(8) + k0))
+				// PTX line 289: cvta.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX line 290: mov.u64, warp-uniform
+				u5 := uint64(k0)
+				// PTX lines 294: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 294: st.param.b64
+							s6 := uint64(0x0)
+							s6v := uint64(u4)
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 294: st.param.b64
+							s6 := uint64(0x0)
+							s6v := uint64(u4)
+							if s6 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
+							}
+						}
+					}
+				}
+				// PTX lines 296: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 296: st.param.b64
+							s7 := uint64(0x8)
+							s7v := uint64(u5)
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 296: st.param.b64
+							s7 := uint64(0x8)
+							s7v := uint64(u5)
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
+							}
+						}
+					}
+				}
+				_ = u2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 245: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				// 246: cvta.to.global.u64
-				v2 := uint64(r4[l])
-				// 247: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k1))))
-				// 248: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r28[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 281
+			return pc, budget
+		case 2:
+			// b1, PTX lines 304-309; ret
+			{
+				r1 := w.Reg(1)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				// PTX lines 304, 306, 307, 308: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 304: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+							// 306: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 307: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							// 308: add.s64
+							v4 := uint64(uint64(r1[l]) + uint64(v3))
+							r10[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 304: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+							// 306: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 307: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+							// 308: add.s64
+							v4 := uint64(uint64(r1[l]) + uint64(v3))
+							r10[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 309: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 309: st.global.u32
+							s5 := uint64(r10[l]) + 0x0
+							s5v := uint64(r7[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 309: st.global.u32
+							s5 := uint64(r10[l]) + 0x0
+							s5v := uint64(r7[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/device_printf.ptx:309")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 249: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:249")
-	// PTX lines 250: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 250: cvt.f64.f32
-				v5 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
-				r29[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 250: cvt.f64.f32
-				v5 := isa.CvtFloat(r16[l], 64, 32, isa.RN, false, false, false)
-				r29[l] = v5
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 251: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r29, r29}, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:251")
-	// PTX line 252: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r29, r19}, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:252")
-	// PTX line 253: st.local.v2.f64
-	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r19, r29}, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:253")
-	// PTX line 254: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(7) + k2))
-	// PTX line 255: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r31, m, u7)
-	// PTX line 259: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r31, nil, 0, 0x18, 8, m, "testdata/ptx/nvcc/device_printf.ptx:259")
-	// PTX line 261: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x20, 8, m, "testdata/ptx/nvcc/device_printf.ptx:261")
-	_ = u7
-}
-
-// printfFloatsB4 runs b4 of kernel printf_floats, PTX lines 269-271.
-func printfFloatsB4(w *runtime.Warp, m uint32) {
-	r28 := w.Reg(28)
-	r32 := w.Reg(32)
-	// PTX line 269: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r32, nil, 0, 0x28, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:269")
-	// PTX line 271: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r32, r28, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/device_printf.ptx:271")
-}
-
-// printfNoneB0 runs b0 of kernel printf_none, PTX lines 286-296.
-func printfNoneB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	// PTX line 286: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:286")
-	// PTX line 287: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 288: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(8) + k0))
-	// PTX line 289: cvta.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 290: mov.u64, warp-uniform
-	u5 := uint64(k0)
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 294: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 8, m, "testdata/ptx/nvcc/device_printf.ptx:294")
-	// PTX line 296: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x8, 8, m, "testdata/ptx/nvcc/device_printf.ptx:296")
-	_ = u2
-	_ = u4
-	_ = u5
-}
-
-// printfNoneB1 runs b1 of kernel printf_none, PTX lines 304-309.
-func printfNoneB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX line 304: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r7, nil, 0, 0x10, 4, 0, m, "testdata/ptx/nvcc/device_printf.ptx:304")
-	// PTX lines 306, 307, 308: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 306: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 307: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				// 308: add.s64
-				v3 := uint64(uint64(r1[l]) + uint64(v2))
-				r10[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 306: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 307: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				// 308: add.s64
-				v3 := uint64(uint64(r1[l]) + uint64(v2))
-				r10[l] = v3
-			}
-		}
-	}
-	// PTX line 309: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/device_printf.ptx:309")
 }

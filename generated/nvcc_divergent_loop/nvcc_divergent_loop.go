@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/divergent_loop.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -96,9 +97,44 @@ func init() {
 	collatzStepsFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 26-33; divergent, reconverges at block 3 (b3 ($L__BB0_5))
 	collatzStepsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:26",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -110,9 +146,50 @@ func init() {
 	}
 	// b1 ($L__BB0_3), PTX lines 48-57; divergent, reconverges at block 6 (b6)
 	collatzStepsFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:48",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -124,9 +201,27 @@ func init() {
 	}
 	// b2 ($L__BB0_4), PTX lines 61-64
 	collatzStepsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:61",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/divergent_loop.ptx:66",
@@ -139,6 +234,13 @@ func init() {
 	collatzStepsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:67",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/divergent_loop.ptx:67",
@@ -149,9 +251,41 @@ func init() {
 	}
 	// b4, PTX lines 36-42; divergent, reconverges at block 2 (b2 ($L__BB0_4))
 	collatzStepsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:36",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -163,9 +297,18 @@ func init() {
 	}
 	// b5, PTX lines 45-45
 	collatzStepsFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:45",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/divergent_loop.ptx:47",
@@ -175,24 +318,63 @@ func init() {
 		},
 	}
 	// b6, PTX line 58
-	collatzStepsFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/divergent_loop.ptx:60",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	collatzStepsFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/divergent_loop.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/divergent_loop.ptx:60",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	collatzStepsFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	collatzStepsFunc.Run = collatzStepsRun
 	tidHashFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 82-89; divergent, reconverges at block 2 (b2 ($L__BB1_4))
 	tidHashFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:82",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -204,9 +386,32 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 102-105; divergent, reconverges at block 4 (b4)
 	tidHashFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:102",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -220,6 +425,13 @@ func init() {
 	tidHashFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:113",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/divergent_loop.ptx:113",
@@ -230,9 +442,39 @@ func init() {
 	}
 	// b3, PTX lines 92-99
 	tidHashFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:92",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/divergent_loop.ptx:101",
@@ -243,9 +485,24 @@ func init() {
 	}
 	// b4, PTX lines 108-110
 	tidHashFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/divergent_loop.ptx:108",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/divergent_loop.ptx:112",
@@ -259,6 +516,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	tidHashFunc.Run = tidHashRun
 }
 
 // CollatzSteps launches PTX kernel collatz_steps (testdata/ptx/nvcc/divergent_loop.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is collatz_steps_param_0, param1 is collatz_steps_param_1, param2 is collatz_steps_param_2.
@@ -279,550 +537,1198 @@ func TidHash(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, tidHashFunc, cfg, p[:])
 }
 
-// collatzStepsB0 runs b0 of kernel collatz_steps, PTX lines 26-33.
-func collatzStepsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX line 26: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:26")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 27: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:27")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 28: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:28")
-	// PTX line 29: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX line 30: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 32: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 33: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// collatzStepsRun runs blocks of kernel collatz_steps for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 26-33; divergent, reconverges at block 3 (b3 ($L__BB0_5))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 32: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 33: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 26: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:26")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 27: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:27")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 28: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:28")
+				}
+				// PTX line 29: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX line 30: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 32: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 33: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 32: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 33: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_3), PTX lines 48-57; divergent, reconverges at block 6 (b6)
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x1)
+				k1 := uint64(0x3)
+				k2 := uint64(0x3e8)
+				// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: and.b64
+							v1 := uint64(uint64(r13[l]) & uint64(k0))
+							// 49: setp.eq.b64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 50: mul.lo.s64
+							v3 := uint64(uint64(r13[l]) * uint64(k1))
+							// 51: add.s64
+							v4 := uint64(uint64(v3) + uint64(k0))
+							// 52: shr.u64
+							v5 := uint64(uint64(r13[l]) >> uint32(k0))
+							// 53: selp.b64
+							v6 := uint64(v5)
+							if c2 {
+								v6 = uint64(v4)
+							}
+							r13[l] = v6
+							// 54: setp.ne.s64
+							c7t := uint64(v6) != uint64(k0)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p3 = p3&^(1<<l) | c7b0<<l
+							// 55: add.s32
+							v8 := uint64(uint32(r12[l]) + uint32(k0))
+							r12[l] = v8
+							// 56: setp.lt.u32
+							c9t := uint32(v8) < uint32(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p4 = p4&^(1<<l) | c9b0<<l
+							// 57: and.pred
+							c10 := (c7) && (c9)
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p5 = p5&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: and.b64
+							v1 := uint64(uint64(r13[l]) & uint64(k0))
+							// 49: setp.eq.b64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 50: mul.lo.s64
+							v3 := uint64(uint64(r13[l]) * uint64(k1))
+							// 51: add.s64
+							v4 := uint64(uint64(v3) + uint64(k0))
+							// 52: shr.u64
+							v5 := uint64(uint64(r13[l]) >> uint32(k0))
+							// 53: selp.b64
+							v6 := uint64(v5)
+							if c2 {
+								v6 = uint64(v4)
+							}
+							r13[l] = v6
+							// 54: setp.ne.s64
+							c7t := uint64(v6) != uint64(k0)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p3 = p3&^(1<<l) | c7b0<<l
+							// 55: add.s32
+							v8 := uint64(uint32(r12[l]) + uint32(k0))
+							r12[l] = v8
+							// 56: setp.lt.u32
+							c9t := uint32(v8) < uint32(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p4 = p4&^(1<<l) | c9b0<<l
+							// 57: and.pred
+							c10 := (c7) && (c9)
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p5 = p5&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[2] = p2
+					w.P[3] = p3
+					w.P[4] = p4
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				switch stop {
+				case 1, 5, 6:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion4(w, m, pc)
+				}
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_4), PTX lines 61-64
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				k0 := uint64(0x2)
+				// PTX lines 61, 62, 63, 64: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 62: shl.b64
+							v2 := uint64(uint64(r8[l]) << uint32(k0))
+							// 63: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 64: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r12[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 62: shl.b64
+							v2 := uint64(uint64(r8[l]) << uint32(k0))
+							// 63: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 64: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r12[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_5), PTX line 66; ret
+			next = 7
+		case 4:
+			// b4, PTX lines 36-42; divergent, reconverges at block 2 (b2 ($L__BB0_4))
+			{
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				k2 := uint64(0x0)
+				// PTX lines 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 37: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 38: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 40: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 41: setp.eq.s32
+							c6t := uint32(v5) == uint32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 37: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 38: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 40: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:40")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 41: setp.eq.s32
+							c6t := uint32(v5) == uint32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+				// PTX line 42: mov.u32, warp-uniform
+				u7 := uint64(k2)
+				runtime.Broadcast(r12, m, u7)
+				_ = u7
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				switch stop {
+				case 1, 5, 6:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion4(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 5:
+			// b5, PTX lines 45-45
+			{
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: cvt.u64.u32
+							v1 := uint64(uint64(uint32(r11[l])))
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: cvt.u64.u32
+							v1 := uint64(uint64(uint32(r11[l])))
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 6:
+			// b6, PTX line 58
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
 }
 
-// collatzStepsB1 runs b1 ($L__BB0_3) of kernel collatz_steps, PTX lines 48-57.
-func collatzStepsB1(w *runtime.Warp, m uint32) {
+// tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 82-89; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 82: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:82")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 83: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:83")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 84: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:84")
+				}
+				// PTX line 85: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX line 86: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 87, 88, 89: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 88: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 89: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 88: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 89: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 102-105; divergent, reconverges at block 4 (b4)
+			{
+				r5 := w.Reg(5)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x1)
+				// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: xor.b32
+							v1 := uint64(uint32(r14[l]) ^ uint32(r11[l]))
+							// 103: mad.lo.s32
+							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+							r13[l] = v2
+							// 104: add.s32
+							v3 := uint64(uint32(r14[l]) + uint32(k1))
+							r14[l] = v3
+							// 105: setp.le.u32
+							c4t := uint32(v3) <= uint32(r5[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: xor.b32
+							v1 := uint64(uint32(r14[l]) ^ uint32(r11[l]))
+							// 103: mad.lo.s32
+							v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
+							r13[l] = v2
+							// 104: add.s32
+							v3 := uint64(uint32(r14[l]) + uint32(k1))
+							r14[l] = v3
+							// 105: setp.le.u32
+							c4t := uint32(v3) <= uint32(r5[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - tidHashRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_4), PTX line 112; ret
+			next = 5
+		case 3:
+			// b3, PTX lines 92-99
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x4)
+				k1 := uint64(0x11)
+				k2 := uint64(0x0)
+				// PTX lines 92, 93, 94, 95, 96, 97: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 93: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 94: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 95: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 96: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 97: cvta.to.global.u64
+							v6 := uint64(r0[l])
+							r12[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 93: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 94: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 95: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 96: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/divergent_loop.ptx:96")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 97: cvta.to.global.u64
+							v6 := uint64(r0[l])
+							r12[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 98: mov.u32, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r13, m, u7)
+				// PTX line 99: mov.u32, warp-uniform
+				u8 := uint64(k2)
+				runtime.Broadcast(r14, m, u8)
+				_ = u7
+				_ = u8
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4, PTX lines 108-110
+			{
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 108, 109, 110: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: shl.b64
+							v1 := uint64(uint64(r8[l]) << uint32(k0))
+							// 109: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(v1))
+							// 110: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: shl.b64
+							v1 := uint64(uint64(r8[l]) << uint32(k0))
+							// 109: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(v1))
+							// 110: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// collatzStepsRegion1 runs blocks 1 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 1) to block 6,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func collatzStepsRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
 	k0 := uint64(0x1)
 	k1 := uint64(0x3)
 	k2 := uint64(0x3e8)
-	// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: and.b64
-				v1 := uint64(uint64(r13[l]) & uint64(k0))
-				// 49: setp.eq.b64
-				c2t := uint64(v1) == uint64(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 50: mul.lo.s64
-				v3 := uint64(uint64(r13[l]) * uint64(k1))
-				// 51: add.s64
-				v4 := uint64(uint64(v3) + uint64(k0))
-				// 52: shr.u64
-				v5 := uint64(uint64(r13[l]) >> uint32(k0))
-				// 53: selp.b64
-				v6 := uint64(v5)
-				if c2 {
-					v6 = uint64(v4)
-				}
-				r13[l] = v6
-				// 54: setp.ne.s64
-				c7t := uint64(v6) != uint64(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p3 = p3&^(1<<l) | c7b0<<l
-				// 55: add.s32
-				v8 := uint64(uint32(r12[l]) + uint32(k0))
-				r12[l] = v8
-				// 56: setp.lt.u32
-				c9t := uint32(v8) < uint32(k2)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p4 = p4&^(1<<l) | c9b0<<l
-				// 57: and.pred
-				c10 := (c7) && (c9)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p5 = p5&^(1<<l) | c10b0<<l
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q5 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: and.b64
-				v1 := uint64(uint64(r13[l]) & uint64(k0))
-				// 49: setp.eq.b64
-				c2t := uint64(v1) == uint64(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 50: mul.lo.s64
-				v3 := uint64(uint64(r13[l]) * uint64(k1))
-				// 51: add.s64
-				v4 := uint64(uint64(v3) + uint64(k0))
-				// 52: shr.u64
-				v5 := uint64(uint64(r13[l]) >> uint32(k0))
-				// 53: selp.b64
-				v6 := uint64(v5)
-				if c2 {
-					v6 = uint64(v4)
-				}
-				r13[l] = v6
-				// 54: setp.ne.s64
-				c7t := uint64(v6) != uint64(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p3 = p3&^(1<<l) | c7b0<<l
-				// 55: add.s32
-				v8 := uint64(uint32(r12[l]) + uint32(k0))
-				r12[l] = v8
-				// 56: setp.lt.u32
-				c9t := uint32(v8) < uint32(k2)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p4 = p4&^(1<<l) | c9b0<<l
-				// 57: and.pred
-				c10 := (c7) && (c9)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p5 = p5&^(1<<l) | c10b0<<l
-			}
+			goto done
 		}
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-	}
-}
-
-// collatzStepsB2 runs b2 ($L__BB0_4) of kernel collatz_steps, PTX lines 61-64.
-func collatzStepsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r20 := w.Reg(20)
-	k0 := uint64(0x2)
-	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 62: shl.b64
-				v2 := uint64(uint64(r8[l]) << uint32(k0))
-				// 63: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r20[l] = v3
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
+			n++
+			// 48: and.b64
+			v1 := uint64(uint64(x13) & uint64(k0))
+			x14 = v1
+			// 49: setp.eq.b64
+			c2t := uint64(x14) == uint64(k0)
+			c2 := c2t
+			q2 = c2
+			// 50: mul.lo.s64
+			v3 := uint64(uint64(x13) * uint64(k1))
+			x15 = v3
+			// 51: add.s64
+			v4 := uint64(uint64(x15) + uint64(k0))
+			x16 = v4
+			// 52: shr.u64
+			v5 := uint64(uint64(x13) >> uint32(k0))
+			x17 = v5
+			// 53: selp.b64
+			v6 := uint64(x17)
+			if c2 {
+				v6 = uint64(x16)
+			}
+			x13 = v6
+			// 54: setp.ne.s64
+			c7t := uint64(x13) != uint64(k0)
+			c7 := c7t
+			q3 = c7
+			// 55: add.s32
+			v8 := uint64(uint32(x12) + uint32(k0))
+			x12 = v8
+			// 56: setp.lt.u32
+			c9t := uint32(x12) < uint32(k2)
+			c9 := c9t
+			q4 = c9
+			// 57: and.pred
+			c10 := (c7) && (c9)
+			q5 = c10
+			if q5 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r14[l] = x14
+		r15[l] = x15
+		r16[l] = x16
+		r17[l] = x17
+		if q2 {
+			p2 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 62: shl.b64
-				v2 := uint64(uint64(r8[l]) << uint32(k0))
-				// 63: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r20[l] = v3
-			}
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
 		}
 	}
-	// PTX line 64: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:64")
+	w.P[2] = p2
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.Split(6, parked, &at)
+	return most
 }
 
-// collatzStepsB4 runs b4 of kernel collatz_steps, PTX lines 36-42.
-func collatzStepsB4(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
+// collatzStepsRegion4 runs blocks 1, 5, 6 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 1, 4) to block 2,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func collatzStepsRegion4(w *runtime.Warp, m uint32, from int32) int {
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	k2 := uint64(0x0)
-	// PTX lines 36, 37, 38, 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 37: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 38: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 39: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 37: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 38: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 39: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
-			}
-		}
-	}
-	// PTX line 40: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/divergent_loop.ptx:40")
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: setp.eq.s32
-				c5t := uint32(r11[l]) == uint32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: setp.eq.s32
-				c5t := uint32(r11[l]) == uint32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 42: mov.u32, warp-uniform
-	u6 := uint64(k2)
-	runtime.Broadcast(r12, m, u6)
-	_ = u6
-}
-
-// collatzStepsB5 runs b5 of kernel collatz_steps, PTX lines 45-45.
-func collatzStepsB5(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
 	r13 := w.Reg(13)
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r11[l])))
-				r13[l] = v1
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3)
+	k2 := uint64(0x3e8)
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x12 := r12[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q5 {
+				goto b1
 			}
+			goto b6
+		case 4:
+			if q1 {
+				goto done
+			}
+			goto b5
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 48: and.b64
+			v1 := uint64(uint64(x13) & uint64(k0))
+			x14 = v1
+			// 49: setp.eq.b64
+			c2t := uint64(x14) == uint64(k0)
+			c2 := c2t
+			q2 = c2
+			// 50: mul.lo.s64
+			v3 := uint64(uint64(x13) * uint64(k1))
+			x15 = v3
+			// 51: add.s64
+			v4 := uint64(uint64(x15) + uint64(k0))
+			x16 = v4
+			// 52: shr.u64
+			v5 := uint64(uint64(x13) >> uint32(k0))
+			x17 = v5
+			// 53: selp.b64
+			v6 := uint64(x17)
+			if c2 {
+				v6 = uint64(x16)
+			}
+			x13 = v6
+			// 54: setp.ne.s64
+			c7t := uint64(x13) != uint64(k0)
+			c7 := c7t
+			q3 = c7
+			// 55: add.s32
+			v8 := uint64(uint32(x12) + uint32(k0))
+			x12 = v8
+			// 56: setp.lt.u32
+			c9t := uint32(x12) < uint32(k2)
+			c9 := c9t
+			q4 = c9
+			// 57: and.pred
+			c10 := (c7) && (c9)
+			q5 = c10
+			if q5 {
+				goto b1
+			}
+			goto b6
+		}
+	b5:
+		{
+			// 45: cvt.u64.u32
+			v11 := uint64(uint64(uint32(x11)))
+			x13 = v11
+			goto b1
+		}
+	b6:
+		{
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r14[l] = x14
+		r15[l] = x15
+		r16[l] = x16
+		r17[l] = x17
+		if q2 {
+			p2 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r11[l])))
-				r13[l] = v1
-			}
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
 		}
 	}
+	w.P[2] = p2
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.Split(2, parked, &at)
+	return most
 }
 
-// tidHashB0 runs b0 of kernel tid_hash, PTX lines 82-89.
-func tidHashB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	// PTX line 82: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:82")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 83: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/divergent_loop.ptx:83")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 84: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:84")
-	// PTX line 85: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX line 86: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 87, 88, 89: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 88: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 89: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 88: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 89: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// tidHashB1 runs b1 ($L__BB1_2) of kernel tid_hash, PTX lines 102-105.
-func tidHashB1(w *runtime.Warp, m uint32) {
+// tidHashRegion1 runs blocks 1 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r5 := w.Reg(5)
 	r11 := w.Reg(11)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
+	r15 := w.Reg(15)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
-	// PTX lines 102, 103, 104, 105: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: xor.b32
-				v1 := uint64(uint32(r14[l]) ^ uint32(r11[l]))
-				// 103: mad.lo.s32
-				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-				r13[l] = v2
-				// 104: add.s32
-				v3 := uint64(uint32(r14[l]) + uint32(k1))
-				r14[l] = v3
-				// 105: setp.le.u32
-				c4t := uint32(v3) <= uint32(r5[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x5 := r5[l]
+		x11 := r11[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q1 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: xor.b32
-				v1 := uint64(uint32(r14[l]) ^ uint32(r11[l]))
-				// 103: mad.lo.s32
-				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-				r13[l] = v2
-				// 104: add.s32
-				v3 := uint64(uint32(r14[l]) + uint32(k1))
-				r14[l] = v3
-				// 105: setp.le.u32
-				c4t := uint32(v3) <= uint32(r5[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
+			goto done
 		}
-		w.P[1] = p1
-	}
-}
-
-// tidHashB3 runs b3 of kernel tid_hash, PTX lines 92-99.
-func tidHashB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x4)
-	k1 := uint64(0x11)
-	k2 := uint64(0x0)
-	// PTX lines 92, 93, 94, 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 93: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 94: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 95: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
+			n++
+			// 102: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x11))
+			x15 = v1
+			// 103: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x15)))
+			x13 = v2
+			// 104: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x14 = v3
+			// 105: setp.le.u32
+			c4t := uint32(x14) <= uint32(x5)
+			c4 := c4t
+			q1 = c4
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		r14[l] = x14
+		r15[l] = x15
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 93: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 94: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 95: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
-			}
+			p1 &^= 1 << l
 		}
 	}
-	// PTX line 96: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/divergent_loop.ptx:96")
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: cvta.to.global.u64
-				v5 := uint64(r0[l])
-				r12[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: cvta.to.global.u64
-				v5 := uint64(r0[l])
-				r12[l] = v5
-			}
-		}
-	}
-	// PTX line 98: mov.u32, warp-uniform
-	u6 := uint64(k1)
-	runtime.Broadcast(r13, m, u6)
-	// PTX line 99: mov.u32, warp-uniform
-	u7 := uint64(k2)
-	runtime.Broadcast(r14, m, u7)
-	_ = u6
-	_ = u7
-}
-
-// tidHashB4 runs b4 of kernel tid_hash, PTX lines 108-110.
-func tidHashB4(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	k0 := uint64(0x2)
-	// PTX lines 108, 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 108: shl.b64
-				v1 := uint64(uint64(r8[l]) << uint32(k0))
-				// 109: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(v1))
-				r17[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 108: shl.b64
-				v1 := uint64(uint64(r8[l]) << uint32(k0))
-				// 109: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(v1))
-				r17[l] = v2
-			}
-		}
-	}
-	// PTX line 110: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/divergent_loop.ptx:110")
+	w.P[1] = p1
+	w.Split(4, parked, &at)
+	return most
 }

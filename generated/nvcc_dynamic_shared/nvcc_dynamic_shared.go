@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/dynamic_shared.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -99,9 +100,63 @@ func init() {
 	blockReverseFunc.Blocks = make([]runtime.Block, 3)
 	// b0, PTX lines 26-40; bar.sync at line 41
 	blockReverseFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{blockReverseB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			blockReverseRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:26",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -115,9 +170,39 @@ func init() {
 	}
 	// b0, PTX lines 42-48; ret
 	blockReverseFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{blockReverseB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			blockReverseRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:42",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/dynamic_shared.ptx:49",
@@ -131,12 +216,60 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	blockReverseFunc.Run = blockReverseRun
 	stencil3Func.Blocks = make([]runtime.Block, 15)
 	// b0, PTX lines 65-76; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	stencil3Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:65",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -148,9 +281,35 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 82-86; divergent, reconverges at block 3 (b3 ($L__BB1_6))
 	stencil3Func.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:82",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -162,9 +321,18 @@ func init() {
 	}
 	// b2 ($L__BB1_5), PTX lines 98-98
 	stencil3Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:98",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/dynamic_shared.ptx:100",
@@ -175,9 +343,26 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 5 (b5 ($L__BB1_10))
 	stencil3Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:101",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -189,9 +374,18 @@ func init() {
 	}
 	// b4 ($L__BB1_9), PTX lines 113-113
 	stencil3Func.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:113",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/dynamic_shared.ptx:115",
@@ -204,6 +398,13 @@ func init() {
 	stencil3Func.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:116",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -219,6 +420,15 @@ func init() {
 	stencil3Func.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:117",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -232,6 +442,13 @@ func init() {
 	stencil3Func.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:130",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/dynamic_shared.ptx:130",
@@ -242,9 +459,18 @@ func init() {
 	}
 	// b7, PTX lines 79-79
 	stencil3Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:79",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/dynamic_shared.ptx:81",
@@ -255,9 +481,32 @@ func init() {
 	}
 	// b8, PTX lines 89-92; divergent, reconverges at block 2 (b2 ($L__BB1_5))
 	stencil3Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:89",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -269,9 +518,18 @@ func init() {
 	}
 	// b9, PTX lines 95-95
 	stencil3Func.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:95",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/dynamic_shared.ptx:97",
@@ -282,9 +540,29 @@ func init() {
 	}
 	// b10, PTX lines 105-107; divergent, reconverges at block 4 (b4 ($L__BB1_9))
 	stencil3Func.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:105",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -296,9 +574,18 @@ func init() {
 	}
 	// b11, PTX lines 110-110
 	stencil3Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:110",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/dynamic_shared.ptx:112",
@@ -309,9 +596,42 @@ func init() {
 	}
 	// b12, PTX lines 119-127
 	stencil3Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/dynamic_shared.ptx:119",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/dynamic_shared.ptx:129",
@@ -325,6 +645,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	stencil3Func.Run = stencil3Run
 }
 
 // BlockReverse launches PTX kernel block_reverse (testdata/ptx/nvcc/dynamic_shared.ptx:16) on dev with the launch configuration cfg. Parameters: param0 is block_reverse_param_0, param1 is block_reverse_param_1.
@@ -344,642 +665,1280 @@ func Stencil3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, stencil3Func, cfg, p[:])
 }
 
-// blockReverseB0 runs b0 of kernel block_reverse, PTX lines 26-40.
-func blockReverseB0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	k2 := uint64(0x0)
-	// PTX line 26: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:26")
-	// PTX line 27: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:27")
-	// PTX line 28: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u1)
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 29: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u2)
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		}
-	}
-	// PTX line 31: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 32: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mad.lo.s32
-				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-				// 34: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				r8[l] = v9
-				// 35: add.s64
-				v10 := uint64(uint64(u4) + uint64(v9))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: mad.lo.s32
-				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-				// 34: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				r8[l] = v9
-				// 35: add.s64
-				v10 := uint64(uint64(u4) + uint64(v9))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 36: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
-	// PTX lines 37: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: shl.b32
-				v11 := uint64(uint32(r4[l]) << uint32(k1))
-				r11[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: shl.b32
-				v11 := uint64(uint32(r4[l]) << uint32(k1))
-				r11[l] = v11
-			}
-		}
-	}
-	// PTX line 38: mov.u32, warp-uniform
-	u12 := uint64(k2)
-	runtime.Broadcast(r12, m, u12)
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: add.s32
-				v13 := uint64(uint32(u12) + uint32(r11[l]))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: add.s32
-				v13 := uint64(uint32(u12) + uint32(r11[l]))
-				r13[l] = v13
-			}
-		}
-	}
-	// PTX line 40: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
-	_ = u3
-}
-
-// blockReverseB0_1 runs b0 of kernel block_reverse, PTX lines 42-48.
-func blockReverseB0_1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	k0 := uint64(0x2)
-	// PTX lines 42, 43, 44, 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: not.b32
-				v1 := uint64(^uint32(r4[l]))
-				// 43: add.s32
-				v2 := uint64(uint32(r5[l]) + uint32(v1))
-				// 44: shl.b32
-				v3 := uint64(uint32(v2) << uint32(k0))
-				// 45: add.s32
-				v4 := uint64(uint32(r12[l]) + uint32(v3))
-				r17[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: not.b32
-				v1 := uint64(^uint32(r4[l]))
-				// 43: add.s32
-				v2 := uint64(uint32(r5[l]) + uint32(v1))
-				// 44: shl.b32
-				v3 := uint64(uint32(v2) << uint32(k0))
-				// 45: add.s32
-				v4 := uint64(uint32(r12[l]) + uint32(v3))
-				r17[l] = v4
-			}
-		}
-	}
-	// PTX line 46: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r17, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.s64
-				v5 := uint64(uint64(r2[l]) + uint64(r8[l]))
-				r19[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.s64
-				v5 := uint64(uint64(r2[l]) + uint64(r8[l]))
-				r19[l] = v5
-			}
-		}
-	}
-	// PTX line 48: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
-}
-
-// stencil3B0 runs b0 of kernel stencil3, PTX lines 65-76.
-func stencil3B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 65: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:65")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 66: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:66")
-	// PTX line 67: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:67")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 68: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 69: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 71: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 72: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// blockReverseRun runs blocks of kernel block_reverse for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 26-40; bar.sync at line 41
+			{
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				k2 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 71: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 72: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 26: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:26")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 73: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u2)
-	// PTX lines 74, 75: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v10
-				// 75: add.s64
-				v11 := uint64(uint64(u9) + uint64(v10))
-				r9[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v10
-				// 75: add.s64
-				v11 := uint64(uint64(u9) + uint64(v10))
-				r9[l] = v11
-			}
-		}
-	}
-	// PTX line 76: mov.f32, warp-uniform
-	u12 := uint64(k1)
-	runtime.Broadcast(r10, m, u12)
-	_ = u1
-	_ = u12
-}
-
-// stencil3B1 runs b1 ($L__BB1_2) of kernel stencil3, PTX lines 82-86.
-func stencil3B1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-	// PTX line 83: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 84: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		}
-	}
-	// PTX line 85: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffff, 0x4, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
-	// PTX lines 86: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: setp.ne.s32
-				c4t := uint32(r5[l]) != uint32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: setp.ne.s32
-				c4t := uint32(r5[l]) != uint32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 27: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:27")
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				// PTX line 28: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u1)
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 29: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u2)
+				// PTX lines 30: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+						}
+					}
+				}
+				// PTX line 31: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r5, m, u6)
+				// PTX line 32: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: mad.lo.s32
+							v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+							// 34: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+							r8[l] = v9
+							// 35: add.s64
+							v10 := uint64(uint64(u4) + uint64(v9))
+							// 36: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 37: shl.b32
+							v12 := uint64(uint32(r4[l]) << uint32(k1))
+							r11[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: mad.lo.s32
+							v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+							// 34: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+							r8[l] = v9
+							// 35: add.s64
+							v10 := uint64(uint64(u4) + uint64(v9))
+							// 36: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 37: shl.b32
+							v12 := uint64(uint32(r4[l]) << uint32(k1))
+							r11[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 38: mov.u32, warp-uniform
+				u13 := uint64(k2)
+				runtime.Broadcast(r12, m, u13)
+				// PTX lines 39, 40: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: add.s32
+							v14 := uint64(uint32(u13) + uint32(r11[l]))
+							// 40: st.shared.f32
+							s15 := uint64(uint64(uint32(v14))) + 0x0
+							s15v := uint64(r10[l])
+							if s15 < shEnd4 && s15&3 == 0 {
+								runtime.Store32(sh, s15, s15v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: add.s32
+							v14 := uint64(uint32(u13) + uint32(r11[l]))
+							// 40: st.shared.f32
+							s15 := uint64(uint64(uint32(v14))) + 0x0
+							s15v := uint64(r10[l])
+							if s15 < shEnd4 && s15&3 == 0 {
+								runtime.Store32(sh, s15, s15v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+							}
+						}
+					}
+				}
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 42-48; ret
+			{
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				k0 := uint64(0x2)
+				// PTX lines 42, 43, 44, 45, 46, 47: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: not.b32
+							v1 := uint64(^uint32(r4[l]))
+							// 43: add.s32
+							v2 := uint64(uint32(r5[l]) + uint32(v1))
+							// 44: shl.b32
+							v3 := uint64(uint32(v2) << uint32(k0))
+							// 45: add.s32
+							v4 := uint64(uint32(r12[l]) + uint32(v3))
+							// 46: ld.shared.f32
+							v5a := uint64(uint64(uint32(v4))) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
+									continue
+								}
+								v5 = v5x
+							}
+							r18[l] = v5
+							// 47: add.s64
+							v6 := uint64(uint64(r2[l]) + uint64(r8[l]))
+							r19[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: not.b32
+							v1 := uint64(^uint32(r4[l]))
+							// 43: add.s32
+							v2 := uint64(uint32(r5[l]) + uint32(v1))
+							// 44: shl.b32
+							v3 := uint64(uint32(v2) << uint32(k0))
+							// 45: add.s32
+							v4 := uint64(uint32(r12[l]) + uint32(v3))
+							// 46: ld.shared.f32
+							v5a := uint64(uint64(uint32(v4))) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:46")
+									continue
+								}
+								v5 = v5x
+							}
+							r18[l] = v5
+							// 47: add.s64
+							v6 := uint64(uint64(r2[l]) + uint64(r8[l]))
+							r19[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: st.global.f32
+							s7 := uint64(r19[l]) + 0x0
+							s7v := uint64(r18[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: st.global.f32
+							s7 := uint64(r19[l]) + 0x0
+							s7v := uint64(r18[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:48")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// stencil3B2 runs b2 ($L__BB1_5) of kernel stencil3, PTX lines 98-98.
-func stencil3B2(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	// PTX line 98: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:98")
-}
-
-// stencil3B3 runs b3 ($L__BB1_6) of kernel stencil3, PTX lines 101-102.
-func stencil3B3(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	k0 := uint64(0xffffffff)
-	// PTX lines 101, 102: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				// 102: setp.ne.s32
-				c2t := uint32(r5[l]) != uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 65-76; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				// 102: setp.ne.s32
-				c2t := uint32(r5[l]) != uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 65: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:65")
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 66: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:66")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 67: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:67")
+				}
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 68: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 69: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 70, 71, 72: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 71: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 72: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 71: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 72: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 73: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u2)
+				// PTX lines 74, 75: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: mul.wide.s32
+							v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							r8[l] = v10
+							// 75: add.s64
+							v11 := uint64(uint64(u9) + uint64(v10))
+							r9[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: mul.wide.s32
+							v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							r8[l] = v10
+							// 75: add.s64
+							v11 := uint64(uint64(u9) + uint64(v10))
+							r9[l] = v11
+						}
+					}
+				}
+				// PTX line 76: mov.f32, warp-uniform
+				u12 := uint64(k1)
+				runtime.Broadcast(r10, m, u12)
+				_ = u1
+				_ = u12
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 82-86; divergent, reconverges at block 3 (b3 ($L__BB1_6))
+			{
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: shl.b32
+							v1 := uint64(uint32(r5[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: shl.b32
+							v1 := uint64(uint32(r5[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+				// PTX line 83: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+							// 85: st.shared.f32
+							s4 := uint64(uint64(uint32(v3))) + 0x4
+							s4v := uint64(r10[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+							}
+							// 86: setp.ne.s32
+							c5t := uint32(r5[l]) != uint32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+							// 85: st.shared.f32
+							s4 := uint64(uint64(uint32(v3))) + 0x4
+							s4v := uint64(r10[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+							}
+							// 86: setp.ne.s32
+							c5t := uint32(r5[l]) != uint32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_5), PTX lines 98-98
+			{
+				r14 := w.Reg(14)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 98: st.shared.f32
+				w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:98")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 5 (b5 ($L__BB1_10))
+			{
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				k0 := uint64(0xffffffff)
+				// PTX lines 101, 102: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 102: setp.ne.s32
+							c2t := uint32(r5[l]) != uint32(v1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p5 = p5&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 102: setp.ne.s32
+							c2t := uint32(r5[l]) != uint32(v1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p5 = p5&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_9), PTX lines 113-113
+			{
+				r13 := w.Reg(13)
+				r17 := w.Reg(17)
+				// PTX lines 113: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 113: st.shared.f32
+							s1 := uint64(uint64(uint32(r13[l]))) + 0x8
+							s1v := uint64(r17[l])
+							if s1 < shEnd4 && s1&3 == 0 {
+								runtime.Store32(sh, s1, s1v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 113: st.shared.f32
+							s1 := uint64(uint64(uint32(r13[l]))) + 0x8
+							s1v := uint64(r17[l])
+							if s1 < shEnd4 && s1&3 == 0 {
+								runtime.Store32(sh, s1, s1v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_10), PTX line 115; bar.sync at line 116
+			return pc, budget
+		case 6:
+			// b5 ($L__BB1_10), PTX line 115; divergent, reconverges at block 7 (b6 ($L__BB1_12))
+			t := m & w.P[0]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b6 ($L__BB1_12), PTX line 129; ret
+			next = 14
+		case 8:
+			// b7, PTX lines 79-79
+			{
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: ld.global.f32
+							v1a := uint64(r9[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: ld.global.f32
+							v1a := uint64(r9[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 9:
+			// b8, PTX lines 89-92; divergent, reconverges at block 2 (b2 ($L__BB1_5))
+			{
+				r2 := w.Reg(2)
+				r6 := w.Reg(6)
+				r14 := w.Reg(14)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 89, 90: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: setp.lt.s32
+							c1t := int32(r6[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 90: setp.gt.s32
+							c2t := int32(r6[l]) > int32(r2[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: setp.lt.s32
+							c1t := int32(r6[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 90: setp.gt.s32
+							c2t := int32(r6[l]) > int32(r2[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[2] = p2
+					w.P[3] = p3
+				}
+				// PTX line 91: mov.f32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r14, m, u3)
+				// PTX lines 92: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: or.pred
+							c4 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p4 = p4&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: or.pred
+							c4 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p4 = p4&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b9, PTX lines 95-95
+			{
+				r9 := w.Reg(9)
+				r14 := w.Reg(14)
+				// PTX lines 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: ld.global.f32
+							v1a := uint64(r9[l]) + 0xfffffffffffffffc
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: ld.global.f32
+							v1a := uint64(r9[l]) + 0xfffffffffffffffc
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 11:
+			// b10, PTX lines 105-107; divergent, reconverges at block 4 (b4 ($L__BB1_9))
+			{
+				r2 := w.Reg(2)
+				r6 := w.Reg(6)
+				r17 := w.Reg(17)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 105, 106: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: add.s32
+							v1 := uint64(uint32(r6[l]) + uint32(k0))
+							// 106: setp.ge.s32
+							c2t := int32(v1) >= int32(r2[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: add.s32
+							v1 := uint64(uint32(r6[l]) + uint32(k0))
+							// 106: setp.ge.s32
+							c2t := int32(v1) >= int32(r2[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+				// PTX line 107: mov.f32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r17, m, u3)
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b11, PTX lines 110-110
+			{
+				r9 := w.Reg(9)
+				r17 := w.Reg(17)
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: ld.global.f32
+							v1a := uint64(r9[l]) + 0x4
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
+									continue
+								}
+								v1 = v1x
+							}
+							r17[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: ld.global.f32
+							v1a := uint64(r9[l]) + 0x4
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
+									continue
+								}
+								v1 = v1x
+							}
+							r17[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 13:
+			// b12, PTX lines 119-127
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r13 := w.Reg(13)
+				r23 := w.Reg(23)
+				r25 := w.Reg(25)
+				k0 := uint64(0x40400000)
+				// PTX lines 119, 120, 121, 122, 123, 124, 125, 126: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
+									continue
+								}
+								v1 = v1x
+							}
+							// 120: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x4
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
+									continue
+								}
+								v2 = v2x
+							}
+							// 121: add.f32
+							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+							// 122: ld.shared.f32
+							v4a := uint64(uint64(uint32(r13[l]))) + 0x8
+							var v4 uint64
+							if v4a < shEnd4 && v4a&3 == 0 {
+								v4 = runtime.Load32(sh, v4a)
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
+									continue
+								}
+								v4 = v4x
+							}
+							// 123: add.f32
+							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+							// 124: div.rn.f32
+							v6 := uint64(isa.DivF32(uint32(v5), uint32(k0), isa.RN))
+							r23[l] = v6
+							// 125: cvta.to.global.u64
+							v7 := uint64(r0[l])
+							// 126: add.s64
+							v8 := uint64(uint64(v7) + uint64(r8[l]))
+							r25[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
+									continue
+								}
+								v1 = v1x
+							}
+							// 120: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x4
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
+									continue
+								}
+								v2 = v2x
+							}
+							// 121: add.f32
+							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+							// 122: ld.shared.f32
+							v4a := uint64(uint64(uint32(r13[l]))) + 0x8
+							var v4 uint64
+							if v4a < shEnd4 && v4a&3 == 0 {
+								v4 = runtime.Load32(sh, v4a)
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
+									continue
+								}
+								v4 = v4x
+							}
+							// 123: add.f32
+							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+							// 124: div.rn.f32
+							v6 := uint64(isa.DivF32(uint32(v5), uint32(k0), isa.RN))
+							r23[l] = v6
+							// 125: cvta.to.global.u64
+							v7 := uint64(r0[l])
+							// 126: add.s64
+							v8 := uint64(uint64(v7) + uint64(r8[l]))
+							r25[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 127: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s9w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: st.global.f32
+							s9 := uint64(r25[l]) + 0x0
+							s9v := uint64(r23[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: st.global.f32
+							s9 := uint64(r25[l]) + 0x0
+							s9v := uint64(r23[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		default:
+			return pc, budget
 		}
-		w.P[5] = p5
-	}
-}
-
-// stencil3B4 runs b4 ($L__BB1_9) of kernel stencil3, PTX lines 113-113.
-func stencil3B4(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	// PTX line 113: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r17, r13, 0xffffffff, 0x8, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:113")
-}
-
-// stencil3B7 runs b7 of kernel stencil3, PTX lines 79-79.
-func stencil3B7(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	// PTX line 79: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/dynamic_shared.ptx:79")
-}
-
-// stencil3B8 runs b8 of kernel stencil3, PTX lines 89-92.
-func stencil3B8(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r14 := w.Reg(14)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX lines 89, 90: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: setp.lt.s32
-				c1t := int32(r6[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 90: setp.gt.s32
-				c2t := int32(r6[l]) > int32(r2[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: setp.lt.s32
-				c1t := int32(r6[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 90: setp.gt.s32
-				c2t := int32(r6[l]) > int32(r2[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
+		if next == stop || next >= 14 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[2] = p2
-		w.P[3] = p3
+		pc, budget = next, budget-1
 	}
-	// PTX line 91: mov.f32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r14, m, u3)
-	// PTX lines 92: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: or.pred
-				c4 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p4 = p4&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: or.pred
-				c4 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p4 = p4&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-	_ = u3
-}
-
-// stencil3B9 runs b9 of kernel stencil3, PTX lines 95-95.
-func stencil3B9(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	// PTX line 95: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r9, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/ptx/nvcc/dynamic_shared.ptx:95")
-}
-
-// stencil3B10 runs b10 of kernel stencil3, PTX lines 105-107.
-func stencil3B10(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r17 := w.Reg(17)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX lines 105, 106: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: add.s32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				// 106: setp.ge.s32
-				c2t := int32(v1) >= int32(r2[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: add.s32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				// 106: setp.ge.s32
-				c2t := int32(v1) >= int32(r2[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-	// PTX line 107: mov.f32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r17, m, u3)
-	_ = u3
-}
-
-// stencil3B11 runs b11 of kernel stencil3, PTX lines 110-110.
-func stencil3B11(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r17 := w.Reg(17)
-	// PTX line 110: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/dynamic_shared.ptx:110")
-}
-
-// stencil3B12 runs b12 of kernel stencil3, PTX lines 119-127.
-func stencil3B12(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	k0 := uint64(0x40400000)
-	// PTX line 119: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/dynamic_shared.ptx:119")
-	// PTX line 120: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r19, r13, 0xffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/dynamic_shared.ptx:120")
-	// PTX lines 121: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 121: add.f32
-				v1 := uint64(isa.AddF32RN(uint32(r18[l]), uint32(r19[l])))
-				r20[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 121: add.f32
-				v1 := uint64(isa.AddF32RN(uint32(r18[l]), uint32(r19[l])))
-				r20[l] = v1
-			}
-		}
-	}
-	// PTX line 122: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r21, r13, 0xffffffff, 0x8, 4, 0, m, "testdata/ptx/nvcc/dynamic_shared.ptx:122")
-	// PTX lines 123, 124, 125, 126: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: add.f32
-				v2 := uint64(isa.AddF32RN(uint32(r20[l]), uint32(r21[l])))
-				// 124: div.rn.f32
-				v3 := uint64(isa.DivF32(uint32(v2), uint32(k0), isa.RN))
-				r23[l] = v3
-				// 125: cvta.to.global.u64
-				v4 := uint64(r0[l])
-				// 126: add.s64
-				v5 := uint64(uint64(v4) + uint64(r8[l]))
-				r25[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: add.f32
-				v2 := uint64(isa.AddF32RN(uint32(r20[l]), uint32(r21[l])))
-				// 124: div.rn.f32
-				v3 := uint64(isa.DivF32(uint32(v2), uint32(k0), isa.RN))
-				r23[l] = v3
-				// 125: cvta.to.global.u64
-				v4 := uint64(r0[l])
-				// 126: add.s64
-				v5 := uint64(uint64(v4) + uint64(r8[l]))
-				r25[l] = v5
-			}
-		}
-	}
-	// PTX line 127: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r23, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:127")
 }

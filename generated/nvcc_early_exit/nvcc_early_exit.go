@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/early_exit.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -132,9 +133,29 @@ func init() {
 	classifyFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 22-24; divergent, reconverges at block 1 (b1 ($L__BB0_4))
 	classifyFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifyB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:22",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -146,9 +167,21 @@ func init() {
 	}
 	// b1 ($L__BB0_4), PTX lines 39-39; ret
 	classifyFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifyB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:39",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:40",
@@ -159,9 +192,26 @@ func init() {
 	}
 	// b2, PTX lines 27-28; divergent, reconverges at block 1 (b1 ($L__BB0_4))
 	classifyFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{classifyB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:27",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -173,9 +223,26 @@ func init() {
 	}
 	// b3, PTX lines 31-32; divergent, reconverges at block 1 (b1 ($L__BB0_4))
 	classifyFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{classifyB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:31",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -187,9 +254,21 @@ func init() {
 	}
 	// b4, PTX lines 35-36
 	classifyFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{classifyB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:35",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:38",
@@ -203,12 +282,54 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifyFunc.Run = classifyRun
 	findFirstFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 57-66; divergent, reconverges at block 5 (b5 ($L__BB1_9))
 	findFirstFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:57",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -220,9 +341,35 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 80-84; divergent, reconverges at block 5 (b5 ($L__BB1_9))
 	findFirstFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:80",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -234,9 +381,26 @@ func init() {
 	}
 	// b2 ($L__BB1_6), PTX lines 95-96
 	findFirstFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:95",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:97",
@@ -247,9 +411,23 @@ func init() {
 	}
 	// b3 ($L__BB1_8), PTX lines 100-100
 	findFirstFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:100",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:101",
@@ -260,9 +438,24 @@ func init() {
 	}
 	// b4 ($L__BB1_7), PTX lines 104-106
 	findFirstFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:104",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:108",
@@ -275,6 +468,13 @@ func init() {
 	findFirstFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:109",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:109",
@@ -285,9 +485,32 @@ func init() {
 	}
 	// b6, PTX lines 69-72
 	findFirstFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:69",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     7,
 			Kind:    runtime.TermBranch,
@@ -300,9 +523,24 @@ func init() {
 	}
 	// b7, PTX lines 75-77
 	findFirstFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:75",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:79",
@@ -313,9 +551,23 @@ func init() {
 	}
 	// b8, PTX lines 87-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
 	findFirstFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:87",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -327,9 +579,26 @@ func init() {
 	}
 	// b9, PTX lines 90-91; divergent, reconverges at block 5 (b5 ($L__BB1_9))
 	findFirstFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:90",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -340,24 +609,63 @@ func init() {
 		},
 	}
 	// b10, PTX line 92
-	findFirstFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/early_exit.ptx:94",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	findFirstFunc.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/early_exit.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/early_exit.ptx:94",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	findFirstFunc.Blocks[11] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	findFirstFunc.Run = findFirstRun
 	classifySumFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 124-131; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 	classifySumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:124",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -369,9 +677,27 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 140-146; code before the call
 	classifySumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:140",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  146,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -382,6 +708,13 @@ func init() {
 	classifySumFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:148",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -408,6 +741,13 @@ func init() {
 	classifySumFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:167",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:167",
@@ -418,9 +758,27 @@ func init() {
 	}
 	// b3, PTX lines 134-137
 	classifySumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:134",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:139",
@@ -431,9 +789,38 @@ func init() {
 	}
 	// b4, PTX lines 153-159; divergent, reconverges at block 6 (b5)
 	classifySumFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:153",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -445,9 +832,24 @@ func init() {
 	}
 	// b5, PTX lines 162-164
 	classifySumFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/early_exit.ptx:162",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/early_exit.ptx:166",
@@ -461,6 +863,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifySumFunc.Run = classifySumRun
 }
 
 // FindFirst launches PTX kernel find_first (testdata/ptx/nvcc/early_exit.ptx:44) on dev with the launch configuration cfg. Parameters: param0 is find_first_param_0, param1 is find_first_param_1, param2 is find_first_param_2, param3 is find_first_param_3, param4 is find_first_param_4.
@@ -483,815 +886,1673 @@ func ClassifySum(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, classifySumFunc, cfg, p[:])
 }
 
-// classifyB0 runs b0 of function _Z8classifyi, PTX lines 22-24.
-func classifyB0(w *runtime.Warp, m uint32) {
+// classifyRun runs blocks of function _Z8classifyi for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 22-24; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				k1 := uint64(0xffffffff)
+				// PTX lines 22, 23: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:22")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 23: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:22")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 23: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX line 24: mov.u32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r1, m, u3)
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				switch stop {
+				case 2, 3, 4:
+				default:
+					return runtime.RunDone, budget - classifyRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_4), PTX lines 39-39; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: st.param.b32
+							s1 := uint64(0x4)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: st.param.b32
+							s1 := uint64(0x4)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:39")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 2:
+			// b2, PTX lines 27-28; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 27, 28: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: setp.eq.s32
+							c1t := uint32(r0[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 28: mov.u32
+							v2 := uint64(k0)
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: setp.eq.s32
+							c1t := uint32(r0[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 28: mov.u32
+							v2 := uint64(k0)
+							r1[l] = v2
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				switch stop {
+				case 2, 3, 4:
+				default:
+					return runtime.RunDone, budget - classifyRegion0(w, m, pc)
+				}
+				switch stop {
+				case 3, 4:
+				default:
+					return runtime.RunDone, budget - classifyRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 3:
+			// b3, PTX lines 31-32; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x64)
+				k1 := uint64(0x1)
+				// PTX lines 31, 32: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: setp.lt.s32
+							c1t := int32(r0[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 32: mov.u32
+							v2 := uint64(k1)
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: setp.lt.s32
+							c1t := int32(r0[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 32: mov.u32
+							v2 := uint64(k1)
+							r1[l] = v2
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				switch stop {
+				case 2, 3, 4:
+				default:
+					return runtime.RunDone, budget - classifyRegion0(w, m, pc)
+				}
+				switch stop {
+				case 3, 4:
+				default:
+					return runtime.RunDone, budget - classifyRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 4:
+			// b4, PTX lines 35-36
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x2710)
+				k1 := uint64(0x3)
+				k2 := uint64(0x2)
+				// PTX lines 35, 36: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: setp.lt.s32
+							c1t := int32(r0[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+							// 36: selp.b32
+							v2 := uint64(k1)
+							if c1 {
+								v2 = uint64(k2)
+							}
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: setp.lt.s32
+							c1t := int32(r0[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+							// 36: selp.b32
+							v2 := uint64(k1)
+							if c1 {
+								v2 = uint64(k2)
+							}
+							r1[l] = v2
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// findFirstRun runs blocks of kernel find_first for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 57-66; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 57: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/early_exit.ptx:57")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 58: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/early_exit.ptx:58")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 59: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/early_exit.ptx:59")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 60: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/early_exit.ptx:60")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 61: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/early_exit.ptx:61")
+				}
+				runtime.Broadcast(r4, m, u5)
+				// PTX line 62: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX line 63: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX lines 64, 65, 66: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 65: mad.lo.s32
+							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+							r8[l] = v9
+							// 66: setp.ge.s32
+							c10t := int32(v9) >= int32(u3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 65: mad.lo.s32
+							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+							r8[l] = v9
+							// 66: setp.ge.s32
+							c10t := int32(v9) >= int32(u3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u4
+				_ = u5
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 80-84; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+			{
+				r4 := w.Reg(4)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r18 := w.Reg(18)
+				k0 := uint64(0x4)
+				// PTX lines 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: add.s32
+							v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
+							// 81: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+							// 82: add.s64
+							v3 := uint64(uint64(r13[l]) + uint64(v2))
+							// 83: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/early_exit.ptx:83")
+									continue
+								}
+								v4 = v4x
+							}
+							r18[l] = v4
+							// 84: setp.eq.s32
+							c5t := uint32(v4) == uint32(r4[l])
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p2 = p2&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: add.s32
+							v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
+							// 81: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+							// 82: add.s64
+							v3 := uint64(uint64(r13[l]) + uint64(v2))
+							// 83: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/early_exit.ptx:83")
+									continue
+								}
+								v4 = v4x
+							}
+							r18[l] = v4
+							// 84: setp.eq.s32
+							c5t := uint32(v4) == uint32(r4[l])
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p2 = p2&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_6), PTX lines 95-96
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0xffffffff)
+				// PTX line 95: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.global.u32
+							s2 := uint64(r11[l]) + 0x0
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/early_exit.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.global.u32
+							s2 := uint64(r11[l]) + 0x0
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/early_exit.ptx:96")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3 ($L__BB1_8), PTX lines 100-100
+			{
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				// PTX lines 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.global.u32
+							s1 := uint64(r11[l]) + 0x0
+							s1v := uint64(r14[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:100")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.global.u32
+							s1 := uint64(r11[l]) + 0x0
+							s1v := uint64(r14[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/early_exit.ptx:100")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 4:
+			// b4 ($L__BB1_7), PTX lines 104-106
+			{
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				k0 := uint64(0xfffffffe)
+				// PTX line 104: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 105, 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: sub.s32
+							v2 := uint64(uint32(u1) - uint32(r14[l]))
+							// 106: st.global.u32
+							s3 := uint64(r11[l]) + 0x0
+							s3v := uint64(v2)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:106")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: sub.s32
+							v2 := uint64(uint32(u1) - uint32(r14[l]))
+							// 106: st.global.u32
+							s3 := uint64(r11[l]) + 0x0
+							s3v := uint64(v2)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:106")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_9), PTX line 108; ret
+			next = 11
+		case 6:
+			// b6, PTX lines 69-72
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				// PTX lines 69, 70, 71, 72: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: setp.lt.s32
+							c1t := int32(r3[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 70: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 71: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k1))))
+							// 72: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							r11[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: setp.lt.s32
+							c1t := int32(r3[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 70: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 71: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k1))))
+							// 72: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							r11[l] = v4
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7, PTX lines 75-77
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x0)
+				// PTX lines 75, 76: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: mul.lo.s32
+							v1 := uint64(uint32(r8[l]) * uint32(r3[l]))
+							r12[l] = v1
+							// 76: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							r13[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: mul.lo.s32
+							v1 := uint64(uint32(r8[l]) * uint32(r3[l]))
+							r12[l] = v1
+							// 76: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							r13[l] = v2
+						}
+					}
+				}
+				// PTX line 77: mov.u32, warp-uniform
+				u3 := uint64(k0)
+				runtime.Broadcast(r14, m, u3)
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 8:
+			// b8, PTX lines 87-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+			{
+				r18 := w.Reg(18)
+				k0 := uint64(0x0)
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: setp.lt.s32
+							c1t := int32(r18[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: setp.lt.s32
+							c1t := int32(r18[l]) < int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b9, PTX lines 90-91; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+			{
+				r3 := w.Reg(3)
+				r14 := w.Reg(14)
+				k0 := uint64(0x1)
+				// PTX lines 90, 91: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: add.s32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							r14[l] = v1
+							// 91: setp.lt.s32
+							c2t := int32(v1) < int32(r3[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p4 = p4&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: add.s32
+							v1 := uint64(uint32(r14[l]) + uint32(k0))
+							r14[l] = v1
+							// 91: setp.lt.s32
+							c2t := int32(v1) < int32(r3[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p4 = p4&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b10, PTX line 92
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// classifySumRun runs blocks of kernel classify_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 124-131; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 124: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/early_exit.ptx:124")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 125: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/early_exit.ptx:125")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 126: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/early_exit.ptx:126")
+				}
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 127: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX line 128: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 129, 130, 131: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 129: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 130: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 131: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 129: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 130: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 131: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX lines 140-146; code before the call
+			{
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 141: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 142: ld.global.u32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/early_exit.ptx:142")
+									continue
+								}
+								v3 = v3x
+							}
+							r13[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 141: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 142: ld.global.u32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/early_exit.ptx:142")
+									continue
+								}
+								v3 = v3x
+							}
+							r13[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 146: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: st.param.b32
+							s4 := uint64(0x0)
+							s4v := uint64(r13[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/early_exit.ptx:146")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: st.param.b32
+							s4 := uint64(0x0)
+							s4v := uint64(r13[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/early_exit.ptx:146")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b1 ($L__BB2_2), PTX line 139
+			return pc, budget
+		case 3:
+			// b2 ($L__BB2_4), PTX line 166; ret
+			next = 7
+		case 4:
+			// b3, PTX lines 134-137
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				// PTX lines 134, 135: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							r7[l] = v1
+							// 135: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							r8[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							r7[l] = v1
+							// 135: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							r8[l] = v2
+						}
+					}
+				}
+				// PTX line 136: mov.u32, warp-uniform
+				u3 := uint64(k0)
+				runtime.Broadcast(r9, m, u3)
+				// PTX lines 137: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 137: mov.u32
+							v4 := uint64(r6[l])
+							r10[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 137: mov.u32
+							v4 := uint64(r6[l])
+							r10[l] = v4
+						}
+					}
+				}
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 5:
+			// b4, PTX lines 153-159; divergent, reconverges at block 6 (b5)
+			{
+				r2 := w.Reg(2)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				// PTX lines 153, 155, 156, 157, 158, 159: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:153")
+									continue
+								}
+								v1 = v1x
+							}
+							// 155: add.s32
+							v2 := uint64(uint32(v1) + uint32(r9[l]))
+							r9[l] = v2
+							// 156: setp.ne.s32
+							c3t := uint32(v1) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 157: add.s32
+							v4 := uint64(uint32(r10[l]) + uint32(k1))
+							r10[l] = v4
+							// 158: setp.lt.s32
+							c5t := int32(v4) < int32(r2[l])
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p2 = p2&^(1<<l) | c5b0<<l
+							// 159: and.pred
+							c6 := (c3) && (c5)
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p3 = p3&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/early_exit.ptx:153")
+									continue
+								}
+								v1 = v1x
+							}
+							// 155: add.s32
+							v2 := uint64(uint32(v1) + uint32(r9[l]))
+							r9[l] = v2
+							// 156: setp.ne.s32
+							c3t := uint32(v1) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 157: add.s32
+							v4 := uint64(uint32(r10[l]) + uint32(k1))
+							r10[l] = v4
+							// 158: setp.lt.s32
+							c5t := int32(v4) < int32(r2[l])
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p2 = p2&^(1<<l) | c5b0<<l
+							// 159: and.pred
+							c6 := (c3) && (c5)
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p3 = p3&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX lines 162-164
+			{
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				k0 := uint64(0x4)
+				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 163: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 164: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r9[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:164")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 163: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 164: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r9[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/early_exit.ptx:164")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// classifyRegion0 runs blocks 2, 3, 4 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 0, 2, 3) to block 1,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	k0 := uint64(0x0)
-	k1 := uint64(0xffffffff)
-	// PTX line 22: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/early_exit.ptx:22")
-	// PTX lines 23: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 23: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
+	k1 := uint64(0x64)
+	k2 := uint64(0x1)
+	k3 := uint64(0x2710)
+	k4 := uint64(0x3)
+	k5 := uint64(0x2)
+	p0 := w.P[0]
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 23: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
+			goto b2
+		case 2:
+			if q1 {
+				goto done
 			}
+			goto b3
+		case 3:
+			if q2 {
+				goto done
+			}
+			goto b4
 		}
-		w.P[0] = p0
-	}
-	// PTX line 24: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r1, m, u2)
-	_ = u2
-}
-
-// classifyB1 runs b1 ($L__BB0_4) of function _Z8classifyi, PTX lines 39-39.
-func classifyB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX line 39: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/nvcc/early_exit.ptx:39")
-}
-
-// classifyB2 runs b2 of function _Z8classifyi, PTX lines 27-28.
-func classifyB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX lines 27, 28: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 28: mov.u32
-				v2 := uint64(k0)
-				r1[l] = v2
+	b2:
+		{
+			// 27: setp.eq.s32
+			c1t := uint32(x0) == uint32(k0)
+			c1 := c1t
+			q1 = c1
+			// 28: mov.u32
+			v2 := uint64(k0)
+			x1 = v2
+			if q1 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 28: mov.u32
-				v2 := uint64(k0)
-				r1[l] = v2
-			}
+			goto b3
 		}
-		w.P[1] = p1
+	b3:
+		{
+			// 31: setp.lt.s32
+			c3t := int32(x0) < int32(k1)
+			c3 := c3t
+			q2 = c3
+			// 32: mov.u32
+			v4 := uint64(k2)
+			x1 = v4
+			if q2 {
+				goto done
+			}
+			goto b4
+		}
+	b4:
+		{
+			// 35: setp.lt.s32
+			c5t := int32(x0) < int32(k3)
+			c5 := c5t
+			q3 = c5
+			// 36: selp.b32
+			v6 := uint64(k4)
+			if c5 {
+				v6 = uint64(k5)
+			}
+			x1 = v6
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r1[l] = x1
+		if q1 {
+			p1 |= 1 << l
+		} else {
+			p1 &^= 1 << l
+		}
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
 	}
+	w.P[1] = p1
+	w.P[2] = p2
+	w.P[3] = p3
+	w.Split(1, parked, &at)
+	return most
 }
 
-// classifyB3 runs b3 of function _Z8classifyi, PTX lines 31-32.
-func classifyB3(w *runtime.Warp, m uint32) {
+// classifyRegion2 runs blocks 3, 4 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 2, 3) to block 1,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	k0 := uint64(0x64)
 	k1 := uint64(0x1)
-	// PTX lines 31, 32: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 32: mov.u32
-				v2 := uint64(k1)
-				r1[l] = v2
+	k2 := uint64(0x2710)
+	k3 := uint64(0x3)
+	k4 := uint64(0x2)
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q1 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 32: mov.u32
-				v2 := uint64(k1)
-				r1[l] = v2
+			goto b3
+		case 3:
+			if q2 {
+				goto done
 			}
+			goto b4
 		}
-		w.P[2] = p2
-	}
-}
-
-// classifyB4 runs b4 of function _Z8classifyi, PTX lines 35-36.
-func classifyB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x2710)
-	k1 := uint64(0x3)
-	k2 := uint64(0x2)
-	// PTX lines 35, 36: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 36: selp.b32
-				v2 := uint64(k1)
-				if c1 {
-					v2 = uint64(k2)
-				}
-				r1[l] = v2
+	b3:
+		{
+			// 31: setp.lt.s32
+			c1t := int32(x0) < int32(k0)
+			c1 := c1t
+			q2 = c1
+			// 32: mov.u32
+			v2 := uint64(k1)
+			x1 = v2
+			if q2 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 36: selp.b32
-				v2 := uint64(k1)
-				if c1 {
-					v2 = uint64(k2)
-				}
-				r1[l] = v2
-			}
+			goto b4
 		}
-		w.P[3] = p3
-	}
-}
-
-// findFirstB0 runs b0 of kernel find_first, PTX lines 57-66.
-func findFirstB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	// PTX line 57: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/early_exit.ptx:57")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 58: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/early_exit.ptx:58")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 59: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/early_exit.ptx:59")
-	// PTX line 60: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/early_exit.ptx:60")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 61: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/early_exit.ptx:61")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 62: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX line 63: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 65: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-				r8[l] = v9
-				// 66: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
+	b4:
+		{
+			// 35: setp.lt.s32
+			c3t := int32(x0) < int32(k2)
+			c3 := c3t
+			q3 = c3
+			// 36: selp.b32
+			v4 := uint64(k3)
+			if c3 {
+				v4 = uint64(k4)
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 65: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-				r8[l] = v9
-				// 66: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
+			x1 = v4
+			goto done
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u4
-	_ = u5
-}
-
-// findFirstB1 runs b1 ($L__BB1_3) of kernel find_first, PTX lines 80-84.
-func findFirstB1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x4)
-	// PTX lines 80, 81, 82: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
-				// 81: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 82: add.s64
-				v3 := uint64(uint64(r13[l]) + uint64(v2))
-				r17[l] = v3
-			}
+	done:
+		most = max(most, n)
+		r1[l] = x1
+		if q2 {
+			p2 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(r12[l]))
-				// 81: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 82: add.s64
-				v3 := uint64(uint64(r13[l]) + uint64(v2))
-				r17[l] = v3
-			}
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
 		}
 	}
-	// PTX line 83: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r18, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/early_exit.ptx:83")
-	// PTX lines 84: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: setp.eq.s32
-				c4t := uint32(r18[l]) == uint32(r4[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p2 = p2&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: setp.eq.s32
-				c4t := uint32(r18[l]) == uint32(r4[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p2 = p2&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// findFirstB2 runs b2 ($L__BB1_6) of kernel find_first, PTX lines 95-96.
-func findFirstB2(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r19 := w.Reg(19)
-	k0 := uint64(0xffffffff)
-	// PTX line 95: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r19, m, u1)
-	// PTX line 96: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/early_exit.ptx:96")
-	_ = u1
-}
-
-// findFirstB3 runs b3 ($L__BB1_8) of kernel find_first, PTX lines 100-100.
-func findFirstB3(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	// PTX line 100: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/early_exit.ptx:100")
-}
-
-// findFirstB4 runs b4 ($L__BB1_7) of kernel find_first, PTX lines 104-106.
-func findFirstB4(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	r21 := w.Reg(21)
-	k0 := uint64(0xfffffffe)
-	// PTX line 104: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 105: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r14[l]))
-				r21[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r14[l]))
-				r21[l] = v2
-			}
-		}
-	}
-	// PTX line 106: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/early_exit.ptx:106")
-}
-
-// findFirstB6 runs b6 of kernel find_first, PTX lines 69-72.
-func findFirstB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r11 := w.Reg(11)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	// PTX lines 69, 70, 71, 72: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 69: setp.lt.s32
-				c1t := int32(r3[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 70: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 71: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k1))))
-				// 72: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r11[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 69: setp.lt.s32
-				c1t := int32(r3[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 70: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 71: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k1))))
-				// 72: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r11[l] = v4
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// findFirstB7 runs b7 of kernel find_first, PTX lines 75-77.
-func findFirstB7(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x0)
-	// PTX lines 75, 76: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: mul.lo.s32
-				v1 := uint64(uint32(r8[l]) * uint32(r3[l]))
-				r12[l] = v1
-				// 76: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: mul.lo.s32
-				v1 := uint64(uint32(r8[l]) * uint32(r3[l]))
-				r12[l] = v1
-				// 76: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				r13[l] = v2
-			}
-		}
-	}
-	// PTX line 77: mov.u32, warp-uniform
-	u3 := uint64(k0)
-	runtime.Broadcast(r14, m, u3)
-	_ = u3
-}
-
-// findFirstB8 runs b8 of kernel find_first, PTX lines 87-87.
-func findFirstB8(w *runtime.Warp, m uint32) {
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	// PTX lines 87: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: setp.lt.s32
-				c1t := int32(r18[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: setp.lt.s32
-				c1t := int32(r18[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// findFirstB9 runs b9 of kernel find_first, PTX lines 90-91.
-func findFirstB9(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r14 := w.Reg(14)
-	k0 := uint64(0x1)
-	// PTX lines 90, 91: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r14[l] = v1
-				// 91: setp.lt.s32
-				c2t := int32(v1) < int32(r3[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p4 = p4&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r14[l] = v1
-				// 91: setp.lt.s32
-				c2t := int32(v1) < int32(r3[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p4 = p4&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// classifySumB0 runs b0 of kernel classify_sum, PTX lines 124-131.
-func classifySumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	// PTX line 124: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/early_exit.ptx:124")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 125: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/early_exit.ptx:125")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 126: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/early_exit.ptx:126")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 127: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX line 128: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 129, 130, 131: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 130: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 131: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 129: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 130: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 131: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// classifySumB1 runs b1 ($L__BB2_2) of kernel classify_sum, PTX lines 140-146.
-func classifySumB1(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	// PTX lines 140, 141: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				// 141: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r12[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				// 141: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r12[l] = v2
-			}
-		}
-	}
-	// PTX line 142: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/early_exit.ptx:142")
-	// PTX line 146: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r13, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/early_exit.ptx:146")
-}
-
-// classifySumB3 runs b3 of kernel classify_sum, PTX lines 134-137.
-func classifySumB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	// PTX lines 134, 135: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				r7[l] = v1
-				// 135: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				r8[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				r7[l] = v1
-				// 135: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				r8[l] = v2
-			}
-		}
-	}
-	// PTX line 136: mov.u32, warp-uniform
-	u3 := uint64(k0)
-	runtime.Broadcast(r9, m, u3)
-	// PTX lines 137: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 137: mov.u32
-				v4 := uint64(r6[l])
-				r10[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 137: mov.u32
-				v4 := uint64(r6[l])
-				r10[l] = v4
-			}
-		}
-	}
-	_ = u3
-}
-
-// classifySumB4 runs b4 of kernel classify_sum, PTX lines 153-159.
-func classifySumB4(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r16 := w.Reg(16)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	// PTX line 153: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r16, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/early_exit.ptx:153")
-	// PTX lines 155, 156, 157, 158, 159: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 155: add.s32
-				v1 := uint64(uint32(r16[l]) + uint32(r9[l]))
-				r9[l] = v1
-				// 156: setp.ne.s32
-				c2t := uint32(r16[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 157: add.s32
-				v3 := uint64(uint32(r10[l]) + uint32(k1))
-				r10[l] = v3
-				// 158: setp.lt.s32
-				c4t := int32(v3) < int32(r2[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p2 = p2&^(1<<l) | c4b0<<l
-				// 159: and.pred
-				c5 := (c2) && (c4)
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p3 = p3&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 155: add.s32
-				v1 := uint64(uint32(r16[l]) + uint32(r9[l]))
-				r9[l] = v1
-				// 156: setp.ne.s32
-				c2t := uint32(r16[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 157: add.s32
-				v3 := uint64(uint32(r10[l]) + uint32(k1))
-				r10[l] = v3
-				// 158: setp.lt.s32
-				c4t := int32(v3) < int32(r2[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p2 = p2&^(1<<l) | c4b0<<l
-				// 159: and.pred
-				c5 := (c2) && (c4)
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p3 = p3&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-	}
-}
-
-// classifySumB5 runs b5 of kernel classify_sum, PTX lines 162-164.
-func classifySumB5(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r18 := w.Reg(18)
-	k0 := uint64(0x4)
-	// PTX lines 162, 163: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 162: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 163: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r18[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 162: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 163: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r18[l] = v2
-			}
-		}
-	}
-	// PTX line 164: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/early_exit.ptx:164")
+	w.P[2] = p2
+	w.P[3] = p3
+	w.Split(1, parked, &at)
+	return most
 }

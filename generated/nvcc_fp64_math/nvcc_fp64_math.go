@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/fp64_math.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -110,9 +111,47 @@ func init() {
 	dnormFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	dnormFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{dnormB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dnormRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:28",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -126,6 +165,13 @@ func init() {
 	dnormFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:62",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fp64_math.ptx:62",
@@ -136,9 +182,78 @@ func init() {
 	}
 	// b2, PTX lines 39-59
 	dnormFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{dnormB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dnormRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:39",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fp64_math.ptx:61",
@@ -152,12 +267,51 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	dnormFunc.Run = dnormRun
 	newtonSqrtFunc.Blocks = make([]runtime.Block, 13)
 	// b0, PTX lines 79-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
 	newtonSqrtFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:79",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -169,9 +323,62 @@ func init() {
 	}
 	// b1 ($L__BB1_4), PTX lines 109-122; divergent, reconverges at block 9 (b9)
 	newtonSqrtFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:109",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -183,9 +390,23 @@ func init() {
 	}
 	// b2 ($L__BB1_5), PTX lines 126-126
 	newtonSqrtFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:126",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     10,
 			Kind:    runtime.TermBranch,
@@ -198,9 +419,35 @@ func init() {
 	}
 	// b3 ($L__BB1_7), PTX lines 131-135; divergent, reconverges at block 11 (b11)
 	newtonSqrtFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:131",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -212,9 +459,27 @@ func init() {
 	}
 	// b4 ($L__BB1_8), PTX lines 139-142
 	newtonSqrtFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:139",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fp64_math.ptx:144",
@@ -227,6 +492,13 @@ func init() {
 	newtonSqrtFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:145",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fp64_math.ptx:145",
@@ -237,9 +509,41 @@ func init() {
 	}
 	// b6, PTX lines 90-96
 	newtonSqrtFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:90",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     7,
 			Kind:    runtime.TermBranch,
@@ -252,9 +556,32 @@ func init() {
 	}
 	// b7, PTX lines 99-102
 	newtonSqrtFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:99",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     8,
 			Kind:    runtime.TermBranch,
@@ -267,9 +594,21 @@ func init() {
 	}
 	// b8, PTX lines 105-106
 	newtonSqrtFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fp64_math.ptx:105",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fp64_math.ptx:108",
@@ -279,34 +618,44 @@ func init() {
 		},
 	}
 	// b9, PTX line 123
-	newtonSqrtFunc.Blocks[9] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/fp64_math.ptx:125",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	newtonSqrtFunc.Blocks[9] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/fp64_math.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/fp64_math.ptx:125",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// b10, PTX line 127
-	newtonSqrtFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/fp64_math.ptx:129",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	newtonSqrtFunc.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/fp64_math.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/fp64_math.ptx:129",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b11, PTX line 136
-	newtonSqrtFunc.Blocks[11] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/fp64_math.ptx:138",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	newtonSqrtFunc.Blocks[11] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/fp64_math.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/fp64_math.ptx:138",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	newtonSqrtFunc.Blocks[12] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	newtonSqrtFunc.Run = newtonSqrtRun
 }
 
 // Dnorm launches PTX kernel dnorm (testdata/ptx/nvcc/fp64_math.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is dnorm_param_0, param1 is dnorm_param_1, param2 is dnorm_param_2, param3 is dnorm_param_3.
@@ -329,679 +678,1292 @@ func NewtonSqrt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, newtonSqrtFunc, cfg, p[:])
 }
 
-// dnormB0 runs b0 of kernel dnorm, PTX lines 28-36.
-func dnormB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	// PTX line 28: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:28")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 29: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:29")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 30: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:30")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 31: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:31")
-	// PTX line 32: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX line 33: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 36: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+// dnormRun runs blocks of kernel dnorm for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 36: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				// PTX line 28: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:28")
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 29: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:29")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:30")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:31")
+				}
+				// PTX line 32: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX line 33: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 35: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 36: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 35: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 36: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 61; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 39-59
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r17 := w.Reg(17)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				k0 := uint64(0x8)
+				k1 := uint64(0x1)
+				k2 := uint64(0x3ff0000000000000)
+				// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v6aw := w.Window(0)
+					v7aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 40: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 42: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 43: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 44: ld.global.f64
+							v6a := uint64(v3) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
+									continue
+								}
+								v6 = v6x
+							}
+							r13[l] = v6
+							// 45: ld.global.f64
+							v7a := uint64(v5) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
+									continue
+								}
+								v7 = v7x
+							}
+							r14[l] = v7
+							// 46: mul.f64
+							v8 := isa.MulF64RN(v7, v7)
+							// 47: fma.rn.f64
+							v9 := isa.FmaF64RN(v6, v6, v8)
+							// 48: sqrt.rn.f64
+							v10 := isa.SqrtF64(v9, isa.RN)
+							r17[l] = v10
+							// 49: shl.b32
+							v11 := uint64(uint32(r7[l]) << uint32(k1))
+							// 50: cvta.to.global.u64
+							v12 := uint64(r0[l])
+							// 51: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+							// 52: add.s64
+							v14 := uint64(uint64(v12) + uint64(v13))
+							r21[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 40: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 42: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 43: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 44: ld.global.f64
+							v6a := uint64(v3) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/fp64_math.ptx:44")
+									continue
+								}
+								v6 = v6x
+							}
+							r13[l] = v6
+							// 45: ld.global.f64
+							v7a := uint64(v5) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/nvcc/fp64_math.ptx:45")
+									continue
+								}
+								v7 = v7x
+							}
+							r14[l] = v7
+							// 46: mul.f64
+							v8 := isa.MulF64RN(v7, v7)
+							// 47: fma.rn.f64
+							v9 := isa.FmaF64RN(v6, v6, v8)
+							// 48: sqrt.rn.f64
+							v10 := isa.SqrtF64(v9, isa.RN)
+							r17[l] = v10
+							// 49: shl.b32
+							v11 := uint64(uint32(r7[l]) << uint32(k1))
+							// 50: cvta.to.global.u64
+							v12 := uint64(r0[l])
+							// 51: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+							// 52: add.s64
+							v14 := uint64(uint64(v12) + uint64(v13))
+							r21[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s15w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.global.f64
+							s15 := uint64(r21[l]) + 0x0
+							s15v := uint64(r17[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
+							}
+							// 54: min.f64
+							v16 := isa.MinF64(r13[l], r14[l], false)
+							r22[l] = v16
+							// 55: abs.f64
+							v17 := isa.AbsF64(r13[l])
+							r23[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.global.f64
+							s15 := uint64(r21[l]) + 0x0
+							s15v := uint64(r17[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/fp64_math.ptx:53")
+							}
+							// 54: min.f64
+							v16 := isa.MinF64(r13[l], r14[l], false)
+							r22[l] = v16
+							// 55: abs.f64
+							v17 := isa.AbsF64(r13[l])
+							r23[l] = v17
+						}
+					}
+				}
+				// PTX line 56: mov.f64, warp-uniform
+				u18 := uint64(k2)
+				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s21w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: max.f64
+							v19 := isa.MaxF64(r23[l], u18, false)
+							// 58: div.rn.f64
+							v20 := isa.DivF64(r22[l], v19, isa.RN)
+							// 59: st.global.f64
+							s21 := uint64(r21[l]) + 0x8
+							s21v := uint64(v20)
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: max.f64
+							v19 := isa.MaxF64(r23[l], u18, false)
+							// 58: div.rn.f64
+							v20 := isa.DivF64(r22[l], v19, isa.RN)
+							// 59: st.global.f64
+							s21 := uint64(r21[l]) + 0x8
+							s21v := uint64(v20)
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/nvcc/fp64_math.ptx:59")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
-	_ = u3
 }
 
-// dnormB2 runs b2 of kernel dnorm, PTX lines 39-59.
-func dnormB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
+// newtonSqrtRun runs blocks of kernel newton_sqrt for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 79-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 79: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:79")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 80: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:80")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 81: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:81")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 82: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:82")
+				}
+				// PTX line 83: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX line 84: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 86: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 87: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 86: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 87: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_4), PTX lines 109-122; divergent, reconverges at block 9 (b9)
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				k0 := uint64(0x3fe0000000000000)
+				k1 := uint64(0xfffffffc)
+				k2 := uint64(0x0)
+				// PTX lines 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: div.rn.f64
+							v1 := isa.DivF64(r12[l], r13[l], isa.RN)
+							// 110: add.f64
+							v2 := isa.AddF64RN(r13[l], v1)
+							// 111: mul.f64
+							v3 := isa.MulF64RN(v2, k0)
+							// 112: div.rn.f64
+							v4 := isa.DivF64(r12[l], v3, isa.RN)
+							// 113: add.f64
+							v5 := isa.AddF64RN(v3, v4)
+							// 114: mul.f64
+							v6 := isa.MulF64RN(v5, k0)
+							// 115: div.rn.f64
+							v7 := isa.DivF64(r12[l], v6, isa.RN)
+							// 116: add.f64
+							v8 := isa.AddF64RN(v6, v7)
+							// 117: mul.f64
+							v9 := isa.MulF64RN(v8, k0)
+							// 118: div.rn.f64
+							v10 := isa.DivF64(r12[l], v9, isa.RN)
+							// 119: add.f64
+							v11 := isa.AddF64RN(v9, v10)
+							// 120: mul.f64
+							v12 := isa.MulF64RN(v11, k0)
+							r13[l] = v12
+							// 121: add.s32
+							v13 := uint64(uint32(r16[l]) + uint32(k1))
+							r16[l] = v13
+							// 122: setp.ne.s32
+							c14t := uint32(v13) != uint32(k2)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p3 = p3&^(1<<l) | c14b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: div.rn.f64
+							v1 := isa.DivF64(r12[l], r13[l], isa.RN)
+							// 110: add.f64
+							v2 := isa.AddF64RN(r13[l], v1)
+							// 111: mul.f64
+							v3 := isa.MulF64RN(v2, k0)
+							// 112: div.rn.f64
+							v4 := isa.DivF64(r12[l], v3, isa.RN)
+							// 113: add.f64
+							v5 := isa.AddF64RN(v3, v4)
+							// 114: mul.f64
+							v6 := isa.MulF64RN(v5, k0)
+							// 115: div.rn.f64
+							v7 := isa.DivF64(r12[l], v6, isa.RN)
+							// 116: add.f64
+							v8 := isa.AddF64RN(v6, v7)
+							// 117: mul.f64
+							v9 := isa.MulF64RN(v8, k0)
+							// 118: div.rn.f64
+							v10 := isa.DivF64(r12[l], v9, isa.RN)
+							// 119: add.f64
+							v11 := isa.AddF64RN(v9, v10)
+							// 120: mul.f64
+							v12 := isa.MulF64RN(v11, k0)
+							r13[l] = v12
+							// 121: add.s32
+							v13 := uint64(uint32(r16[l]) + uint32(k1))
+							r16[l] = v13
+							// 122: setp.ne.s32
+							c14t := uint32(v13) != uint32(k2)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p3 = p3&^(1<<l) | c14b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 9
+			} else {
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - newtonSqrtRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_5), PTX lines 126-126
+			{
+				r15 := w.Reg(15)
+				k0 := uint64(0x0)
+				// PTX lines 126: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: setp.eq.s32
+							c1t := uint32(r15[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: setp.eq.s32
+							c1t := uint32(r15[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_7), PTX lines 131-135; divergent, reconverges at block 11 (b11)
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0x3fe0000000000000)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x0)
+				// PTX lines 131, 132, 133, 134, 135: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: div.rn.f64
+							v1 := isa.DivF64(r12[l], r13[l], isa.RN)
+							// 132: add.f64
+							v2 := isa.AddF64RN(r13[l], v1)
+							// 133: mul.f64
+							v3 := isa.MulF64RN(v2, k0)
+							r13[l] = v3
+							// 134: add.s32
+							v4 := uint64(uint32(r15[l]) + uint32(k1))
+							r15[l] = v4
+							// 135: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p5 = p5&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: div.rn.f64
+							v1 := isa.DivF64(r12[l], r13[l], isa.RN)
+							// 132: add.f64
+							v2 := isa.AddF64RN(r13[l], v1)
+							// 133: mul.f64
+							v3 := isa.MulF64RN(v2, k0)
+							r13[l] = v3
+							// 134: add.s32
+							v4 := uint64(uint32(r15[l]) + uint32(k1))
+							r15[l] = v4
+							// 135: setp.ne.s32
+							c5t := uint32(v4) != uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p5 = p5&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 11
+			} else {
+				switch stop {
+				case 3:
+				default:
+					return runtime.RunDone, budget - newtonSqrtRegion3(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_8), PTX lines 139-142
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x3)
+				// PTX lines 139, 140, 141, 142: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 140: shl.b64
+							v2 := uint64(uint64(r9[l]) << uint32(k0))
+							// 141: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 142: st.global.f64
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r13[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 140: shl.b64
+							v2 := uint64(uint64(r9[l]) << uint32(k0))
+							// 141: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 142: st.global.f64
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r13[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/nvcc/fp64_math.ptx:142")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_9), PTX line 144; ret
+			next = 12
+		case 6:
+			// b6, PTX lines 90-96
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x8)
+				k1 := uint64(0x1)
+				// PTX lines 90, 91, 92, 93, 94, 95, 96: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 91: cvt.s64.s32
+							v2 := uint64(uint64(int32(r7[l])))
+							r9[l] = v2
+							// 92: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 93: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 94: ld.global.f64
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
+									continue
+								}
+								v5 = v5x
+							}
+							r12[l] = v5
+							// 95: setp.lt.s32
+							c6t := int32(r2[l]) < int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+							// 96: mov.f64
+							v7 := uint64(v5)
+							r13[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 91: cvt.s64.s32
+							v2 := uint64(uint64(int32(r7[l])))
+							r9[l] = v2
+							// 92: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 93: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 94: ld.global.f64
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 8, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 8, "testdata/ptx/nvcc/fp64_math.ptx:94")
+									continue
+								}
+								v5 = v5x
+							}
+							r12[l] = v5
+							// 95: setp.lt.s32
+							c6t := int32(r2[l]) < int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+							// 96: mov.f64
+							v7 := uint64(v5)
+							r13[l] = v7
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7, PTX lines 99-102
+			{
+				r2 := w.Reg(2)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x3)
+				// PTX lines 99, 100, 101, 102: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: add.s32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							// 100: and.b32
+							v2 := uint64(uint32(r2[l]) & uint32(k1))
+							r15[l] = v2
+							// 101: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+							// 102: mov.f64
+							v4 := uint64(r12[l])
+							r13[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: add.s32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							// 100: and.b32
+							v2 := uint64(uint32(r2[l]) & uint32(k1))
+							r15[l] = v2
+							// 101: setp.lt.u32
+							c3t := uint32(v1) < uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+							// 102: mov.f64
+							v4 := uint64(r12[l])
+							r13[l] = v4
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8, PTX lines 105-106
+			{
+				r2 := w.Reg(2)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				// PTX lines 105, 106: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: sub.s32
+							v1 := uint64(uint32(r2[l]) - uint32(r15[l]))
+							r16[l] = v1
+							// 106: mov.f64
+							v2 := uint64(r12[l])
+							r13[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: sub.s32
+							v1 := uint64(uint32(r2[l]) - uint32(r15[l]))
+							r16[l] = v1
+							// 106: mov.f64
+							v2 := uint64(r12[l])
+							r13[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 9:
+			// b9, PTX line 123
+			next = 2
+		case 10:
+			// b10, PTX line 127
+			next = 3
+		case 11:
+			// b11, PTX line 136
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// newtonSqrtRegion1 runs blocks 1 of kernel newton_sqrt for each lane of m on its own, from the branch ending block from (one of 1) to block 9,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
+	r16 := w.Reg(16)
 	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
 	r26 := w.Reg(26)
-	k0 := uint64(0x8)
-	k1 := uint64(0x1)
-	k2 := uint64(0x3ff0000000000000)
-	// PTX lines 39, 40, 41, 42, 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 40: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				// 41: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-				// 42: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 43: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r12[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 40: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				// 41: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-				// 42: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 43: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r12[l] = v5
-			}
-		}
-	}
-	// PTX line 44: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r10, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/fp64_math.ptx:44")
-	// PTX line 45: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r14, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/fp64_math.ptx:45")
-	// PTX lines 46, 47, 48, 49, 50, 51, 52: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: mul.f64
-				v6 := isa.MulF64RN(r14[l], r14[l])
-				// 47: fma.rn.f64
-				v7 := isa.FmaF64RN(r13[l], r13[l], v6)
-				// 48: sqrt.rn.f64
-				v8 := isa.SqrtF64(v7, isa.RN)
-				r17[l] = v8
-				// 49: shl.b32
-				v9 := uint64(uint32(r7[l]) << uint32(k1))
-				// 50: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 51: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-				// 52: add.s64
-				v12 := uint64(uint64(v10) + uint64(v11))
-				r21[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: mul.f64
-				v6 := isa.MulF64RN(r14[l], r14[l])
-				// 47: fma.rn.f64
-				v7 := isa.FmaF64RN(r13[l], r13[l], v6)
-				// 48: sqrt.rn.f64
-				v8 := isa.SqrtF64(v7, isa.RN)
-				r17[l] = v8
-				// 49: shl.b32
-				v9 := uint64(uint32(r7[l]) << uint32(k1))
-				// 50: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 51: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-				// 52: add.s64
-				v12 := uint64(uint64(v10) + uint64(v11))
-				r21[l] = v12
-			}
-		}
-	}
-	// PTX line 53: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r17, r21, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:53")
-	// PTX lines 54, 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: min.f64
-				v13 := isa.MinF64(r13[l], r14[l], false)
-				r22[l] = v13
-				// 55: abs.f64
-				v14 := isa.AbsF64(r13[l])
-				r23[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: min.f64
-				v13 := isa.MinF64(r13[l], r14[l], false)
-				r22[l] = v13
-				// 55: abs.f64
-				v14 := isa.AbsF64(r13[l])
-				r23[l] = v14
-			}
-		}
-	}
-	// PTX line 56: mov.f64, warp-uniform
-	u15 := uint64(k2)
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: max.f64
-				v16 := isa.MaxF64(r23[l], u15, false)
-				// 58: div.rn.f64
-				v17 := isa.DivF64(r22[l], v16, isa.RN)
-				r26[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: max.f64
-				v16 := isa.MaxF64(r23[l], u15, false)
-				// 58: div.rn.f64
-				v17 := isa.DivF64(r22[l], v16, isa.RN)
-				r26[l] = v17
-			}
-		}
-	}
-	// PTX line 59: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r26, r21, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:59")
-}
-
-// newtonSqrtB0 runs b0 of kernel newton_sqrt, PTX lines 79-87.
-func newtonSqrtB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	// PTX line 79: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:79")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 80: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:80")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 81: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:81")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 82: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:82")
-	// PTX line 83: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX line 84: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 86: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 87: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 86: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 87: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-}
-
-// newtonSqrtB1 runs b1 ($L__BB1_4) of kernel newton_sqrt, PTX lines 109-122.
-func newtonSqrtB1(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
+	r27 := w.Reg(27)
 	k0 := uint64(0x3fe0000000000000)
 	k1 := uint64(0xfffffffc)
 	k2 := uint64(0x0)
-	// PTX lines 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 109: div.rn.f64
-				v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-				// 110: add.f64
-				v2 := isa.AddF64RN(r13[l], v1)
-				// 111: mul.f64
-				v3 := isa.MulF64RN(v2, k0)
-				// 112: div.rn.f64
-				v4 := isa.DivF64(r12[l], v3, isa.RN)
-				// 113: add.f64
-				v5 := isa.AddF64RN(v3, v4)
-				// 114: mul.f64
-				v6 := isa.MulF64RN(v5, k0)
-				// 115: div.rn.f64
-				v7 := isa.DivF64(r12[l], v6, isa.RN)
-				// 116: add.f64
-				v8 := isa.AddF64RN(v6, v7)
-				// 117: mul.f64
-				v9 := isa.MulF64RN(v8, k0)
-				// 118: div.rn.f64
-				v10 := isa.DivF64(r12[l], v9, isa.RN)
-				// 119: add.f64
-				v11 := isa.AddF64RN(v9, v10)
-				// 120: mul.f64
-				v12 := isa.MulF64RN(v11, k0)
-				r13[l] = v12
-				// 121: add.s32
-				v13 := uint64(uint32(r16[l]) + uint32(k1))
-				r16[l] = v13
-				// 122: setp.ne.s32
-				c14t := uint32(v13) != uint32(k2)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p3 = p3&^(1<<l) | c14b0<<l
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		x19 := r19[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q3 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 109: div.rn.f64
-				v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-				// 110: add.f64
-				v2 := isa.AddF64RN(r13[l], v1)
-				// 111: mul.f64
-				v3 := isa.MulF64RN(v2, k0)
-				// 112: div.rn.f64
-				v4 := isa.DivF64(r12[l], v3, isa.RN)
-				// 113: add.f64
-				v5 := isa.AddF64RN(v3, v4)
-				// 114: mul.f64
-				v6 := isa.MulF64RN(v5, k0)
-				// 115: div.rn.f64
-				v7 := isa.DivF64(r12[l], v6, isa.RN)
-				// 116: add.f64
-				v8 := isa.AddF64RN(v6, v7)
-				// 117: mul.f64
-				v9 := isa.MulF64RN(v8, k0)
-				// 118: div.rn.f64
-				v10 := isa.DivF64(r12[l], v9, isa.RN)
-				// 119: add.f64
-				v11 := isa.AddF64RN(v9, v10)
-				// 120: mul.f64
-				v12 := isa.MulF64RN(v11, k0)
-				r13[l] = v12
-				// 121: add.s32
-				v13 := uint64(uint32(r16[l]) + uint32(k1))
-				r16[l] = v13
-				// 122: setp.ne.s32
-				c14t := uint32(v13) != uint32(k2)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p3 = p3&^(1<<l) | c14b0<<l
-			}
+			goto done
 		}
-		w.P[3] = p3
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 109: div.rn.f64
+			v1 := isa.DivF64(x12, x13, isa.RN)
+			x17 = v1
+			// 110: add.f64
+			v2 := isa.AddF64RN(x13, x17)
+			x18 = v2
+			// 111: mul.f64
+			v3 := isa.MulF64RN(x18, k0)
+			x19 = v3
+			// 112: div.rn.f64
+			v4 := isa.DivF64(x12, x19, isa.RN)
+			x20 = v4
+			// 113: add.f64
+			v5 := isa.AddF64RN(x19, x20)
+			x21 = v5
+			// 114: mul.f64
+			v6 := isa.MulF64RN(x21, k0)
+			x22 = v6
+			// 115: div.rn.f64
+			v7 := isa.DivF64(x12, x22, isa.RN)
+			x23 = v7
+			// 116: add.f64
+			v8 := isa.AddF64RN(x22, x23)
+			x24 = v8
+			// 117: mul.f64
+			v9 := isa.MulF64RN(x24, k0)
+			x25 = v9
+			// 118: div.rn.f64
+			v10 := isa.DivF64(x12, x25, isa.RN)
+			x26 = v10
+			// 119: add.f64
+			v11 := isa.AddF64RN(x25, x26)
+			x27 = v11
+			// 120: mul.f64
+			v12 := isa.MulF64RN(x27, k0)
+			x13 = v12
+			// 121: add.s32
+			v13 := uint64(uint32(x16) + uint32(k1))
+			x16 = v13
+			// 122: setp.ne.s32
+			c14t := uint32(x16) != uint32(k2)
+			c14 := c14t
+			q3 = c14
+			if q3 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		r19[l] = x19
+		r20[l] = x20
+		r21[l] = x21
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
 	}
+	w.P[3] = p3
+	w.Split(9, parked, &at)
+	return most
 }
 
-// newtonSqrtB2 runs b2 ($L__BB1_5) of kernel newton_sqrt, PTX lines 126-126.
-func newtonSqrtB2(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX lines 126: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 126: setp.eq.s32
-				c1t := uint32(r15[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 126: setp.eq.s32
-				c1t := uint32(r15[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// newtonSqrtB3 runs b3 ($L__BB1_7) of kernel newton_sqrt, PTX lines 131-135.
-func newtonSqrtB3(w *runtime.Warp, m uint32) {
+// newtonSqrtRegion3 runs blocks 3 of kernel newton_sqrt for each lane of m on its own, from the branch ending block from (one of 3) to block 11,
+// the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
+func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
 	k0 := uint64(0x3fe0000000000000)
 	k1 := uint64(0xffffffff)
 	k2 := uint64(0x0)
-	// PTX lines 131, 132, 133, 134, 135: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 131: div.rn.f64
-				v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-				// 132: add.f64
-				v2 := isa.AddF64RN(r13[l], v1)
-				// 133: mul.f64
-				v3 := isa.MulF64RN(v2, k0)
-				r13[l] = v3
-				// 134: add.s32
-				v4 := uint64(uint32(r15[l]) + uint32(k1))
-				r15[l] = v4
-				// 135: setp.ne.s32
-				c5t := uint32(v4) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p5 = p5&^(1<<l) | c5b0<<l
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x15 := r15[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 3:
+			if q5 {
+				goto b3
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 131: div.rn.f64
-				v1 := isa.DivF64(r12[l], r13[l], isa.RN)
-				// 132: add.f64
-				v2 := isa.AddF64RN(r13[l], v1)
-				// 133: mul.f64
-				v3 := isa.MulF64RN(v2, k0)
-				r13[l] = v3
-				// 134: add.s32
-				v4 := uint64(uint32(r15[l]) + uint32(k1))
-				r15[l] = v4
-				// 135: setp.ne.s32
-				c5t := uint32(v4) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p5 = p5&^(1<<l) | c5b0<<l
-			}
+			goto done
 		}
-		w.P[5] = p5
-	}
-}
-
-// newtonSqrtB4 runs b4 ($L__BB1_8) of kernel newton_sqrt, PTX lines 139-142.
-func newtonSqrtB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r32 := w.Reg(32)
-	k0 := uint64(0x3)
-	// PTX lines 139, 140, 141: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 140: shl.b64
-				v2 := uint64(uint64(r9[l]) << uint32(k0))
-				// 141: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r32[l] = v3
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
 			}
+			n++
+			// 131: div.rn.f64
+			v1 := isa.DivF64(x12, x13, isa.RN)
+			x28 = v1
+			// 132: add.f64
+			v2 := isa.AddF64RN(x13, x28)
+			x29 = v2
+			// 133: mul.f64
+			v3 := isa.MulF64RN(x29, k0)
+			x13 = v3
+			// 134: add.s32
+			v4 := uint64(uint32(x15) + uint32(k1))
+			x15 = v4
+			// 135: setp.ne.s32
+			c5t := uint32(x15) != uint32(k2)
+			c5 := c5t
+			q5 = c5
+			if q5 {
+				goto b3
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		r15[l] = x15
+		r28[l] = x28
+		r29[l] = x29
+		if q5 {
+			p5 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 140: shl.b64
-				v2 := uint64(uint64(r9[l]) << uint32(k0))
-				// 141: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r32[l] = v3
-			}
+			p5 &^= 1 << l
 		}
 	}
-	// PTX line 142: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r13, r32, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:142")
-}
-
-// newtonSqrtB6 runs b6 of kernel newton_sqrt, PTX lines 90-96.
-func newtonSqrtB6(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x8)
-	k1 := uint64(0x1)
-	// PTX lines 90, 91, 92, 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 91: cvt.s64.s32
-				v2 := uint64(uint64(int32(r7[l])))
-				r9[l] = v2
-				// 92: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				// 93: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r11[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 91: cvt.s64.s32
-				v2 := uint64(uint64(int32(r7[l])))
-				r9[l] = v2
-				// 92: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				// 93: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r11[l] = v4
-			}
-		}
-	}
-	// PTX line 94: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/fp64_math.ptx:94")
-	// PTX lines 95, 96: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: setp.lt.s32
-				c5t := int32(r2[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-				// 96: mov.f64
-				v6 := uint64(r12[l])
-				r13[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: setp.lt.s32
-				c5t := int32(r2[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-				// 96: mov.f64
-				v6 := uint64(r12[l])
-				r13[l] = v6
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// newtonSqrtB7 runs b7 of kernel newton_sqrt, PTX lines 99-102.
-func newtonSqrtB7(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x3)
-	// PTX lines 99, 100, 101, 102: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: add.s32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				// 100: and.b32
-				v2 := uint64(uint32(r2[l]) & uint32(k1))
-				r15[l] = v2
-				// 101: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 102: mov.f64
-				v4 := uint64(r12[l])
-				r13[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: add.s32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				// 100: and.b32
-				v2 := uint64(uint32(r2[l]) & uint32(k1))
-				r15[l] = v2
-				// 101: setp.lt.u32
-				c3t := uint32(v1) < uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 102: mov.f64
-				v4 := uint64(r12[l])
-				r13[l] = v4
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// newtonSqrtB8 runs b8 of kernel newton_sqrt, PTX lines 105-106.
-func newtonSqrtB8(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	// PTX lines 105, 106: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: sub.s32
-				v1 := uint64(uint32(r2[l]) - uint32(r15[l]))
-				r16[l] = v1
-				// 106: mov.f64
-				v2 := uint64(r12[l])
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: sub.s32
-				v1 := uint64(uint32(r2[l]) - uint32(r15[l]))
-				r16[l] = v1
-				// 106: mov.f64
-				v2 := uint64(r12[l])
-				r13[l] = v2
-			}
-		}
-	}
+	w.P[5] = p5
+	w.Split(11, parked, &at)
+	return most
 }

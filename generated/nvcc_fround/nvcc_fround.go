@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/fround.ptx",
+	NumWindows: 54,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -126,9 +127,50 @@ func init() {
 	fround32Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 29-38; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	fround32Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fround32B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fround32Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fround.ptx:29",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -142,6 +184,13 @@ func init() {
 	fround32Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/fround.ptx:105",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fround.ptx:105",
@@ -152,9 +201,201 @@ func init() {
 	}
 	// b2, PTX lines 41-102
 	fround32Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fround32B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fround32Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fround.ptx:41",
 		PTXInstrs: 62,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fround.ptx:104",
@@ -168,12 +409,54 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fround32Func.Run = fround32Run
 	fround64Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 123-132; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	fround64Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fround64B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fround64Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fround.ptx:123",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -187,6 +470,13 @@ func init() {
 	fround64Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/fround.ptx:199",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fround.ptx:199",
@@ -197,9 +487,201 @@ func init() {
 	}
 	// b2, PTX lines 135-196
 	fround64Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fround64B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fround64Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/fround.ptx:135",
 		PTXInstrs: 62,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/fround.ptx:198",
@@ -213,6 +695,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fround64Func.Run = fround64Run
 }
 
 // Fround32 launches PTX kernel fround32 (testdata/ptx/nvcc/fround.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is fround32_param_0, param1 is fround32_param_1, param2 is fround32_param_2, param3 is fround32_param_3, param4 is fround32_param_4.
@@ -237,1310 +720,2850 @@ func Fround64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, fround64Func, cfg, p[:])
 }
 
-// fround32B0 runs b0 of kernel fround32, PTX lines 29-38.
-func fround32B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	// PTX line 29: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:29")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 30: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:30")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 31: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:31")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 32: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:32")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 33: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:33")
-	// PTX line 34: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX line 35: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 37: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-				r8[l] = v9
-				// 38: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+// fround32Run runs blocks of kernel fround32 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 29-38; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 37: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-				r8[l] = v9
-				// 38: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
-}
-
-// fround32B2 runs b2 of kernel fround32, PTX lines 41-102.
-func fround32B2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	k0 := uint64(0x4)
-	k1 := uint64(0x18)
-	// PTX lines 41, 42, 43, 44, 45, 46, 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 42: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				// 43: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 44: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 45: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-				// 46: cvta.to.global.u64
-				v6 := uint64(r3[l])
-				// 47: add.s64
-				v7 := uint64(uint64(v6) + uint64(v2))
-				r15[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 42: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				// 43: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 44: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 45: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-				// 46: cvta.to.global.u64
-				v6 := uint64(r3[l])
-				// 47: add.s64
-				v7 := uint64(uint64(v6) + uint64(v2))
-				r15[l] = v7
-			}
-		}
-	}
-	// PTX line 48: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/fround.ptx:48")
-	// PTX lines 49, 50, 51, 52: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: mul.lo.s32
-				v8 := uint64(uint32(r8[l]) * uint32(k1))
-				// 50: cvta.to.global.u64
-				v9 := uint64(r0[l])
-				// 51: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				// 52: add.s64
-				v11 := uint64(uint64(v9) + uint64(v10))
-				r20[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: mul.lo.s32
-				v8 := uint64(uint32(r8[l]) * uint32(k1))
-				// 50: cvta.to.global.u64
-				v9 := uint64(r0[l])
-				// 51: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				// 52: add.s64
-				v11 := uint64(uint64(v9) + uint64(v10))
-				r20[l] = v11
-			}
-		}
-	}
-	// PTX line 53: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r21, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/fround.ptx:53")
-	// PTX line 54: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r22, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/fround.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: add.rn.f32
-				v12 := uint64(isa.AddF32RN(uint32(r22[l]), uint32(r21[l])))
-				r23[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: add.rn.f32
-				v12 := uint64(isa.AddF32RN(uint32(r22[l]), uint32(r21[l])))
-				r23[l] = v12
-			}
-		}
-	}
-	// PTX line 56: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r23, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/fround.ptx:56")
-	// PTX lines 57: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: add.rz.f32
-				v13 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-				r24[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: add.rz.f32
-				v13 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-				r24[l] = v13
-			}
-		}
-	}
-	// PTX line 58: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r20, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/fround.ptx:58")
-	// PTX lines 59: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: add.rp.f32
-				v14 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-				r25[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: add.rp.f32
-				v14 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-				r25[l] = v14
-			}
-		}
-	}
-	// PTX line 60: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r20, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/nvcc/fround.ptx:60")
-	// PTX lines 61: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: add.rm.f32
-				v15 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-				r26[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: add.rm.f32
-				v15 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-				r26[l] = v15
-			}
-		}
-	}
-	// PTX line 62: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r20, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/nvcc/fround.ptx:62")
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: mul.rn.f32
-				v16 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
-				r27[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: mul.rn.f32
-				v16 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
-				r27[l] = v16
-			}
-		}
-	}
-	// PTX line 64: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r27, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/fround.ptx:64")
-	// PTX lines 65: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: mul.rz.f32
-				v17 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-				r28[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: mul.rz.f32
-				v17 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-				r28[l] = v17
-			}
-		}
-	}
-	// PTX line 66: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r20, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/nvcc/fround.ptx:66")
-	// PTX lines 67: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mul.rp.f32
-				v18 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-				r29[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: mul.rp.f32
-				v18 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-				r29[l] = v18
-			}
-		}
-	}
-	// PTX line 68: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r29, r20, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/nvcc/fround.ptx:68")
-	// PTX lines 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 69: mul.rm.f32
-				v19 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-				r30[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 69: mul.rm.f32
-				v19 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-				r30[l] = v19
-			}
-		}
-	}
-	// PTX line 70: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r30, r20, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/nvcc/fround.ptx:70")
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: fma.rn.f32
-				var v20 uint64
-				if v20f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v20f) {
-					v20 = uint64(math.Float32bits(float32(v20f)))
+				// PTX line 29: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 				} else {
-					v20 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:29")
 				}
-				r31[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: fma.rn.f32
-				var v20 uint64
-				if v20f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v20f) {
-					v20 = uint64(math.Float32bits(float32(v20f)))
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 				} else {
-					v20 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:30")
 				}
-				r31[l] = v20
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:31")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:32")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:33")
+				}
+				// PTX line 34: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX line 35: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 37: mad.lo.s32
+							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+							r8[l] = v9
+							// 38: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 37: mad.lo.s32
+							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+							r8[l] = v9
+							// 38: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 104; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 41-102
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r16 := w.Reg(16)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				r40 := w.Reg(40)
+				r41 := w.Reg(41)
+				r42 := w.Reg(42)
+				r43 := w.Reg(43)
+				r44 := w.Reg(44)
+				r45 := w.Reg(45)
+				r46 := w.Reg(46)
+				k0 := uint64(0x4)
+				k1 := uint64(0x18)
+				// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(0)
+					v13aw := w.Window(1)
+					v14aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 42: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 43: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 44: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 45: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 46: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 47: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							// 48: ld.global.f32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
+									continue
+								}
+								v8 = v8x
+							}
+							r16[l] = v8
+							// 49: mul.lo.s32
+							v9 := uint64(uint32(r8[l]) * uint32(k1))
+							// 50: cvta.to.global.u64
+							v10 := uint64(r0[l])
+							// 51: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+							// 52: add.s64
+							v12 := uint64(uint64(v10) + uint64(v11))
+							r20[l] = v12
+							// 53: ld.global.f32
+							v13a := uint64(v5) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
+									continue
+								}
+								v13 = v13x
+							}
+							r21[l] = v13
+							// 54: ld.global.f32
+							v14a := uint64(v3) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+								if !v14ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
+									continue
+								}
+								v14 = v14x
+							}
+							r22[l] = v14
+							// 55: add.rn.f32
+							v15 := uint64(isa.AddF32RN(uint32(v14), uint32(v13)))
+							r23[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 42: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 43: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 44: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 45: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 46: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 47: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							// 48: ld.global.f32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/fround.ptx:48")
+									continue
+								}
+								v8 = v8x
+							}
+							r16[l] = v8
+							// 49: mul.lo.s32
+							v9 := uint64(uint32(r8[l]) * uint32(k1))
+							// 50: cvta.to.global.u64
+							v10 := uint64(r0[l])
+							// 51: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+							// 52: add.s64
+							v12 := uint64(uint64(v10) + uint64(v11))
+							r20[l] = v12
+							// 53: ld.global.f32
+							v13a := uint64(v5) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/fround.ptx:53")
+									continue
+								}
+								v13 = v13x
+							}
+							r21[l] = v13
+							// 54: ld.global.f32
+							v14a := uint64(v3) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+								if !v14ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/fround.ptx:54")
+									continue
+								}
+								v14 = v14x
+							}
+							r22[l] = v14
+							// 55: add.rn.f32
+							v15 := uint64(isa.AddF32RN(uint32(v14), uint32(v13)))
+							r23[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 56, 57: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: st.global.f32
+							s16 := uint64(r20[l]) + 0x0
+							s16v := uint64(r23[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
+							}
+							// 57: add.rz.f32
+							v17 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+							r24[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: st.global.f32
+							s16 := uint64(r20[l]) + 0x0
+							s16v := uint64(r23[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/fround.ptx:56")
+							}
+							// 57: add.rz.f32
+							v17 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+							r24[l] = v17
+						}
+					}
+				}
+				// PTX lines 58, 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: st.global.f32
+							s18 := uint64(r20[l]) + 0x4
+							s18v := uint64(r24[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
+							}
+							// 59: add.rp.f32
+							v19 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+							r25[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: st.global.f32
+							s18 := uint64(r20[l]) + 0x4
+							s18v := uint64(r24[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/fround.ptx:58")
+							}
+							// 59: add.rp.f32
+							v19 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+							r25[l] = v19
+						}
+					}
+				}
+				// PTX lines 60, 61: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s20w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: st.global.f32
+							s20 := uint64(r20[l]) + 0x8
+							s20v := uint64(r25[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
+							}
+							// 61: add.rm.f32
+							v21 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+							r26[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: st.global.f32
+							s20 := uint64(r20[l]) + 0x8
+							s20v := uint64(r25[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/fround.ptx:60")
+							}
+							// 61: add.rm.f32
+							v21 := uint64(isa.AddF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+							r26[l] = v21
+						}
+					}
+				}
+				// PTX lines 62, 63: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s22w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: st.global.f32
+							s22 := uint64(r20[l]) + 0xc
+							s22v := uint64(r26[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
+							}
+							// 63: mul.rn.f32
+							v23 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
+							r27[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: st.global.f32
+							s22 := uint64(r20[l]) + 0xc
+							s22v := uint64(r26[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/fround.ptx:62")
+							}
+							// 63: mul.rn.f32
+							v23 := uint64(isa.MulF32RN(uint32(r22[l]), uint32(r21[l])))
+							r27[l] = v23
+						}
+					}
+				}
+				// PTX lines 64, 65: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s24w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: st.global.f32
+							s24 := uint64(r20[l]) + 0x10
+							s24v := uint64(r27[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
+							}
+							// 65: mul.rz.f32
+							v25 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+							r28[l] = v25
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: st.global.f32
+							s24 := uint64(r20[l]) + 0x10
+							s24v := uint64(r27[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/fround.ptx:64")
+							}
+							// 65: mul.rz.f32
+							v25 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+							r28[l] = v25
+						}
+					}
+				}
+				// PTX lines 66, 67: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s26w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: st.global.f32
+							s26 := uint64(r20[l]) + 0x14
+							s26v := uint64(r28[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
+							}
+							// 67: mul.rp.f32
+							v27 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+							r29[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: st.global.f32
+							s26 := uint64(r20[l]) + 0x14
+							s26v := uint64(r28[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/fround.ptx:66")
+							}
+							// 67: mul.rp.f32
+							v27 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+							r29[l] = v27
+						}
+					}
+				}
+				// PTX lines 68, 69: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s28w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: st.global.f32
+							s28 := uint64(r20[l]) + 0x18
+							s28v := uint64(r29[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
+							}
+							// 69: mul.rm.f32
+							v29 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+							r30[l] = v29
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: st.global.f32
+							s28 := uint64(r20[l]) + 0x18
+							s28v := uint64(r29[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/fround.ptx:68")
+							}
+							// 69: mul.rm.f32
+							v29 := uint64(isa.MulF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+							r30[l] = v29
+						}
+					}
+				}
+				// PTX lines 70, 71: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s30w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.global.f32
+							s30 := uint64(r20[l]) + 0x1c
+							s30v := uint64(r30[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+								runtime.Store32(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
+							}
+							// 71: fma.rn.f32
+							var v31 uint64
+							if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
+								v31 = uint64(math.Float32bits(float32(v31f)))
+							} else {
+								v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+							}
+							r31[l] = v31
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.global.f32
+							s30 := uint64(r20[l]) + 0x1c
+							s30v := uint64(r30[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+								runtime.Store32(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/nvcc/fround.ptx:70")
+							}
+							// 71: fma.rn.f32
+							var v31 uint64
+							if v31f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))); isa.FmaF32Direct(v31f) {
+								v31 = uint64(math.Float32bits(float32(v31f)))
+							} else {
+								v31 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r21[l]), uint32(r16[l])))
+							}
+							r31[l] = v31
+						}
+					}
+				}
+				// PTX lines 72, 73: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s32w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: st.global.f32
+							s32 := uint64(r20[l]) + 0x20
+							s32v := uint64(r31[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
+							}
+							// 73: fma.rz.f32
+							v33 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
+							r32[l] = v33
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: st.global.f32
+							s32 := uint64(r20[l]) + 0x20
+							s32v := uint64(r31[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/nvcc/fround.ptx:72")
+							}
+							// 73: fma.rz.f32
+							v33 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
+							r32[l] = v33
+						}
+					}
+				}
+				// PTX lines 74, 75: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s34w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: st.global.f32
+							s34 := uint64(r20[l]) + 0x24
+							s34v := uint64(r32[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
+							}
+							// 75: fma.rp.f32
+							v35 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
+							r33[l] = v35
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: st.global.f32
+							s34 := uint64(r20[l]) + 0x24
+							s34v := uint64(r32[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/nvcc/fround.ptx:74")
+							}
+							// 75: fma.rp.f32
+							v35 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
+							r33[l] = v35
+						}
+					}
+				}
+				// PTX lines 76, 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s36w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: st.global.f32
+							s36 := uint64(r20[l]) + 0x28
+							s36v := uint64(r33[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
+							}
+							// 77: fma.rm.f32
+							v37 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
+							r34[l] = v37
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: st.global.f32
+							s36 := uint64(r20[l]) + 0x28
+							s36v := uint64(r33[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/nvcc/fround.ptx:76")
+							}
+							// 77: fma.rm.f32
+							v37 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
+							r34[l] = v37
+						}
+					}
+				}
+				// PTX lines 78, 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s38w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.global.f32
+							s38 := uint64(r20[l]) + 0x2c
+							s38v := uint64(r34[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+								runtime.Store32(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
+							}
+							// 79: div.rn.f32
+							v39 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
+							r35[l] = v39
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.global.f32
+							s38 := uint64(r20[l]) + 0x2c
+							s38v := uint64(r34[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+								runtime.Store32(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/nvcc/fround.ptx:78")
+							}
+							// 79: div.rn.f32
+							v39 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
+							r35[l] = v39
+						}
+					}
+				}
+				// PTX lines 80, 81: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s40w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: st.global.f32
+							s40 := uint64(r20[l]) + 0x30
+							s40v := uint64(r35[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
+							}
+							// 81: div.rz.f32
+							v41 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+							r36[l] = v41
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: st.global.f32
+							s40 := uint64(r20[l]) + 0x30
+							s40v := uint64(r35[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/fround.ptx:80")
+							}
+							// 81: div.rz.f32
+							v41 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
+							r36[l] = v41
+						}
+					}
+				}
+				// PTX lines 82, 83: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s42w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.global.f32
+							s42 := uint64(r20[l]) + 0x34
+							s42v := uint64(r36[l])
+							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+								runtime.Store32(s42w.Mem, s42o, s42v)
+							} else {
+								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
+							}
+							// 83: div.rp.f32
+							v43 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+							r37[l] = v43
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.global.f32
+							s42 := uint64(r20[l]) + 0x34
+							s42v := uint64(r36[l])
+							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+								runtime.Store32(s42w.Mem, s42o, s42v)
+							} else {
+								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/nvcc/fround.ptx:82")
+							}
+							// 83: div.rp.f32
+							v43 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
+							r37[l] = v43
+						}
+					}
+				}
+				// PTX lines 84, 85: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s44w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: st.global.f32
+							s44 := uint64(r20[l]) + 0x38
+							s44v := uint64(r37[l])
+							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+								runtime.Store32(s44w.Mem, s44o, s44v)
+							} else {
+								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
+							}
+							// 85: div.rm.f32
+							v45 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+							r38[l] = v45
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: st.global.f32
+							s44 := uint64(r20[l]) + 0x38
+							s44v := uint64(r37[l])
+							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+								runtime.Store32(s44w.Mem, s44o, s44v)
+							} else {
+								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/nvcc/fround.ptx:84")
+							}
+							// 85: div.rm.f32
+							v45 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
+							r38[l] = v45
+						}
+					}
+				}
+				// PTX lines 86, 87: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s46w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: st.global.f32
+							s46 := uint64(r20[l]) + 0x3c
+							s46v := uint64(r38[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+								runtime.Store32(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
+							}
+							// 87: rcp.rn.f32
+							v47 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
+							r39[l] = v47
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: st.global.f32
+							s46 := uint64(r20[l]) + 0x3c
+							s46v := uint64(r38[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+								runtime.Store32(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/nvcc/fround.ptx:86")
+							}
+							// 87: rcp.rn.f32
+							v47 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
+							r39[l] = v47
+						}
+					}
+				}
+				// PTX lines 88, 89: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s48w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: st.global.f32
+							s48 := uint64(r20[l]) + 0x40
+							s48v := uint64(r39[l])
+							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+								runtime.Store32(s48w.Mem, s48o, s48v)
+							} else {
+								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
+							}
+							// 89: rcp.rz.f32
+							v49 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
+							r40[l] = v49
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: st.global.f32
+							s48 := uint64(r20[l]) + 0x40
+							s48v := uint64(r39[l])
+							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+								runtime.Store32(s48w.Mem, s48o, s48v)
+							} else {
+								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/nvcc/fround.ptx:88")
+							}
+							// 89: rcp.rz.f32
+							v49 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
+							r40[l] = v49
+						}
+					}
+				}
+				// PTX lines 90, 91: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s50w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: st.global.f32
+							s50 := uint64(r20[l]) + 0x44
+							s50v := uint64(r40[l])
+							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+								runtime.Store32(s50w.Mem, s50o, s50v)
+							} else {
+								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
+							}
+							// 91: rcp.rp.f32
+							v51 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
+							r41[l] = v51
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: st.global.f32
+							s50 := uint64(r20[l]) + 0x44
+							s50v := uint64(r40[l])
+							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+								runtime.Store32(s50w.Mem, s50o, s50v)
+							} else {
+								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/nvcc/fround.ptx:90")
+							}
+							// 91: rcp.rp.f32
+							v51 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
+							r41[l] = v51
+						}
+					}
+				}
+				// PTX lines 92, 93: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s52w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: st.global.f32
+							s52 := uint64(r20[l]) + 0x48
+							s52v := uint64(r41[l])
+							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+								runtime.Store32(s52w.Mem, s52o, s52v)
+							} else {
+								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
+							}
+							// 93: rcp.rm.f32
+							v53 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
+							r42[l] = v53
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: st.global.f32
+							s52 := uint64(r20[l]) + 0x48
+							s52v := uint64(r41[l])
+							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+								runtime.Store32(s52w.Mem, s52o, s52v)
+							} else {
+								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/nvcc/fround.ptx:92")
+							}
+							// 93: rcp.rm.f32
+							v53 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
+							r42[l] = v53
+						}
+					}
+				}
+				// PTX lines 94, 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s54w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: st.global.f32
+							s54 := uint64(r20[l]) + 0x4c
+							s54v := uint64(r42[l])
+							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
+								runtime.Store32(s54w.Mem, s54o, s54v)
+							} else {
+								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
+							}
+							// 95: sqrt.rn.f32
+							v55 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
+							r43[l] = v55
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: st.global.f32
+							s54 := uint64(r20[l]) + 0x4c
+							s54v := uint64(r42[l])
+							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
+								runtime.Store32(s54w.Mem, s54o, s54v)
+							} else {
+								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/nvcc/fround.ptx:94")
+							}
+							// 95: sqrt.rn.f32
+							v55 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
+							r43[l] = v55
+						}
+					}
+				}
+				// PTX lines 96, 97: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s56w := w.Window(23)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.global.f32
+							s56 := uint64(r20[l]) + 0x50
+							s56v := uint64(r43[l])
+							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+								runtime.Store32(s56w.Mem, s56o, s56v)
+							} else {
+								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
+							}
+							// 97: sqrt.rz.f32
+							v57 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
+							r44[l] = v57
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.global.f32
+							s56 := uint64(r20[l]) + 0x50
+							s56v := uint64(r43[l])
+							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+								runtime.Store32(s56w.Mem, s56o, s56v)
+							} else {
+								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/nvcc/fround.ptx:96")
+							}
+							// 97: sqrt.rz.f32
+							v57 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
+							r44[l] = v57
+						}
+					}
+				}
+				// PTX lines 98, 99: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s58w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: st.global.f32
+							s58 := uint64(r20[l]) + 0x54
+							s58v := uint64(r44[l])
+							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+								runtime.Store32(s58w.Mem, s58o, s58v)
+							} else {
+								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
+							}
+							// 99: sqrt.rp.f32
+							v59 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
+							r45[l] = v59
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: st.global.f32
+							s58 := uint64(r20[l]) + 0x54
+							s58v := uint64(r44[l])
+							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+								runtime.Store32(s58w.Mem, s58o, s58v)
+							} else {
+								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/nvcc/fround.ptx:98")
+							}
+							// 99: sqrt.rp.f32
+							v59 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
+							r45[l] = v59
+						}
+					}
+				}
+				// PTX lines 100, 101: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s60w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.global.f32
+							s60 := uint64(r20[l]) + 0x58
+							s60v := uint64(r45[l])
+							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
+								runtime.Store32(s60w.Mem, s60o, s60v)
+							} else {
+								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
+							}
+							// 101: sqrt.rm.f32
+							v61 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
+							r46[l] = v61
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.global.f32
+							s60 := uint64(r20[l]) + 0x58
+							s60v := uint64(r45[l])
+							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
+								runtime.Store32(s60w.Mem, s60o, s60v)
+							} else {
+								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/nvcc/fround.ptx:100")
+							}
+							// 101: sqrt.rm.f32
+							v61 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
+							r46[l] = v61
+						}
+					}
+				}
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s62w := w.Window(26)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.global.f32
+							s62 := uint64(r20[l]) + 0x5c
+							s62v := uint64(r46[l])
+							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
+								runtime.Store32(s62w.Mem, s62o, s62v)
+							} else {
+								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.global.f32
+							s62 := uint64(r20[l]) + 0x5c
+							s62v := uint64(r46[l])
+							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
+								runtime.Store32(s62w.Mem, s62o, s62v)
+							} else {
+								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/nvcc/fround.ptx:102")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 72: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r31, r20, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:72")
-	// PTX lines 73: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: fma.rz.f32
-				v21 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
-				r32[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: fma.rz.f32
-				v21 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RZ))
-				r32[l] = v21
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 74: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r32, r20, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/nvcc/fround.ptx:74")
-	// PTX lines 75: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: fma.rp.f32
-				v22 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
-				r33[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: fma.rp.f32
-				v22 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RP))
-				r33[l] = v22
-			}
-		}
-	}
-	// PTX line 76: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r33, r20, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/nvcc/fround.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: fma.rm.f32
-				v23 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
-				r34[l] = v23
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: fma.rm.f32
-				v23 := uint64(isa.FmaF32(uint32(r22[l]), uint32(r21[l]), uint32(r16[l]), isa.RM))
-				r34[l] = v23
-			}
-		}
-	}
-	// PTX line 78: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r34, r20, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/nvcc/fround.ptx:78")
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: div.rn.f32
-				v24 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
-				r35[l] = v24
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: div.rn.f32
-				v24 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RN))
-				r35[l] = v24
-			}
-		}
-	}
-	// PTX line 80: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r35, r20, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/nvcc/fround.ptx:80")
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: div.rz.f32
-				v25 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-				r36[l] = v25
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: div.rz.f32
-				v25 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RZ))
-				r36[l] = v25
-			}
-		}
-	}
-	// PTX line 82: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r36, r20, 0xffffffffffffffff, 0x34, 4, m, "testdata/ptx/nvcc/fround.ptx:82")
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: div.rp.f32
-				v26 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-				r37[l] = v26
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: div.rp.f32
-				v26 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RP))
-				r37[l] = v26
-			}
-		}
-	}
-	// PTX line 84: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r37, r20, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/nvcc/fround.ptx:84")
-	// PTX lines 85: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: div.rm.f32
-				v27 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-				r38[l] = v27
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: div.rm.f32
-				v27 := uint64(isa.DivF32(uint32(r22[l]), uint32(r21[l]), isa.RM))
-				r38[l] = v27
-			}
-		}
-	}
-	// PTX line 86: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r38, r20, 0xffffffffffffffff, 0x3c, 4, m, "testdata/ptx/nvcc/fround.ptx:86")
-	// PTX lines 87: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: rcp.rn.f32
-				v28 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
-				r39[l] = v28
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: rcp.rn.f32
-				v28 := uint64(isa.RcpF32(uint32(r22[l]), isa.RN))
-				r39[l] = v28
-			}
-		}
-	}
-	// PTX line 88: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r39, r20, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/nvcc/fround.ptx:88")
-	// PTX lines 89: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: rcp.rz.f32
-				v29 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
-				r40[l] = v29
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: rcp.rz.f32
-				v29 := uint64(isa.RcpF32(uint32(r22[l]), isa.RZ))
-				r40[l] = v29
-			}
-		}
-	}
-	// PTX line 90: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r40, r20, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/nvcc/fround.ptx:90")
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: rcp.rp.f32
-				v30 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
-				r41[l] = v30
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: rcp.rp.f32
-				v30 := uint64(isa.RcpF32(uint32(r22[l]), isa.RP))
-				r41[l] = v30
-			}
-		}
-	}
-	// PTX line 92: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r41, r20, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/nvcc/fround.ptx:92")
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: rcp.rm.f32
-				v31 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
-				r42[l] = v31
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: rcp.rm.f32
-				v31 := uint64(isa.RcpF32(uint32(r22[l]), isa.RM))
-				r42[l] = v31
-			}
-		}
-	}
-	// PTX line 94: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r42, r20, 0xffffffffffffffff, 0x4c, 4, m, "testdata/ptx/nvcc/fround.ptx:94")
-	// PTX lines 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: sqrt.rn.f32
-				v32 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
-				r43[l] = v32
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: sqrt.rn.f32
-				v32 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RN))
-				r43[l] = v32
-			}
-		}
-	}
-	// PTX line 96: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r43, r20, 0xffffffffffffffff, 0x50, 4, m, "testdata/ptx/nvcc/fround.ptx:96")
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: sqrt.rz.f32
-				v33 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
-				r44[l] = v33
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: sqrt.rz.f32
-				v33 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RZ))
-				r44[l] = v33
-			}
-		}
-	}
-	// PTX line 98: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r44, r20, 0xffffffffffffffff, 0x54, 4, m, "testdata/ptx/nvcc/fround.ptx:98")
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: sqrt.rp.f32
-				v34 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
-				r45[l] = v34
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: sqrt.rp.f32
-				v34 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RP))
-				r45[l] = v34
-			}
-		}
-	}
-	// PTX line 100: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r45, r20, 0xffffffffffffffff, 0x58, 4, m, "testdata/ptx/nvcc/fround.ptx:100")
-	// PTX lines 101: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: sqrt.rm.f32
-				v35 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
-				r46[l] = v35
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: sqrt.rm.f32
-				v35 := uint64(isa.SqrtF32(uint32(r22[l]), isa.RM))
-				r46[l] = v35
-			}
-		}
-	}
-	// PTX line 102: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r46, r20, 0xffffffffffffffff, 0x5c, 4, m, "testdata/ptx/nvcc/fround.ptx:102")
 }
 
-// fround64B0 runs b0 of kernel fround64, PTX lines 123-132.
-func fround64B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	// PTX line 123: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:123")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 124: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:124")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 125: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:125")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 126: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:126")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 127: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:127")
-	// PTX line 128: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX line 129: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 131: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-				r8[l] = v9
-				// 132: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+// fround64Run runs blocks of kernel fround64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 123-132; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 131: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-				r8[l] = v9
-				// 132: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX line 123: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:123")
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 124: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:124")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 125: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:125")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 126: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:126")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 127: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/fround.ptx:127")
+				}
+				// PTX line 128: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX line 129: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 131: mad.lo.s32
+							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+							r8[l] = v9
+							// 132: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 131: mad.lo.s32
+							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+							r8[l] = v9
+							// 132: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 198; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 135-196
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r16 := w.Reg(16)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				r40 := w.Reg(40)
+				r41 := w.Reg(41)
+				r42 := w.Reg(42)
+				r43 := w.Reg(43)
+				r44 := w.Reg(44)
+				r45 := w.Reg(45)
+				r46 := w.Reg(46)
+				k0 := uint64(0x8)
+				k1 := uint64(0x18)
+				// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(27)
+					v13aw := w.Window(28)
+					v14aw := w.Window(29)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 136: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 137: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 138: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 139: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 140: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 141: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							// 142: ld.global.f64
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
+									continue
+								}
+								v8 = v8x
+							}
+							r16[l] = v8
+							// 143: mul.lo.s32
+							v9 := uint64(uint32(r8[l]) * uint32(k1))
+							// 144: cvta.to.global.u64
+							v10 := uint64(r0[l])
+							// 145: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+							// 146: add.s64
+							v12 := uint64(uint64(v10) + uint64(v11))
+							r20[l] = v12
+							// 147: ld.global.f64
+							v13a := uint64(v5) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
+									continue
+								}
+								v13 = v13x
+							}
+							r21[l] = v13
+							// 148: ld.global.f64
+							v14a := uint64(v3) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+								if !v14ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
+									continue
+								}
+								v14 = v14x
+							}
+							r22[l] = v14
+							// 149: add.rn.f64
+							v15 := isa.AddF64RN(v14, v13)
+							r23[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 136: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 137: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 138: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 139: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 140: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 141: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							// 142: ld.global.f64
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 8, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 8, "testdata/ptx/nvcc/fround.ptx:142")
+									continue
+								}
+								v8 = v8x
+							}
+							r16[l] = v8
+							// 143: mul.lo.s32
+							v9 := uint64(uint32(r8[l]) * uint32(k1))
+							// 144: cvta.to.global.u64
+							v10 := uint64(r0[l])
+							// 145: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+							// 146: add.s64
+							v12 := uint64(uint64(v10) + uint64(v11))
+							r20[l] = v12
+							// 147: ld.global.f64
+							v13a := uint64(v5) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 8, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 8, "testdata/ptx/nvcc/fround.ptx:147")
+									continue
+								}
+								v13 = v13x
+							}
+							r21[l] = v13
+							// 148: ld.global.f64
+							v14a := uint64(v3) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 8, l)
+								if !v14ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v14a, 8, "testdata/ptx/nvcc/fround.ptx:148")
+									continue
+								}
+								v14 = v14x
+							}
+							r22[l] = v14
+							// 149: add.rn.f64
+							v15 := isa.AddF64RN(v14, v13)
+							r23[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 150, 151: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: st.global.f64
+							s16 := uint64(r20[l]) + 0x0
+							s16v := uint64(r23[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
+							}
+							// 151: add.rz.f64
+							v17 := isa.AddF64(r22[l], r21[l], isa.RZ)
+							r24[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: st.global.f64
+							s16 := uint64(r20[l]) + 0x0
+							s16v := uint64(r23[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/fround.ptx:150")
+							}
+							// 151: add.rz.f64
+							v17 := isa.AddF64(r22[l], r21[l], isa.RZ)
+							r24[l] = v17
+						}
+					}
+				}
+				// PTX lines 152, 153: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(31)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: st.global.f64
+							s18 := uint64(r20[l]) + 0x8
+							s18v := uint64(r24[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
+							}
+							// 153: add.rp.f64
+							v19 := isa.AddF64(r22[l], r21[l], isa.RP)
+							r25[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: st.global.f64
+							s18 := uint64(r20[l]) + 0x8
+							s18v := uint64(r24[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/fround.ptx:152")
+							}
+							// 153: add.rp.f64
+							v19 := isa.AddF64(r22[l], r21[l], isa.RP)
+							r25[l] = v19
+						}
+					}
+				}
+				// PTX lines 154, 155: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s20w := w.Window(32)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: st.global.f64
+							s20 := uint64(r20[l]) + 0x10
+							s20v := uint64(r25[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+								runtime.Store64(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
+							}
+							// 155: add.rm.f64
+							v21 := isa.AddF64(r22[l], r21[l], isa.RM)
+							r26[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: st.global.f64
+							s20 := uint64(r20[l]) + 0x10
+							s20v := uint64(r25[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+								runtime.Store64(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 8, s20v, l, "testdata/ptx/nvcc/fround.ptx:154")
+							}
+							// 155: add.rm.f64
+							v21 := isa.AddF64(r22[l], r21[l], isa.RM)
+							r26[l] = v21
+						}
+					}
+				}
+				// PTX lines 156, 157: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s22w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 156: st.global.f64
+							s22 := uint64(r20[l]) + 0x18
+							s22v := uint64(r26[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+								runtime.Store64(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
+							}
+							// 157: mul.rn.f64
+							v23 := isa.MulF64RN(r22[l], r21[l])
+							r27[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 156: st.global.f64
+							s22 := uint64(r20[l]) + 0x18
+							s22v := uint64(r26[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+								runtime.Store64(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 8, s22v, l, "testdata/ptx/nvcc/fround.ptx:156")
+							}
+							// 157: mul.rn.f64
+							v23 := isa.MulF64RN(r22[l], r21[l])
+							r27[l] = v23
+						}
+					}
+				}
+				// PTX lines 158, 159: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s24w := w.Window(34)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: st.global.f64
+							s24 := uint64(r20[l]) + 0x20
+							s24v := uint64(r27[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+								runtime.Store64(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
+							}
+							// 159: mul.rz.f64
+							v25 := isa.MulF64(r22[l], r21[l], isa.RZ)
+							r28[l] = v25
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: st.global.f64
+							s24 := uint64(r20[l]) + 0x20
+							s24v := uint64(r27[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+								runtime.Store64(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 8, s24v, l, "testdata/ptx/nvcc/fround.ptx:158")
+							}
+							// 159: mul.rz.f64
+							v25 := isa.MulF64(r22[l], r21[l], isa.RZ)
+							r28[l] = v25
+						}
+					}
+				}
+				// PTX lines 160, 161: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s26w := w.Window(35)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: st.global.f64
+							s26 := uint64(r20[l]) + 0x28
+							s26v := uint64(r28[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+								runtime.Store64(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
+							}
+							// 161: mul.rp.f64
+							v27 := isa.MulF64(r22[l], r21[l], isa.RP)
+							r29[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: st.global.f64
+							s26 := uint64(r20[l]) + 0x28
+							s26v := uint64(r28[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+								runtime.Store64(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 8, s26v, l, "testdata/ptx/nvcc/fround.ptx:160")
+							}
+							// 161: mul.rp.f64
+							v27 := isa.MulF64(r22[l], r21[l], isa.RP)
+							r29[l] = v27
+						}
+					}
+				}
+				// PTX lines 162, 163: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s28w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: st.global.f64
+							s28 := uint64(r20[l]) + 0x30
+							s28v := uint64(r29[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
+								runtime.Store64(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
+							}
+							// 163: mul.rm.f64
+							v29 := isa.MulF64(r22[l], r21[l], isa.RM)
+							r30[l] = v29
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: st.global.f64
+							s28 := uint64(r20[l]) + 0x30
+							s28v := uint64(r29[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
+								runtime.Store64(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 8, s28v, l, "testdata/ptx/nvcc/fround.ptx:162")
+							}
+							// 163: mul.rm.f64
+							v29 := isa.MulF64(r22[l], r21[l], isa.RM)
+							r30[l] = v29
+						}
+					}
+				}
+				// PTX lines 164, 165: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s30w := w.Window(37)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 164: st.global.f64
+							s30 := uint64(r20[l]) + 0x38
+							s30v := uint64(r30[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+								runtime.Store64(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
+							}
+							// 165: fma.rn.f64
+							v31 := isa.FmaF64RN(r22[l], r21[l], r16[l])
+							r31[l] = v31
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 164: st.global.f64
+							s30 := uint64(r20[l]) + 0x38
+							s30v := uint64(r30[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+								runtime.Store64(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 8, s30v, l, "testdata/ptx/nvcc/fround.ptx:164")
+							}
+							// 165: fma.rn.f64
+							v31 := isa.FmaF64RN(r22[l], r21[l], r16[l])
+							r31[l] = v31
+						}
+					}
+				}
+				// PTX lines 166, 167: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s32w := w.Window(38)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: st.global.f64
+							s32 := uint64(r20[l]) + 0x40
+							s32v := uint64(r31[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
+								runtime.Store64(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
+							}
+							// 167: fma.rz.f64
+							v33 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
+							r32[l] = v33
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: st.global.f64
+							s32 := uint64(r20[l]) + 0x40
+							s32v := uint64(r31[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
+								runtime.Store64(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 8, s32v, l, "testdata/ptx/nvcc/fround.ptx:166")
+							}
+							// 167: fma.rz.f64
+							v33 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
+							r32[l] = v33
+						}
+					}
+				}
+				// PTX lines 168, 169: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s34w := w.Window(39)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: st.global.f64
+							s34 := uint64(r20[l]) + 0x48
+							s34v := uint64(r32[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
+								runtime.Store64(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
+							}
+							// 169: fma.rp.f64
+							v35 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
+							r33[l] = v35
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: st.global.f64
+							s34 := uint64(r20[l]) + 0x48
+							s34v := uint64(r32[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
+								runtime.Store64(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 8, s34v, l, "testdata/ptx/nvcc/fround.ptx:168")
+							}
+							// 169: fma.rp.f64
+							v35 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
+							r33[l] = v35
+						}
+					}
+				}
+				// PTX lines 170, 171: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s36w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: st.global.f64
+							s36 := uint64(r20[l]) + 0x50
+							s36v := uint64(r33[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+								runtime.Store64(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
+							}
+							// 171: fma.rm.f64
+							v37 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
+							r34[l] = v37
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: st.global.f64
+							s36 := uint64(r20[l]) + 0x50
+							s36v := uint64(r33[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
+								runtime.Store64(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 8, s36v, l, "testdata/ptx/nvcc/fround.ptx:170")
+							}
+							// 171: fma.rm.f64
+							v37 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
+							r34[l] = v37
+						}
+					}
+				}
+				// PTX lines 172, 173: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s38w := w.Window(41)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 172: st.global.f64
+							s38 := uint64(r20[l]) + 0x58
+							s38v := uint64(r34[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+								runtime.Store64(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
+							}
+							// 173: div.rn.f64
+							v39 := isa.DivF64(r22[l], r21[l], isa.RN)
+							r35[l] = v39
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 172: st.global.f64
+							s38 := uint64(r20[l]) + 0x58
+							s38v := uint64(r34[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+								runtime.Store64(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGlobal, s38, 8, s38v, l, "testdata/ptx/nvcc/fround.ptx:172")
+							}
+							// 173: div.rn.f64
+							v39 := isa.DivF64(r22[l], r21[l], isa.RN)
+							r35[l] = v39
+						}
+					}
+				}
+				// PTX lines 174, 175: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s40w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: st.global.f64
+							s40 := uint64(r20[l]) + 0x60
+							s40v := uint64(r35[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+								runtime.Store64(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
+							}
+							// 175: div.rz.f64
+							v41 := isa.DivF64(r22[l], r21[l], isa.RZ)
+							r36[l] = v41
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: st.global.f64
+							s40 := uint64(r20[l]) + 0x60
+							s40v := uint64(r35[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+								runtime.Store64(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 8, s40v, l, "testdata/ptx/nvcc/fround.ptx:174")
+							}
+							// 175: div.rz.f64
+							v41 := isa.DivF64(r22[l], r21[l], isa.RZ)
+							r36[l] = v41
+						}
+					}
+				}
+				// PTX lines 176, 177: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s42w := w.Window(43)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: st.global.f64
+							s42 := uint64(r20[l]) + 0x68
+							s42v := uint64(r36[l])
+							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+								runtime.Store64(s42w.Mem, s42o, s42v)
+							} else {
+								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
+							}
+							// 177: div.rp.f64
+							v43 := isa.DivF64(r22[l], r21[l], isa.RP)
+							r37[l] = v43
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: st.global.f64
+							s42 := uint64(r20[l]) + 0x68
+							s42v := uint64(r36[l])
+							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+								runtime.Store64(s42w.Mem, s42o, s42v)
+							} else {
+								w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/nvcc/fround.ptx:176")
+							}
+							// 177: div.rp.f64
+							v43 := isa.DivF64(r22[l], r21[l], isa.RP)
+							r37[l] = v43
+						}
+					}
+				}
+				// PTX lines 178, 179: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s44w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: st.global.f64
+							s44 := uint64(r20[l]) + 0x70
+							s44v := uint64(r37[l])
+							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+								runtime.Store64(s44w.Mem, s44o, s44v)
+							} else {
+								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
+							}
+							// 179: div.rm.f64
+							v45 := isa.DivF64(r22[l], r21[l], isa.RM)
+							r38[l] = v45
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: st.global.f64
+							s44 := uint64(r20[l]) + 0x70
+							s44v := uint64(r37[l])
+							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+								runtime.Store64(s44w.Mem, s44o, s44v)
+							} else {
+								w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/nvcc/fround.ptx:178")
+							}
+							// 179: div.rm.f64
+							v45 := isa.DivF64(r22[l], r21[l], isa.RM)
+							r38[l] = v45
+						}
+					}
+				}
+				// PTX lines 180, 181: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s46w := w.Window(45)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 180: st.global.f64
+							s46 := uint64(r20[l]) + 0x78
+							s46v := uint64(r38[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+								runtime.Store64(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
+							}
+							// 181: rcp.rn.f64
+							v47 := isa.RcpF64(r22[l], isa.RN)
+							r39[l] = v47
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 180: st.global.f64
+							s46 := uint64(r20[l]) + 0x78
+							s46v := uint64(r38[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+								runtime.Store64(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/nvcc/fround.ptx:180")
+							}
+							// 181: rcp.rn.f64
+							v47 := isa.RcpF64(r22[l], isa.RN)
+							r39[l] = v47
+						}
+					}
+				}
+				// PTX lines 182, 183: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s48w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 182: st.global.f64
+							s48 := uint64(r20[l]) + 0x80
+							s48v := uint64(r39[l])
+							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
+								runtime.Store64(s48w.Mem, s48o, s48v)
+							} else {
+								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
+							}
+							// 183: rcp.rz.f64
+							v49 := isa.RcpF64(r22[l], isa.RZ)
+							r40[l] = v49
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 182: st.global.f64
+							s48 := uint64(r20[l]) + 0x80
+							s48v := uint64(r39[l])
+							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
+								runtime.Store64(s48w.Mem, s48o, s48v)
+							} else {
+								w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/nvcc/fround.ptx:182")
+							}
+							// 183: rcp.rz.f64
+							v49 := isa.RcpF64(r22[l], isa.RZ)
+							r40[l] = v49
+						}
+					}
+				}
+				// PTX lines 184, 185: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s50w := w.Window(47)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: st.global.f64
+							s50 := uint64(r20[l]) + 0x88
+							s50v := uint64(r40[l])
+							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
+								runtime.Store64(s50w.Mem, s50o, s50v)
+							} else {
+								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
+							}
+							// 185: rcp.rp.f64
+							v51 := isa.RcpF64(r22[l], isa.RP)
+							r41[l] = v51
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: st.global.f64
+							s50 := uint64(r20[l]) + 0x88
+							s50v := uint64(r40[l])
+							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
+								runtime.Store64(s50w.Mem, s50o, s50v)
+							} else {
+								w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/nvcc/fround.ptx:184")
+							}
+							// 185: rcp.rp.f64
+							v51 := isa.RcpF64(r22[l], isa.RP)
+							r41[l] = v51
+						}
+					}
+				}
+				// PTX lines 186, 187: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s52w := w.Window(48)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: st.global.f64
+							s52 := uint64(r20[l]) + 0x90
+							s52v := uint64(r41[l])
+							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+								runtime.Store64(s52w.Mem, s52o, s52v)
+							} else {
+								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
+							}
+							// 187: rcp.rm.f64
+							v53 := isa.RcpF64(r22[l], isa.RM)
+							r42[l] = v53
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: st.global.f64
+							s52 := uint64(r20[l]) + 0x90
+							s52v := uint64(r41[l])
+							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+								runtime.Store64(s52w.Mem, s52o, s52v)
+							} else {
+								w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/nvcc/fround.ptx:186")
+							}
+							// 187: rcp.rm.f64
+							v53 := isa.RcpF64(r22[l], isa.RM)
+							r42[l] = v53
+						}
+					}
+				}
+				// PTX lines 188, 189: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s54w := w.Window(49)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: st.global.f64
+							s54 := uint64(r20[l]) + 0x98
+							s54v := uint64(r42[l])
+							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+								runtime.Store64(s54w.Mem, s54o, s54v)
+							} else {
+								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
+							}
+							// 189: sqrt.rn.f64
+							v55 := isa.SqrtF64(r22[l], isa.RN)
+							r43[l] = v55
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: st.global.f64
+							s54 := uint64(r20[l]) + 0x98
+							s54v := uint64(r42[l])
+							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+								runtime.Store64(s54w.Mem, s54o, s54v)
+							} else {
+								w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/nvcc/fround.ptx:188")
+							}
+							// 189: sqrt.rn.f64
+							v55 := isa.SqrtF64(r22[l], isa.RN)
+							r43[l] = v55
+						}
+					}
+				}
+				// PTX lines 190, 191: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s56w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 190: st.global.f64
+							s56 := uint64(r20[l]) + 0xa0
+							s56v := uint64(r43[l])
+							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+								runtime.Store64(s56w.Mem, s56o, s56v)
+							} else {
+								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
+							}
+							// 191: sqrt.rz.f64
+							v57 := isa.SqrtF64(r22[l], isa.RZ)
+							r44[l] = v57
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 190: st.global.f64
+							s56 := uint64(r20[l]) + 0xa0
+							s56v := uint64(r43[l])
+							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+								runtime.Store64(s56w.Mem, s56o, s56v)
+							} else {
+								w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/nvcc/fround.ptx:190")
+							}
+							// 191: sqrt.rz.f64
+							v57 := isa.SqrtF64(r22[l], isa.RZ)
+							r44[l] = v57
+						}
+					}
+				}
+				// PTX lines 192, 193: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s58w := w.Window(51)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 192: st.global.f64
+							s58 := uint64(r20[l]) + 0xa8
+							s58v := uint64(r44[l])
+							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
+								runtime.Store64(s58w.Mem, s58o, s58v)
+							} else {
+								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
+							}
+							// 193: sqrt.rp.f64
+							v59 := isa.SqrtF64(r22[l], isa.RP)
+							r45[l] = v59
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 192: st.global.f64
+							s58 := uint64(r20[l]) + 0xa8
+							s58v := uint64(r44[l])
+							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
+								runtime.Store64(s58w.Mem, s58o, s58v)
+							} else {
+								w.StoreLane(s58w, runtime.SpaceGlobal, s58, 8, s58v, l, "testdata/ptx/nvcc/fround.ptx:192")
+							}
+							// 193: sqrt.rp.f64
+							v59 := isa.SqrtF64(r22[l], isa.RP)
+							r45[l] = v59
+						}
+					}
+				}
+				// PTX lines 194, 195: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s60w := w.Window(52)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: st.global.f64
+							s60 := uint64(r20[l]) + 0xb0
+							s60v := uint64(r45[l])
+							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
+								runtime.Store64(s60w.Mem, s60o, s60v)
+							} else {
+								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
+							}
+							// 195: sqrt.rm.f64
+							v61 := isa.SqrtF64(r22[l], isa.RM)
+							r46[l] = v61
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: st.global.f64
+							s60 := uint64(r20[l]) + 0xb0
+							s60v := uint64(r45[l])
+							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
+								runtime.Store64(s60w.Mem, s60o, s60v)
+							} else {
+								w.StoreLane(s60w, runtime.SpaceGlobal, s60, 8, s60v, l, "testdata/ptx/nvcc/fround.ptx:194")
+							}
+							// 195: sqrt.rm.f64
+							v61 := isa.SqrtF64(r22[l], isa.RM)
+							r46[l] = v61
+						}
+					}
+				}
+				// PTX lines 196: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s62w := w.Window(53)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: st.global.f64
+							s62 := uint64(r20[l]) + 0xb8
+							s62v := uint64(r46[l])
+							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
+								runtime.Store64(s62w.Mem, s62o, s62v)
+							} else {
+								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: st.global.f64
+							s62 := uint64(r20[l]) + 0xb8
+							s62v := uint64(r46[l])
+							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
+								runtime.Store64(s62w.Mem, s62o, s62v)
+							} else {
+								w.StoreLane(s62w, runtime.SpaceGlobal, s62, 8, s62v, l, "testdata/ptx/nvcc/fround.ptx:196")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
-}
-
-// fround64B2 runs b2 of kernel fround64, PTX lines 135-196.
-func fround64B2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	k0 := uint64(0x8)
-	k1 := uint64(0x18)
-	// PTX lines 135, 136, 137, 138, 139, 140, 141: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 136: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				// 137: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 138: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 139: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-				// 140: cvta.to.global.u64
-				v6 := uint64(r3[l])
-				// 141: add.s64
-				v7 := uint64(uint64(v6) + uint64(v2))
-				r15[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 136: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				// 137: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 138: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 139: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-				// 140: cvta.to.global.u64
-				v6 := uint64(r3[l])
-				// 141: add.s64
-				v7 := uint64(uint64(v6) + uint64(v2))
-				r15[l] = v7
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 142: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/fround.ptx:142")
-	// PTX lines 143, 144, 145, 146: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 143: mul.lo.s32
-				v8 := uint64(uint32(r8[l]) * uint32(k1))
-				// 144: cvta.to.global.u64
-				v9 := uint64(r0[l])
-				// 145: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				// 146: add.s64
-				v11 := uint64(uint64(v9) + uint64(v10))
-				r20[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 143: mul.lo.s32
-				v8 := uint64(uint32(r8[l]) * uint32(k1))
-				// 144: cvta.to.global.u64
-				v9 := uint64(r0[l])
-				// 145: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				// 146: add.s64
-				v11 := uint64(uint64(v9) + uint64(v10))
-				r20[l] = v11
-			}
-		}
-	}
-	// PTX line 147: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r21, r13, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/fround.ptx:147")
-	// PTX line 148: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r22, r11, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/fround.ptx:148")
-	// PTX lines 149: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 149: add.rn.f64
-				v12 := isa.AddF64RN(r22[l], r21[l])
-				r23[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 149: add.rn.f64
-				v12 := isa.AddF64RN(r22[l], r21[l])
-				r23[l] = v12
-			}
-		}
-	}
-	// PTX line 150: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r23, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/fround.ptx:150")
-	// PTX lines 151: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 151: add.rz.f64
-				v13 := isa.AddF64(r22[l], r21[l], isa.RZ)
-				r24[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 151: add.rz.f64
-				v13 := isa.AddF64(r22[l], r21[l], isa.RZ)
-				r24[l] = v13
-			}
-		}
-	}
-	// PTX line 152: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r24, r20, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/nvcc/fround.ptx:152")
-	// PTX lines 153: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 153: add.rp.f64
-				v14 := isa.AddF64(r22[l], r21[l], isa.RP)
-				r25[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 153: add.rp.f64
-				v14 := isa.AddF64(r22[l], r21[l], isa.RP)
-				r25[l] = v14
-			}
-		}
-	}
-	// PTX line 154: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r25, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/fround.ptx:154")
-	// PTX lines 155: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 155: add.rm.f64
-				v15 := isa.AddF64(r22[l], r21[l], isa.RM)
-				r26[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 155: add.rm.f64
-				v15 := isa.AddF64(r22[l], r21[l], isa.RM)
-				r26[l] = v15
-			}
-		}
-	}
-	// PTX line 156: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r26, r20, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/nvcc/fround.ptx:156")
-	// PTX lines 157: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 157: mul.rn.f64
-				v16 := isa.MulF64RN(r22[l], r21[l])
-				r27[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 157: mul.rn.f64
-				v16 := isa.MulF64RN(r22[l], r21[l])
-				r27[l] = v16
-			}
-		}
-	}
-	// PTX line 158: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r27, r20, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/fround.ptx:158")
-	// PTX lines 159: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 159: mul.rz.f64
-				v17 := isa.MulF64(r22[l], r21[l], isa.RZ)
-				r28[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 159: mul.rz.f64
-				v17 := isa.MulF64(r22[l], r21[l], isa.RZ)
-				r28[l] = v17
-			}
-		}
-	}
-	// PTX line 160: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r28, r20, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/nvcc/fround.ptx:160")
-	// PTX lines 161: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: mul.rp.f64
-				v18 := isa.MulF64(r22[l], r21[l], isa.RP)
-				r29[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 161: mul.rp.f64
-				v18 := isa.MulF64(r22[l], r21[l], isa.RP)
-				r29[l] = v18
-			}
-		}
-	}
-	// PTX line 162: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r29, r20, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/nvcc/fround.ptx:162")
-	// PTX lines 163: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: mul.rm.f64
-				v19 := isa.MulF64(r22[l], r21[l], isa.RM)
-				r30[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: mul.rm.f64
-				v19 := isa.MulF64(r22[l], r21[l], isa.RM)
-				r30[l] = v19
-			}
-		}
-	}
-	// PTX line 164: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r30, r20, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/nvcc/fround.ptx:164")
-	// PTX lines 165: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: fma.rn.f64
-				v20 := isa.FmaF64RN(r22[l], r21[l], r16[l])
-				r31[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: fma.rn.f64
-				v20 := isa.FmaF64RN(r22[l], r21[l], r16[l])
-				r31[l] = v20
-			}
-		}
-	}
-	// PTX line 166: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r31, r20, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/nvcc/fround.ptx:166")
-	// PTX lines 167: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 167: fma.rz.f64
-				v21 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
-				r32[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 167: fma.rz.f64
-				v21 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RZ)
-				r32[l] = v21
-			}
-		}
-	}
-	// PTX line 168: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r32, r20, 0xffffffffffffffff, 0x48, 8, m, "testdata/ptx/nvcc/fround.ptx:168")
-	// PTX lines 169: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 169: fma.rp.f64
-				v22 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
-				r33[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 169: fma.rp.f64
-				v22 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RP)
-				r33[l] = v22
-			}
-		}
-	}
-	// PTX line 170: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r33, r20, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/nvcc/fround.ptx:170")
-	// PTX lines 171: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 171: fma.rm.f64
-				v23 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
-				r34[l] = v23
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 171: fma.rm.f64
-				v23 := isa.FmaF64(r22[l], r21[l], r16[l], isa.RM)
-				r34[l] = v23
-			}
-		}
-	}
-	// PTX line 172: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r34, r20, 0xffffffffffffffff, 0x58, 8, m, "testdata/ptx/nvcc/fround.ptx:172")
-	// PTX lines 173: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 173: div.rn.f64
-				v24 := isa.DivF64(r22[l], r21[l], isa.RN)
-				r35[l] = v24
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 173: div.rn.f64
-				v24 := isa.DivF64(r22[l], r21[l], isa.RN)
-				r35[l] = v24
-			}
-		}
-	}
-	// PTX line 174: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r35, r20, 0xffffffffffffffff, 0x60, 8, m, "testdata/ptx/nvcc/fround.ptx:174")
-	// PTX lines 175: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 175: div.rz.f64
-				v25 := isa.DivF64(r22[l], r21[l], isa.RZ)
-				r36[l] = v25
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 175: div.rz.f64
-				v25 := isa.DivF64(r22[l], r21[l], isa.RZ)
-				r36[l] = v25
-			}
-		}
-	}
-	// PTX line 176: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r36, r20, 0xffffffffffffffff, 0x68, 8, m, "testdata/ptx/nvcc/fround.ptx:176")
-	// PTX lines 177: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 177: div.rp.f64
-				v26 := isa.DivF64(r22[l], r21[l], isa.RP)
-				r37[l] = v26
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 177: div.rp.f64
-				v26 := isa.DivF64(r22[l], r21[l], isa.RP)
-				r37[l] = v26
-			}
-		}
-	}
-	// PTX line 178: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r37, r20, 0xffffffffffffffff, 0x70, 8, m, "testdata/ptx/nvcc/fround.ptx:178")
-	// PTX lines 179: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 179: div.rm.f64
-				v27 := isa.DivF64(r22[l], r21[l], isa.RM)
-				r38[l] = v27
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 179: div.rm.f64
-				v27 := isa.DivF64(r22[l], r21[l], isa.RM)
-				r38[l] = v27
-			}
-		}
-	}
-	// PTX line 180: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r38, r20, 0xffffffffffffffff, 0x78, 8, m, "testdata/ptx/nvcc/fround.ptx:180")
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: rcp.rn.f64
-				v28 := isa.RcpF64(r22[l], isa.RN)
-				r39[l] = v28
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: rcp.rn.f64
-				v28 := isa.RcpF64(r22[l], isa.RN)
-				r39[l] = v28
-			}
-		}
-	}
-	// PTX line 182: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r39, r20, 0xffffffffffffffff, 0x80, 8, m, "testdata/ptx/nvcc/fround.ptx:182")
-	// PTX lines 183: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 183: rcp.rz.f64
-				v29 := isa.RcpF64(r22[l], isa.RZ)
-				r40[l] = v29
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 183: rcp.rz.f64
-				v29 := isa.RcpF64(r22[l], isa.RZ)
-				r40[l] = v29
-			}
-		}
-	}
-	// PTX line 184: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r40, r20, 0xffffffffffffffff, 0x88, 8, m, "testdata/ptx/nvcc/fround.ptx:184")
-	// PTX lines 185: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 185: rcp.rp.f64
-				v30 := isa.RcpF64(r22[l], isa.RP)
-				r41[l] = v30
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 185: rcp.rp.f64
-				v30 := isa.RcpF64(r22[l], isa.RP)
-				r41[l] = v30
-			}
-		}
-	}
-	// PTX line 186: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r41, r20, 0xffffffffffffffff, 0x90, 8, m, "testdata/ptx/nvcc/fround.ptx:186")
-	// PTX lines 187: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 187: rcp.rm.f64
-				v31 := isa.RcpF64(r22[l], isa.RM)
-				r42[l] = v31
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 187: rcp.rm.f64
-				v31 := isa.RcpF64(r22[l], isa.RM)
-				r42[l] = v31
-			}
-		}
-	}
-	// PTX line 188: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r42, r20, 0xffffffffffffffff, 0x98, 8, m, "testdata/ptx/nvcc/fround.ptx:188")
-	// PTX lines 189: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 189: sqrt.rn.f64
-				v32 := isa.SqrtF64(r22[l], isa.RN)
-				r43[l] = v32
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 189: sqrt.rn.f64
-				v32 := isa.SqrtF64(r22[l], isa.RN)
-				r43[l] = v32
-			}
-		}
-	}
-	// PTX line 190: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r43, r20, 0xffffffffffffffff, 0xa0, 8, m, "testdata/ptx/nvcc/fround.ptx:190")
-	// PTX lines 191: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 191: sqrt.rz.f64
-				v33 := isa.SqrtF64(r22[l], isa.RZ)
-				r44[l] = v33
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 191: sqrt.rz.f64
-				v33 := isa.SqrtF64(r22[l], isa.RZ)
-				r44[l] = v33
-			}
-		}
-	}
-	// PTX line 192: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r44, r20, 0xffffffffffffffff, 0xa8, 8, m, "testdata/ptx/nvcc/fround.ptx:192")
-	// PTX lines 193: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 193: sqrt.rp.f64
-				v34 := isa.SqrtF64(r22[l], isa.RP)
-				r45[l] = v34
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 193: sqrt.rp.f64
-				v34 := isa.SqrtF64(r22[l], isa.RP)
-				r45[l] = v34
-			}
-		}
-	}
-	// PTX line 194: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r45, r20, 0xffffffffffffffff, 0xb0, 8, m, "testdata/ptx/nvcc/fround.ptx:194")
-	// PTX lines 195: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 195: sqrt.rm.f64
-				v35 := isa.SqrtF64(r22[l], isa.RM)
-				r46[l] = v35
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 195: sqrt.rm.f64
-				v35 := isa.SqrtF64(r22[l], isa.RM)
-				r46[l] = v35
-			}
-		}
-	}
-	// PTX line 196: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r46, r20, 0xffffffffffffffff, 0xb8, 8, m, "testdata/ptx/nvcc/fround.ptx:196")
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/funcptr.ptx",
+	NumWindows: 7,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -326,9 +327,30 @@ func init() {
 	opAddFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 47-50; ret
 	opAddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opAddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opAddRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:47",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:51",
@@ -342,12 +364,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opAddFunc.Run = opAddRun
 	opSubFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 62-65; ret
 	opSubFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opSubB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opSubRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:62",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:66",
@@ -361,12 +405,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opSubFunc.Run = opSubRun
 	opMulFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 77-80; ret
 	opMulFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opMulB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMulRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:77",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:81",
@@ -380,12 +446,37 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opMulFunc.Run = opMulRun
 	opMaxFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 93-97; ret
 	opMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:93",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:98",
@@ -399,12 +490,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opMaxFunc.Run = opMaxRun
 	twiceFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 108-110; ret
 	twiceFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{twiceB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			twiceRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:108",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:111",
@@ -418,12 +528,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	twiceFunc.Run = twiceRun
 	squareFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 121-123; ret
 	squareFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{squareB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			squareRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:121",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:124",
@@ -437,12 +566,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	squareFunc.Run = squareRun
 	negateFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 134-136; ret
 	negateFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{negateB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			negateRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:134",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:137",
@@ -456,12 +604,28 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	negateFunc.Run = negateRun
 	applyNFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 149-154; code before the call
 	applyNFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{applyNB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:149",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  154,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -472,6 +636,13 @@ func init() {
 	applyNFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:157",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -495,9 +666,21 @@ func init() {
 	}
 	// b1, PTX lines 163-168; code before the call
 	applyNFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{applyNB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:163",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  168,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -508,6 +691,13 @@ func init() {
 	applyNFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:171",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -532,9 +722,24 @@ func init() {
 	}
 	// b2, PTX lines 177-179; ret
 	applyNFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{applyNB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:177",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:180",
@@ -548,12 +753,54 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	applyNFunc.Run = applyNRun
 	funcptrFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 198-207; divergent, reconverges at block 1 (b1 ($L__BB8_2))
 	funcptrFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:198",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -567,6 +814,13 @@ func init() {
 	funcptrFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:247",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  247,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:247",
@@ -577,9 +831,66 @@ func init() {
 	}
 	// b2, PTX lines 210-230; code before the call
 	funcptrFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:210",
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  230,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -590,6 +901,13 @@ func init() {
 	funcptrFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:233",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  233,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -617,9 +935,27 @@ func init() {
 	}
 	// b3, PTX lines 240-244
 	funcptrFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:240",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:246",
@@ -633,12 +969,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	funcptrFunc.Run = funcptrRun
 	funcptrTidFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 262-269; divergent, reconverges at block 3 (b2 ($L__BB9_4))
 	funcptrTidFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:262",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -650,9 +1022,33 @@ func init() {
 	}
 	// b1 ($L__BB9_3), PTX lines 287-296; code before the call
 	funcptrTidFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:287",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  296,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -663,6 +1059,13 @@ func init() {
 	funcptrTidFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:298",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  298,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -693,6 +1096,13 @@ func init() {
 	funcptrTidFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:311",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  311,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:311",
@@ -703,9 +1113,41 @@ func init() {
 	}
 	// b3, PTX lines 272-278; divergent, reconverges at block 1 (b1 ($L__BB9_3))
 	funcptrTidFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:272",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -717,9 +1159,27 @@ func init() {
 	}
 	// b4, PTX lines 281-284
 	funcptrTidFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:281",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:286",
@@ -730,9 +1190,27 @@ func init() {
 	}
 	// b5, PTX lines 304-308
 	funcptrTidFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/funcptr.ptx:304",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/funcptr.ptx:310",
@@ -746,6 +1224,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	funcptrTidFunc.Run = funcptrTidRun
 }
 
 // Funcptr launches PTX kernel funcptr (testdata/ptx/nvcc/funcptr.ptx:184) on dev with the launch configuration cfg. Parameters: param0 is funcptr_param_0, param1 is funcptr_param_1, param2 is funcptr_param_2, param3 is funcptr_param_3, param4 is funcptr_param_4.
@@ -768,781 +1247,2615 @@ func FuncptrTid(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, funcptrTidFunc, cfg, p[:])
 }
 
-// opAddB0 runs b0 of function _Z6op_addff, PTX lines 47-50.
-func opAddB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 47: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:47")
-	// PTX line 48: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:48")
-	// PTX lines 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: add.f32
-				v1 := uint64(isa.AddF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: add.f32
-				v1 := uint64(isa.AddF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		}
-	}
-	// PTX line 50: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/funcptr.ptx:50")
-}
-
-// opSubB0 runs b0 of function _Z6op_subff, PTX lines 62-65.
-func opSubB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 62: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:62")
-	// PTX line 63: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:63")
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: sub.f32
-				v1 := uint64(isa.SubF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: sub.f32
-				v1 := uint64(isa.SubF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		}
-	}
-	// PTX line 65: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/funcptr.ptx:65")
-}
-
-// opMulB0 runs b0 of function _Z6op_mulff, PTX lines 77-80.
-func opMulB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 77: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:77")
-	// PTX line 78: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:78")
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r1[l])))
-				r2[l] = v1
-			}
-		}
-	}
-	// PTX line 80: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/funcptr.ptx:80")
-}
-
-// opMaxB0 runs b0 of function _Z6op_maxff, PTX lines 93-97.
-func opMaxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX line 93: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:93")
-	// PTX line 94: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:94")
-	// PTX lines 95, 96: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: setp.gt.f32
-				c1x, c1y := float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l])))
-				c1t := c1x > c1y
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// opAddRun runs blocks of function _Z6op_addff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 47-50; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:47")
+									continue
+								}
+								v1 = v1x
+							}
+							// 48: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:48")
+									continue
+								}
+								v2 = v2x
+							}
+							// 49: add.f32
+							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:47")
+									continue
+								}
+								v1 = v1x
+							}
+							// 48: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:48")
+									continue
+								}
+								v2 = v2x
+							}
+							// 49: add.f32
+							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 96: selp.f32
-				v2 := uint64(r1[l])
-				if c1 {
-					v2 = uint64(r0[l])
+				// PTX lines 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:50")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:50")
+							}
+						}
+					}
 				}
-				r2[l] = v2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: setp.gt.f32
-				c1x, c1y := float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l])))
-				c1t := c1x > c1y
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// opSubRun runs blocks of function _Z6op_subff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 62-65; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 62, 63, 64: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:62")
+									continue
+								}
+								v1 = v1x
+							}
+							// 63: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:63")
+									continue
+								}
+								v2 = v2x
+							}
+							// 64: sub.f32
+							v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:62")
+									continue
+								}
+								v1 = v1x
+							}
+							// 63: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:63")
+									continue
+								}
+								v2 = v2x
+							}
+							// 64: sub.f32
+							v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 96: selp.f32
-				v2 := uint64(r1[l])
-				if c1 {
-					v2 = uint64(r0[l])
+				// PTX lines 65: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:65")
+							}
+						}
+					}
 				}
-				r2[l] = v2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	// PTX line 97: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/funcptr.ptx:97")
-}
-
-// twiceB0 runs b0 of function _Z5twicei, PTX lines 108-110.
-func twiceB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX line 108: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:108")
-	// PTX lines 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 109: shl.b32
-				v1 := uint64(uint32(r0[l]) << uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 109: shl.b32
-				v1 := uint64(uint32(r0[l]) << uint32(k0))
-				r1[l] = v1
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 110: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/nvcc/funcptr.ptx:110")
 }
 
-// squareB0 runs b0 of function _Z6squarei, PTX lines 121-123.
-func squareB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 121: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:121")
-	// PTX lines 122: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: mul.lo.s32
-				v1 := uint64(uint32(r0[l]) * uint32(r0[l]))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: mul.lo.s32
-				v1 := uint64(uint32(r0[l]) * uint32(r0[l]))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 123: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/nvcc/funcptr.ptx:123")
-}
-
-// negateB0 runs b0 of function _Z6negatei, PTX lines 134-136.
-func negateB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 134: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:134")
-	// PTX lines 135: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: neg.s32
-				v1 := uint64(-uint32(r0[l]))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: neg.s32
-				v1 := uint64(-uint32(r0[l]))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 136: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/nvcc/funcptr.ptx:136")
-}
-
-// applyNB0 runs b0 of function _Z7apply_nPFiiEii, PTX lines 149-154.
-func applyNB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 149: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 8, 0, m, "testdata/ptx/nvcc/funcptr.ptx:149")
-	// PTX line 150: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x18, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:150")
-	// PTX line 154: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/funcptr.ptx:154")
-}
-
-// applyNB1 runs b1 of function _Z7apply_nPFiiEii, PTX lines 163-168.
-func applyNB1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 163: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:163")
-	// PTX line 168: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/funcptr.ptx:168")
-}
-
-// applyNB2 runs b2 of function _Z7apply_nPFiiEii, PTX lines 177-179.
-func applyNB2(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	// PTX line 177: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r5, nil, 0, 0xc, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:177")
-	// PTX line 179: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x1c, 4, m, "testdata/ptx/nvcc/funcptr.ptx:179")
-}
-
-// funcptrB0 runs b0 of kernel funcptr, PTX lines 198-207.
-func funcptrB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	// PTX line 198: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/funcptr.ptx:198")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 199: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/funcptr.ptx:199")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 200: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/funcptr.ptx:200")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 201: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/funcptr.ptx:201")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 202: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/funcptr.ptx:202")
-	// PTX line 203: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX line 204: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 205, 206, 207: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 206: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-				r8[l] = v9
-				// 207: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+// opMulRun runs blocks of function _Z6op_mulff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 77-80; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 77, 78, 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:77")
+									continue
+								}
+								v1 = v1x
+							}
+							// 78: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:78")
+									continue
+								}
+								v2 = v2x
+							}
+							// 79: mul.f32
+							v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:77")
+									continue
+								}
+								v1 = v1x
+							}
+							// 78: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:78")
+									continue
+								}
+								v2 = v2x
+							}
+							// 79: mul.f32
+							v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 205: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 206: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-				r8[l] = v9
-				// 207: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:80")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:80")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
 }
 
-// funcptrB2 runs b2 of kernel funcptr, PTX lines 210-230.
-func funcptrB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
+// opMaxRun runs blocks of function _Z6op_maxff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 93-97; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: setp.gt.f32
+							c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
+							c3t := c3x > c3y
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+							// 96: selp.f32
+							v4 := uint64(v2)
+							if c3 {
+								v4 = uint64(v1)
+							}
+							r2[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: setp.gt.f32
+							c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
+							c3t := c3x > c3y
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+							// 96: selp.f32
+							v4 := uint64(v2)
+							if c3 {
+								v4 = uint64(v1)
+							}
+							r2[l] = v4
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.param.f32
+							s5 := uint64(0x8)
+							s5v := uint64(r2[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:97")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.param.f32
+							s5 := uint64(0x8)
+							s5v := uint64(r2[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:97")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// twiceRun runs blocks of function _Z5twicei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 108-110; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 108, 109: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:108")
+									continue
+								}
+								v1 = v1x
+							}
+							// 109: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:108")
+									continue
+								}
+								v1 = v1x
+							}
+							// 109: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:110")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// squareRun runs blocks of function _Z6squarei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 121-123; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 121, 122: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:121")
+									continue
+								}
+								v1 = v1x
+							}
+							// 122: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:121")
+									continue
+								}
+								v1 = v1x
+							}
+							// 122: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 123: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:123")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:123")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// negateRun runs blocks of function _Z6negatei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 134-136; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 134, 135: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:134")
+									continue
+								}
+								v1 = v1x
+							}
+							// 135: neg.s32
+							v2 := uint64(-uint32(v1))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:134")
+									continue
+								}
+								v1 = v1x
+							}
+							// 135: neg.s32
+							v2 := uint64(-uint32(v1))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 136: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 136: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:136")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 136: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:136")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// applyNRun runs blocks of function _Z7apply_nPFiiEii for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 149-154; code before the call
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				// PTX lines 149, 150: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 149: ld.param.u64
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/funcptr.ptx:149")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 150: ld.param.u32
+							v2a := uint64(0x18)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:150")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 149: ld.param.u64
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/funcptr.ptx:149")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 150: ld.param.u32
+							v2a := uint64(0x18)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/funcptr.ptx:150")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 154: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: st.param.b32
+							s3 := uint64(0x0)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:154")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: st.param.b32
+							s3 := uint64(0x0)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/funcptr.ptx:154")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 144; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 163-168; code before the call
+			{
+				r4 := w.Reg(4)
+				// PTX lines 163: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:163")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:163")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 168: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: st.param.b32
+							s2 := uint64(0x8)
+							s2v := uint64(r4[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:168")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: st.param.b32
+							s2 := uint64(0x8)
+							s2v := uint64(r4[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:168")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1, PTX line 157; divergent, reconverges at block 4 (b2)
+			return pc, budget
+		case 4:
+			// b2, PTX lines 177-179; ret
+			{
+				r5 := w.Reg(5)
+				// PTX lines 177: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 177: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:177")
+									continue
+								}
+								v1 = v1x
+							}
+							r5[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 177: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:177")
+									continue
+								}
+								v1 = v1x
+							}
+							r5[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 179: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 179: st.param.b32
+							s2 := uint64(0x1c)
+							s2v := uint64(r5[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:179")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 179: st.param.b32
+							s2 := uint64(0x1c)
+							s2v := uint64(r5[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/funcptr.ptx:179")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// funcptrRun runs blocks of kernel funcptr for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 198-207; divergent, reconverges at block 1 (b1 ($L__BB8_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 198: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/funcptr.ptx:198")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 199: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/funcptr.ptx:199")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 200: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/funcptr.ptx:200")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 201: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/funcptr.ptx:201")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 202: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/funcptr.ptx:202")
+				}
+				// PTX line 203: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX line 204: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.NTID().X))
+				// PTX lines 205, 206, 207: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 205: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 206: mad.lo.s32
+							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+							r8[l] = v9
+							// 207: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 205: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 206: mad.lo.s32
+							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+							r8[l] = v9
+							// 207: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB8_2), PTX line 246; ret
+			next = 5
+		case 2:
+			// b2, PTX lines 210-230; code before the call
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r14 := w.Reg(14)
+				r17 := w.Reg(17)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				k2 := uint64(0x18)
+				k3 := uint64(0x0)
+				// PTX lines 210, 211, 212, 213, 214, 215: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 210: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 211: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							r10[l] = v2
+							// 212: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 213: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
+									continue
+								}
+								v4 = v4x
+							}
+							// 214: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k1))
+							// 215: and.b64
+							v6 := uint64(uint64(v5) & uint64(k2))
+							r14[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 210: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 211: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							r10[l] = v2
+							// 212: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 213: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
+									continue
+								}
+								v4 = v4x
+							}
+							// 214: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k1))
+							// 215: and.b64
+							v6 := uint64(uint64(v5) & uint64(k2))
+							r14[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 216: mov.u64, warp-uniform
+				u7 := uint64((w.GlobalVar(0) + k3))
+				// PTX lines 217, 218, 219, 220, 221, 222, 223, 224: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(1)
+					v12aw := w.Window(2)
+					v15aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 217: add.s64
+							v8 := uint64(uint64(u7) + uint64(r14[l]))
+							// 218: ld.global.u64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
+									continue
+								}
+								v9 = v9x
+							}
+							r17[l] = v9
+							// 219: cvta.to.global.u64
+							v10 := uint64(r2[l])
+							// 220: add.s64
+							v11 := uint64(uint64(v10) + uint64(r10[l]))
+							// 221: ld.global.f32
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
+									continue
+								}
+								v12 = v12x
+							}
+							r20[l] = v12
+							// 222: cvta.to.global.u64
+							v13 := uint64(r3[l])
+							// 223: add.s64
+							v14 := uint64(uint64(v13) + uint64(r10[l]))
+							// 224: ld.global.f32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
+									continue
+								}
+								v15 = v15x
+							}
+							r23[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 217: add.s64
+							v8 := uint64(uint64(u7) + uint64(r14[l]))
+							// 218: ld.global.u64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
+									continue
+								}
+								v9 = v9x
+							}
+							r17[l] = v9
+							// 219: cvta.to.global.u64
+							v10 := uint64(r2[l])
+							// 220: add.s64
+							v11 := uint64(uint64(v10) + uint64(r10[l]))
+							// 221: ld.global.f32
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
+									continue
+								}
+								v12 = v12x
+							}
+							r20[l] = v12
+							// 222: cvta.to.global.u64
+							v13 := uint64(r3[l])
+							// 223: add.s64
+							v14 := uint64(uint64(v13) + uint64(r10[l]))
+							// 224: ld.global.f32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
+									continue
+								}
+								v15 = v15x
+							}
+							r23[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 228: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 228: st.param.f32
+							s16 := uint64(0x0)
+							s16v := uint64(r20[l])
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/funcptr.ptx:228")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 228: st.param.f32
+							s16 := uint64(0x0)
+							s16v := uint64(r20[l])
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/funcptr.ptx:228")
+							}
+						}
+					}
+				}
+				// PTX lines 230: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: st.param.f32
+							s17 := uint64(0x4)
+							s17v := uint64(r23[l])
+							if s17 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/funcptr.ptx:230")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: st.param.f32
+							s17 := uint64(0x4)
+							s17v := uint64(r23[l])
+							if s17 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/funcptr.ptx:230")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 208; divergent, reconverges at block 4 (b3)
+			return pc, budget
+		case 4:
+			// b3, PTX lines 240-244
+			{
+				r0 := w.Reg(0)
+				r10 := w.Reg(10)
+				r26 := w.Reg(26)
+				r28 := w.Reg(28)
+				// PTX lines 240, 242, 243: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 240: ld.param.f32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:240")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+							// 242: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 243: add.s64
+							v3 := uint64(uint64(v2) + uint64(r10[l]))
+							r28[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 240: ld.param.f32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:240")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+							// 242: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 243: add.s64
+							v3 := uint64(uint64(v2) + uint64(r10[l]))
+							r28[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 244: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: st.global.f32
+							s4 := uint64(r28[l]) + 0x0
+							s4v := uint64(r26[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:244")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: st.global.f32
+							s4 := uint64(r28[l]) + 0x0
+							s4v := uint64(r26[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:244")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// funcptrTidRun runs blocks of kernel funcptr_tid for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 262-269; divergent, reconverges at block 3 (b2 ($L__BB9_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 262: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/funcptr.ptx:262")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 263: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/funcptr.ptx:263")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 264: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/funcptr.ptx:264")
+				}
+				// PTX line 265: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX line 266: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 267, 268, 269: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 267: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 268: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 269: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 267: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 268: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 269: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB9_3), PTX lines 287-296; code before the call
+			{
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r12 := w.Reg(12)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				k0 := uint64(0x4)
+				// PTX lines 287, 288, 289, 290: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 287: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 288: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							r16[l] = v2
+							// 289: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 290: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:290")
+									continue
+								}
+								v4 = v4x
+							}
+							r18[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 287: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 288: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							r16[l] = v2
+							// 289: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 290: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:290")
+									continue
+								}
+								v4 = v4x
+							}
+							r18[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 294: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 294: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(r12[l])
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:294")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 294: st.param.b64
+							s5 := uint64(0x0)
+							s5v := uint64(r12[l])
+							if s5 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/funcptr.ptx:294")
+							}
+						}
+					}
+				}
+				// PTX lines 296: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 296: st.param.b32
+							s6 := uint64(0x8)
+							s6v := uint64(r18[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/funcptr.ptx:296")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 296: st.param.b32
+							s6 := uint64(0x8)
+							s6v := uint64(r18[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/funcptr.ptx:296")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b1 ($L__BB9_3), PTX line 286
+			return pc, budget
+		case 3:
+			// b2 ($L__BB9_4), PTX line 310; ret
+			next = 7
+		case 4:
+			// b3, PTX lines 272-278; divergent, reconverges at block 1 (b1 ($L__BB9_3))
+			{
+				r5 := w.Reg(5)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0xaaaaaaab)
+				k1 := uint64(0x21)
+				k2 := uint64(0x3)
+				k3 := uint64(0x0)
+				k4 := uint64(0xd0000040)
+				// PTX lines 272, 273, 274, 275, 276, 277: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 272: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+							// 273: shr.u64
+							v2 := uint64(uint64(v1) >> uint32(k1))
+							// 274: cvt.u32.u64
+							v3 := uint64(uint32(uint64(v2)))
+							// 275: mul.lo.s32
+							v4 := uint64(uint32(v3) * uint32(k2))
+							// 276: sub.s32
+							v5 := uint64(uint32(r5[l]) - uint32(v4))
+							r11[l] = v5
+							// 277: setp.eq.s32
+							c6t := uint32(v5) == uint32(k3)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 272: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+							// 273: shr.u64
+							v2 := uint64(uint64(v1) >> uint32(k1))
+							// 274: cvt.u32.u64
+							v3 := uint64(uint32(uint64(v2)))
+							// 275: mul.lo.s32
+							v4 := uint64(uint32(v3) * uint32(k2))
+							// 276: sub.s32
+							v5 := uint64(uint32(r5[l]) - uint32(v4))
+							r11[l] = v5
+							// 277: setp.eq.s32
+							c6t := uint32(v5) == uint32(k3)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX line 278: mov.u64, warp-uniform
+				u7 := uint64(k4)
+				runtime.Broadcast(r12, m, u7)
+				_ = u7
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 5
+			} else {
+				switch stop {
+				case 5:
+				default:
+					return runtime.RunDone, budget - funcptrTidRegion4(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 5:
+			// b4, PTX lines 281-284
+			{
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				k1 := uint64(0xd0000060)
+				k2 := uint64(0xd0000050)
+				// PTX lines 281: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 281: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 281: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+				// PTX line 282: mov.u64, warp-uniform
+				u2 := uint64(k1)
+				// PTX line 283: mov.u64, warp-uniform
+				u3 := uint64(k2)
+				// PTX lines 284: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 284: selp.b64
+							v4 := uint64(u2)
+							if p2>>l&1 != 0 {
+								v4 = uint64(u3)
+							}
+							r12[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 284: selp.b64
+							v4 := uint64(u2)
+							if p2>>l&1 != 0 {
+								v4 = uint64(u3)
+							}
+							r12[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 6:
+			// b5, PTX lines 304-308
+			{
+				r0 := w.Reg(0)
+				r16 := w.Reg(16)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				// PTX lines 304, 306, 307: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 304: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:304")
+									continue
+								}
+								v1 = v1x
+							}
+							r21[l] = v1
+							// 306: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 307: add.s64
+							v3 := uint64(uint64(v2) + uint64(r16[l]))
+							r23[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 304: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/funcptr.ptx:304")
+									continue
+								}
+								v1 = v1x
+							}
+							r21[l] = v1
+							// 306: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 307: add.s64
+							v3 := uint64(uint64(v2) + uint64(r16[l]))
+							r23[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 308: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 308: st.global.u32
+							s4 := uint64(r23[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:308")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 308: st.global.u32
+							s4 := uint64(r23[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/funcptr.ptx:308")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// funcptrTidRegion4 runs blocks 5 of kernel funcptr_tid for each lane of m on its own, from the branch ending block from (one of 4) to block 1,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
+	r13 := w.Reg(13)
 	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	k2 := uint64(0x18)
-	k3 := uint64(0x0)
-	// PTX lines 210, 211, 212: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 210: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 211: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				r10[l] = v2
-				// 212: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 210: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 211: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				r10[l] = v2
-				// 212: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-			}
-		}
-	}
-	// PTX line 213: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:213")
-	// PTX lines 214, 215: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 214: shl.b64
-				v4 := uint64(uint64(r12[l]) << uint32(k1))
-				// 215: and.b64
-				v5 := uint64(uint64(v4) & uint64(k2))
-				r14[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 214: shl.b64
-				v4 := uint64(uint64(r12[l]) << uint32(k1))
-				// 215: and.b64
-				v5 := uint64(uint64(v4) & uint64(k2))
-				r14[l] = v5
-			}
-		}
-	}
-	// PTX line 216: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(0) + k3))
-	// PTX lines 217: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 217: add.s64
-				v7 := uint64(uint64(u6) + uint64(r14[l]))
-				r16[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 217: add.s64
-				v7 := uint64(uint64(u6) + uint64(r14[l]))
-				r16[l] = v7
-			}
-		}
-	}
-	// PTX line 218: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/funcptr.ptx:218")
-	// PTX lines 219, 220: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 219: cvta.to.global.u64
-				v8 := uint64(r2[l])
-				// 220: add.s64
-				v9 := uint64(uint64(v8) + uint64(r10[l]))
-				r19[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 219: cvta.to.global.u64
-				v8 := uint64(r2[l])
-				// 220: add.s64
-				v9 := uint64(uint64(v8) + uint64(r10[l]))
-				r19[l] = v9
-			}
-		}
-	}
-	// PTX line 221: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:221")
-	// PTX lines 222, 223: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 222: cvta.to.global.u64
-				v10 := uint64(r3[l])
-				// 223: add.s64
-				v11 := uint64(uint64(v10) + uint64(r10[l]))
-				r22[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 222: cvta.to.global.u64
-				v10 := uint64(r3[l])
-				// 223: add.s64
-				v11 := uint64(uint64(v10) + uint64(r10[l]))
-				r22[l] = v11
-			}
-		}
-	}
-	// PTX line 224: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:224")
-	// PTX line 228: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r20, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/funcptr.ptx:228")
-	// PTX line 230: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r23, nil, 0, 0x4, 4, m, "testdata/ptx/nvcc/funcptr.ptx:230")
-}
-
-// funcptrB3 runs b3 of kernel funcptr, PTX lines 240-244.
-func funcptrB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	r26 := w.Reg(26)
-	r28 := w.Reg(28)
-	// PTX line 240: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r26, nil, 0, 0x8, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:240")
-	// PTX lines 242, 243: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 242: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 243: add.s64
-				v2 := uint64(uint64(v1) + uint64(r10[l]))
-				r28[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 242: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 243: add.s64
-				v2 := uint64(uint64(v1) + uint64(r10[l]))
-				r28[l] = v2
-			}
-		}
-	}
-	// PTX line 244: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/funcptr.ptx:244")
-}
-
-// funcptrTidB0 runs b0 of kernel funcptr_tid, PTX lines 262-269.
-func funcptrTidB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	// PTX line 262: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/funcptr.ptx:262")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 263: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/funcptr.ptx:263")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 264: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/funcptr.ptx:264")
-	// PTX line 265: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX line 266: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 267, 268, 269: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 267: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 268: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 269: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 267: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 268: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 269: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// funcptrTidB1 runs b1 ($L__BB9_3) of kernel funcptr_tid, PTX lines 287-296.
-func funcptrTidB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x4)
-	// PTX lines 287, 288, 289: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 287: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 288: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r16[l] = v2
-				// 289: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r17[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 287: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 288: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r16[l] = v2
-				// 289: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r17[l] = v3
-			}
-		}
-	}
-	// PTX line 290: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r18, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:290")
-	// PTX line 294: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r12, nil, 0, 0x0, 8, m, "testdata/ptx/nvcc/funcptr.ptx:294")
-	// PTX line 296: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r18, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/funcptr.ptx:296")
-}
-
-// funcptrTidB3 runs b3 of kernel funcptr_tid, PTX lines 272-278.
-func funcptrTidB3(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0xaaaaaaab)
-	k1 := uint64(0x21)
-	k2 := uint64(0x3)
-	k3 := uint64(0x0)
-	k4 := uint64(0xd0000040)
-	// PTX lines 272, 273, 274, 275, 276, 277: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 272: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 273: shr.u64
-				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 274: cvt.u32.u64
-				v3 := uint64(uint32(uint64(v2)))
-				// 275: mul.lo.s32
-				v4 := uint64(uint32(v3) * uint32(k2))
-				// 276: sub.s32
-				v5 := uint64(uint32(r5[l]) - uint32(v4))
-				r11[l] = v5
-				// 277: setp.eq.s32
-				c6t := uint32(v5) == uint32(k3)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 272: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 273: shr.u64
-				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 274: cvt.u32.u64
-				v3 := uint64(uint32(uint64(v2)))
-				// 275: mul.lo.s32
-				v4 := uint64(uint32(v3) * uint32(k2))
-				// 276: sub.s32
-				v5 := uint64(uint32(r5[l]) - uint32(v4))
-				r11[l] = v5
-				// 277: setp.eq.s32
-				c6t := uint32(v5) == uint32(k3)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 278: mov.u64, warp-uniform
-	u7 := uint64(k4)
-	runtime.Broadcast(r12, m, u7)
-	_ = u7
-}
-
-// funcptrTidB4 runs b4 of kernel funcptr_tid, PTX lines 281-284.
-func funcptrTidB4(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	k0 := uint64(0x1)
 	k1 := uint64(0xd0000060)
 	k2 := uint64(0xd0000050)
-	// PTX lines 281: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 281: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
+	p1 := w.P[1]
+	p2 := w.P[2]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x12 := r12[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		n := 0
+		switch from {
+		case 4:
+			if q1 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 281: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
+			goto b5
 		}
-		w.P[2] = p2
-	}
-	// PTX line 282: mov.u64, warp-uniform
-	u2 := uint64(k1)
-	// PTX line 283: mov.u64, warp-uniform
-	u3 := uint64(k2)
-	// PTX lines 284: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 284: selp.b64
-				v4 := uint64(u2)
-				if p2>>l&1 != 0 {
-					v4 = uint64(u3)
-				}
-				r12[l] = v4
+	b5:
+		{
+			// 281: setp.eq.s32
+			c1t := uint32(x11) == uint32(k0)
+			c1 := c1t
+			q2 = c1
+			// 282: mov.u64
+			v2 := uint64(k1)
+			x13 = v2
+			// 283: mov.u64
+			v3 := uint64(k2)
+			x14 = v3
+			// 284: selp.b64
+			v4 := uint64(x13)
+			if c1 {
+				v4 = uint64(x14)
 			}
+			x12 = v4
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r14[l] = x14
+		if q2 {
+			p2 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 284: selp.b64
-				v4 := uint64(u2)
-				if p2>>l&1 != 0 {
-					v4 = uint64(u3)
-				}
-				r12[l] = v4
-			}
+			p2 &^= 1 << l
 		}
 	}
-}
-
-// funcptrTidB5 runs b5 of kernel funcptr_tid, PTX lines 304-308.
-func funcptrTidB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	// PTX line 304: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r21, nil, 0, 0xc, 4, 0, m, "testdata/ptx/nvcc/funcptr.ptx:304")
-	// PTX lines 306, 307: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 306: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 307: add.s64
-				v2 := uint64(uint64(v1) + uint64(r16[l]))
-				r23[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 306: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 307: add.s64
-				v2 := uint64(uint64(v1) + uint64(r16[l]))
-				r23[l] = v2
-			}
-		}
-	}
-	// PTX line 308: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/funcptr.ptx:308")
+	w.P[2] = p2
+	w.Split(1, parked, &at)
+	return most
 }

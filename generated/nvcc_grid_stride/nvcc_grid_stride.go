@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/grid_stride.ptx",
+	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -105,9 +106,47 @@ func init() {
 	gridStrideScaleFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 28-36; divergent, reconverges at block 2 (b2 ($L__BB0_3))
 	gridStrideScaleFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:28",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -119,9 +158,47 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
 	gridStrideScaleFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:45",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -135,6 +212,13 @@ func init() {
 	gridStrideScaleFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:57",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:57",
@@ -145,9 +229,27 @@ func init() {
 	}
 	// b3, PTX lines 39-42
 	gridStrideScaleFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:39",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:44",
@@ -157,24 +259,90 @@ func init() {
 		},
 	}
 	// b4, PTX line 54
-	gridStrideScaleFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/grid_stride.ptx:56",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	gridStrideScaleFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/grid_stride.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:56",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	gridStrideScaleFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gridStrideScaleFunc.Run = gridStrideScaleRun
 	gridStridePartialFunc.Blocks = make([]runtime.Block, 14)
 	// b0, PTX lines 72-88; divergent, reconverges at block 6 (b6 ($L__BB1_10))
 	gridStridePartialFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:72",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -186,9 +354,27 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 106-109
 	gridStridePartialFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:106",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:111",
@@ -199,9 +385,35 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX lines 112-116; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	gridStridePartialFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:112",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -213,9 +425,74 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
 	gridStridePartialFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:127",
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -227,9 +504,23 @@ func init() {
 	}
 	// b4 ($L__BB1_7), PTX lines 148-148; divergent, reconverges at block 6 (b6 ($L__BB1_10))
 	gridStridePartialFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:148",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -241,9 +532,35 @@ func init() {
 	}
 	// b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
 	gridStridePartialFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:157",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -255,9 +572,30 @@ func init() {
 	}
 	// b6 ($L__BB1_10), PTX lines 165-168; ret
 	gridStridePartialFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:165",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:169",
@@ -268,9 +606,47 @@ func init() {
 	}
 	// b7, PTX lines 91-99; divergent, reconverges at block 2 (b2 ($L__BB1_4))
 	gridStridePartialFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:91",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -282,9 +658,23 @@ func init() {
 	}
 	// b8, PTX lines 102-102
 	gridStridePartialFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:102",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:103",
@@ -295,9 +685,33 @@ func init() {
 	}
 	// b9, PTX lines 119-124
 	gridStridePartialFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:119",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:126",
@@ -307,18 +721,36 @@ func init() {
 		},
 	}
 	// b10, PTX line 145
-	gridStridePartialFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/grid_stride.ptx:147",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	gridStridePartialFunc.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/grid_stride.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:147",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// b11, PTX lines 151-153
 	gridStridePartialFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/grid_stride.ptx:151",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:155",
@@ -328,18 +760,22 @@ func init() {
 		},
 	}
 	// b12, PTX line 162
-	gridStridePartialFunc.Blocks[12] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/grid_stride.ptx:164",
-		Reconv:  -1,
-		Succ:    6,
-		Uniform: true,
-	}}
+	gridStridePartialFunc.Blocks[12] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/grid_stride.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/grid_stride.ptx:164",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	gridStridePartialFunc.Blocks[13] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gridStridePartialFunc.Run = gridStridePartialRun
 }
 
 // GridStrideScale launches PTX kernel grid_stride_scale (testdata/ptx/nvcc/grid_stride.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is grid_stride_scale_param_0, param1 is grid_stride_scale_param_1, param2 is grid_stride_scale_param_2, param3 is grid_stride_scale_param_3.
@@ -361,948 +797,1446 @@ func GridStridePartial(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	return dev.Launch(ctx, Module, gridStridePartialFunc, cfg, p[:])
 }
 
-// gridStrideScaleB0 runs b0 of kernel grid_stride_scale, PTX lines 28-36.
-func gridStrideScaleB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	// PTX line 28: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:28")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 29: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:29")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 30: ld.param.f32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:30")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 31: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:31")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 32: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 33: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 36: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+// gridStrideScaleRun runs blocks of kernel grid_stride_scale for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-36; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 36: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-}
-
-// gridStrideScaleB1 runs b1 ($L__BB0_2) of kernel grid_stride_scale, PTX lines 45-53.
-func gridStrideScaleB1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	// PTX lines 45, 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				r12[l] = v1
-				// 46: add.s64
-				v2 := uint64(uint64(r10[l]) + uint64(v1))
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				r12[l] = v1
-				// 46: add.s64
-				v2 := uint64(uint64(r10[l]) + uint64(v1))
-				r13[l] = v2
-			}
-		}
-	}
-	// PTX line 47: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/grid_stride.ptx:47")
-	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: cvt.rn.f32.s32
-				v3 := uint64(math.Float32bits(float32(int32(r7[l]))))
-				// 49: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
+				// PTX line 28: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r2[l]), uint32(v3)))
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:28")
 				}
-				r16[l] = v4
-				// 50: add.s64
-				v5 := uint64(uint64(r11[l]) + uint64(r12[l]))
-				r17[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: cvt.rn.f32.s32
-				v3 := uint64(math.Float32bits(float32(int32(r7[l]))))
-				// 49: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 29: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r2[l]), uint32(v3)))
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:29")
 				}
-				r16[l] = v4
-				// 50: add.s64
-				v5 := uint64(uint64(r11[l]) + uint64(r12[l]))
-				r17[l] = v5
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.f32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:30")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:31")
+				}
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 32: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r4, m, u5)
+				// PTX line 33: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 35: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 36: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 35: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 36: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				// PTX lines 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 46: add.s64
+							v2 := uint64(uint64(r10[l]) + uint64(v1))
+							// 47: ld.global.f32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
+									continue
+								}
+								v3 = v3x
+							}
+							// 48: cvt.rn.f32.s32
+							v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
+							// 49: fma.rn.f32
+							var v5 uint64
+							if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+								v5 = uint64(math.Float32bits(float32(v5f)))
+							} else {
+								v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
+							}
+							r16[l] = v5
+							// 50: add.s64
+							v6 := uint64(uint64(r11[l]) + uint64(v1))
+							r17[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 46: add.s64
+							v2 := uint64(uint64(r10[l]) + uint64(v1))
+							// 47: ld.global.f32
+							v3a := uint64(v2) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/grid_stride.ptx:47")
+									continue
+								}
+								v3 = v3x
+							}
+							// 48: cvt.rn.f32.s32
+							v4 := uint64(math.Float32bits(float32(int32(r7[l]))))
+							// 49: fma.rn.f32
+							var v5 uint64
+							if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+								v5 = uint64(math.Float32bits(float32(v5f)))
+							} else {
+								v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r2[l]), uint32(v4)))
+							}
+							r16[l] = v5
+							// 50: add.s64
+							v6 := uint64(uint64(r11[l]) + uint64(v1))
+							r17[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 51, 52, 53: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.global.f32
+							s7 := uint64(r17[l]) + 0x0
+							s7v := uint64(r16[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
+							}
+							// 52: add.s32
+							v8 := uint64(uint32(r7[l]) + uint32(r9[l]))
+							r7[l] = v8
+							// 53: setp.lt.s32
+							c9t := int32(v8) < int32(r3[l])
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.global.f32
+							s7 := uint64(r17[l]) + 0x0
+							s7v := uint64(r16[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/grid_stride.ptx:51")
+							}
+							// 52: add.s32
+							v8 := uint64(uint32(r7[l]) + uint32(r9[l]))
+							r7[l] = v8
+							// 53: setp.lt.s32
+							c9t := int32(v8) < int32(r3[l])
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_3), PTX line 56; ret
+			next = 5
+		case 3:
+			// b3, PTX lines 39-42
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				// PTX line 39: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.NCTAID().X))
+				// PTX lines 40, 41, 42: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mul.lo.s32
+							v2 := uint64(uint32(r4[l]) * uint32(u1))
+							r9[l] = v2
+							// 41: cvta.to.global.u64
+							v3 := uint64(r1[l])
+							r10[l] = v3
+							// 42: cvta.to.global.u64
+							v4 := uint64(r0[l])
+							r11[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mul.lo.s32
+							v2 := uint64(uint32(r4[l]) * uint32(u1))
+							r9[l] = v2
+							// 41: cvta.to.global.u64
+							v3 := uint64(r1[l])
+							r10[l] = v3
+							// 42: cvta.to.global.u64
+							v4 := uint64(r0[l])
+							r11[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4, PTX line 54
+			next = 2
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 51: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:51")
-	// PTX lines 52, 53: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: add.s32
-				v6 := uint64(uint32(r7[l]) + uint32(r9[l]))
-				r7[l] = v6
-				// 53: setp.lt.s32
-				c7t := int32(v6) < int32(r3[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: add.s32
-				v6 := uint64(uint32(r7[l]) + uint32(r9[l]))
-				r7[l] = v6
-				// 53: setp.lt.s32
-				c7t := int32(v6) < int32(r3[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
 }
 
-// gridStrideScaleB3 runs b3 of kernel grid_stride_scale, PTX lines 39-42.
-func gridStrideScaleB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	// PTX line 39: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.NCTAID().X))
-	// PTX lines 40, 41, 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.lo.s32
-				v2 := uint64(uint32(r4[l]) * uint32(u1))
-				r9[l] = v2
-				// 41: cvta.to.global.u64
-				v3 := uint64(r1[l])
-				r10[l] = v3
-				// 42: cvta.to.global.u64
-				v4 := uint64(r0[l])
-				r11[l] = v4
+// gridStridePartialRun runs blocks of kernel grid_stride_partial for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 72-88; divergent, reconverges at block 6 (b6 ($L__BB1_10))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 72: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:72")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 73: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:73")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 74: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:74")
+				}
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 75: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u2)
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 76: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 77: cvt.u64.u32, warp-uniform
+				u6 := uint64(uint64(uint32(u5)))
+				runtime.Broadcast(r5, m, u6)
+				// PTX line 78: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.NTID().X))
+				// PTX line 79: cvt.u64.u32, warp-uniform
+				u8 := uint64(uint64(uint32(u7)))
+				runtime.Broadcast(r7, m, u8)
+				// PTX line 80: mul.wide.u32, warp-uniform
+				u9 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(u7))))
+				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							// 82: cvt.u64.u32
+							v11 := uint64(uint64(uint32(v10)))
+							r10[l] = v11
+							// 83: add.s64
+							v12 := uint64(uint64(u9) + uint64(v11))
+							r11[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							// 82: cvt.u64.u32
+							v11 := uint64(uint64(uint32(v10)))
+							r10[l] = v11
+							// 83: add.s64
+							v12 := uint64(uint64(u9) + uint64(v11))
+							r11[l] = v12
+						}
+					}
+				}
+				// PTX line 84: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.NCTAID().X))
+				// PTX line 85: cvt.u64.u32, warp-uniform
+				u14 := uint64(uint64(uint32(u13)))
+				runtime.Broadcast(r13, m, u14)
+				// PTX line 86: mul.wide.u32, warp-uniform
+				u15 := uint64(uint64(uint64(uint32(u7)) * uint64(uint32(u13))))
+				runtime.Broadcast(r14, m, u15)
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: setp.ge.s64
+							c16t := int64(r11[l]) >= int64(u3)
+							c16 := c16t
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p0 = p0&^(1<<l) | c16b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: setp.ge.s64
+							c16t := int64(r11[l]) >= int64(u3)
+							c16 := c16t
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p0 = p0&^(1<<l) | c16b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 88: mov.u32, warp-uniform
+				u17 := uint64(k0)
+				runtime.Broadcast(r15, m, u17)
+				_ = u1
+				_ = u4
+				_ = u6
+				_ = u8
+				_ = u14
+				_ = u15
+				_ = u17
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.lo.s32
-				v2 := uint64(uint32(r4[l]) * uint32(u1))
-				r9[l] = v2
-				// 41: cvta.to.global.u64
-				v3 := uint64(r1[l])
-				r10[l] = v3
-				// 42: cvta.to.global.u64
-				v4 := uint64(r0[l])
-				r11[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 106-109
+			{
+				r14 := w.Reg(14)
+				r21 := w.Reg(21)
+				r24 := w.Reg(24)
+				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r14[l])))
+							// 107: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r21[l])))
+							// 108: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 109: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r24[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r14[l])))
+							// 107: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r21[l])))
+							// 108: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 109: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r24[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB1_4), PTX lines 112-116; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+			{
+				r11 := w.Reg(11)
+				r15 := w.Reg(15)
+				r24 := w.Reg(24)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				k0 := uint64(0x1)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				// PTX lines 112, 113, 114: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: add.s64
+							v1 := uint64(uint64(r24[l]) + uint64(k0))
+							r28[l] = v1
+							// 113: and.b64
+							v2 := uint64(uint64(v1) & uint64(k1))
+							r29[l] = v2
+							// 114: setp.lt.u64
+							c3t := uint64(r24[l]) < uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: add.s64
+							v1 := uint64(uint64(r24[l]) + uint64(k0))
+							r28[l] = v1
+							// 113: and.b64
+							v2 := uint64(uint64(v1) & uint64(k1))
+							r29[l] = v2
+							// 114: setp.lt.u64
+							c3t := uint64(r24[l]) < uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+				// PTX line 115: mov.u32, warp-uniform
+				u4 := uint64(k2)
+				runtime.Broadcast(r15, m, u4)
+				// PTX lines 116: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 116: mov.u64
+							v5 := uint64(r11[l])
+							r30[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 116: mov.u64
+							v5 := uint64(r11[l])
+							r30[l] = v5
+						}
+					}
+				}
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
+			{
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				r33 := w.Reg(33)
+				r35 := w.Reg(35)
+				k0 := uint64(0xfffffffffffffffc)
+				k1 := uint64(0x0)
+				// PTX lines 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(2)
+					v4aw := w.Window(3)
+					v9aw := w.Window(4)
+					v14aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: ld.global.u32
+							v1a := uint64(r33[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
+									continue
+								}
+								v1 = v1x
+							}
+							// 128: add.s32
+							v2 := uint64(uint32(v1) + uint32(r15[l]))
+							// 129: add.s64
+							v3 := uint64(uint64(r33[l]) + uint64(r35[l]))
+							// 130: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
+									continue
+								}
+								v4 = v4x
+							}
+							// 131: add.s32
+							v5 := uint64(uint32(v4) + uint32(v2))
+							// 132: add.s64
+							v6 := uint64(uint64(r30[l]) + uint64(r14[l]))
+							// 133: add.s64
+							v7 := uint64(uint64(v6) + uint64(r14[l]))
+							// 134: add.s64
+							v8 := uint64(uint64(v3) + uint64(r35[l]))
+							// 135: ld.global.u32
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
+									continue
+								}
+								v9 = v9x
+							}
+							// 136: add.s32
+							v10 := uint64(uint32(v9) + uint32(v5))
+							// 137: add.s64
+							v11 := uint64(uint64(v7) + uint64(r14[l]))
+							// 138: add.s64
+							v12 := uint64(uint64(v8) + uint64(r35[l]))
+							// 139: add.s64
+							v13 := uint64(uint64(v12) + uint64(r35[l]))
+							r33[l] = v13
+							// 140: ld.global.u32
+							v14a := uint64(v12) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+								if !v14ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
+									continue
+								}
+								v14 = v14x
+							}
+							// 141: add.s32
+							v15 := uint64(uint32(v14) + uint32(v10))
+							r15[l] = v15
+							// 142: add.s64
+							v16 := uint64(uint64(v11) + uint64(r14[l]))
+							r30[l] = v16
+							// 143: add.s64
+							v17 := uint64(uint64(r31[l]) + uint64(k0))
+							r31[l] = v17
+							// 144: setp.ne.s64
+							c18t := uint64(v17) != uint64(k1)
+							c18 := c18t
+							c18b0 := uint32(0)
+							if c18 {
+								c18b0 = 1
+							}
+							p3 = p3&^(1<<l) | c18b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: ld.global.u32
+							v1a := uint64(r33[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:127")
+									continue
+								}
+								v1 = v1x
+							}
+							// 128: add.s32
+							v2 := uint64(uint32(v1) + uint32(r15[l]))
+							// 129: add.s64
+							v3 := uint64(uint64(r33[l]) + uint64(r35[l]))
+							// 130: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/grid_stride.ptx:130")
+									continue
+								}
+								v4 = v4x
+							}
+							// 131: add.s32
+							v5 := uint64(uint32(v4) + uint32(v2))
+							// 132: add.s64
+							v6 := uint64(uint64(r30[l]) + uint64(r14[l]))
+							// 133: add.s64
+							v7 := uint64(uint64(v6) + uint64(r14[l]))
+							// 134: add.s64
+							v8 := uint64(uint64(v3) + uint64(r35[l]))
+							// 135: ld.global.u32
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/grid_stride.ptx:135")
+									continue
+								}
+								v9 = v9x
+							}
+							// 136: add.s32
+							v10 := uint64(uint32(v9) + uint32(v5))
+							// 137: add.s64
+							v11 := uint64(uint64(v7) + uint64(r14[l]))
+							// 138: add.s64
+							v12 := uint64(uint64(v8) + uint64(r35[l]))
+							// 139: add.s64
+							v13 := uint64(uint64(v12) + uint64(r35[l]))
+							r33[l] = v13
+							// 140: ld.global.u32
+							v14a := uint64(v12) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+								if !v14ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/grid_stride.ptx:140")
+									continue
+								}
+								v14 = v14x
+							}
+							// 141: add.s32
+							v15 := uint64(uint32(v14) + uint32(v10))
+							r15[l] = v15
+							// 142: add.s64
+							v16 := uint64(uint64(v11) + uint64(r14[l]))
+							r30[l] = v16
+							// 143: add.s64
+							v17 := uint64(uint64(r31[l]) + uint64(k0))
+							r31[l] = v17
+							// 144: setp.ne.s64
+							c18t := uint64(v17) != uint64(k1)
+							c18 := c18t
+							c18b0 := uint32(0)
+							if c18 {
+								c18b0 = 1
+							}
+							p3 = p3&^(1<<l) | c18b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_7), PTX lines 148-148; divergent, reconverges at block 6 (b6 ($L__BB1_10))
+			{
+				r29 := w.Reg(29)
+				k0 := uint64(0x0)
+				// PTX lines 148: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: setp.eq.s64
+							c1t := uint64(r29[l]) == uint64(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: setp.eq.s64
+							c1t := uint64(r29[l]) == uint64(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
+			{
+				r15 := w.Reg(15)
+				r29 := w.Reg(29)
+				r50 := w.Reg(50)
+				r51 := w.Reg(51)
+				k0 := uint64(0xffffffffffffffff)
+				k1 := uint64(0x0)
+				// PTX lines 157, 158, 159, 160, 161: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: ld.global.u32
+							v1a := uint64(r50[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
+									continue
+								}
+								v1 = v1x
+							}
+							// 158: add.s32
+							v2 := uint64(uint32(v1) + uint32(r15[l]))
+							r15[l] = v2
+							// 159: add.s64
+							v3 := uint64(uint64(r50[l]) + uint64(r51[l]))
+							r50[l] = v3
+							// 160: add.s64
+							v4 := uint64(uint64(r29[l]) + uint64(k0))
+							r29[l] = v4
+							// 161: setp.ne.s64
+							c5t := uint64(v4) != uint64(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p5 = p5&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: ld.global.u32
+							v1a := uint64(r50[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/grid_stride.ptx:157")
+									continue
+								}
+								v1 = v1x
+							}
+							// 158: add.s32
+							v2 := uint64(uint32(v1) + uint32(r15[l]))
+							r15[l] = v2
+							// 159: add.s64
+							v3 := uint64(uint64(r50[l]) + uint64(r51[l]))
+							r50[l] = v3
+							// 160: add.s64
+							v4 := uint64(uint64(r29[l]) + uint64(k0))
+							r29[l] = v4
+							// 161: setp.ne.s64
+							c5t := uint64(v4) != uint64(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p5 = p5&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB1_10), PTX lines 165-168; ret
+			{
+				r0 := w.Reg(0)
+				r11 := w.Reg(11)
+				r15 := w.Reg(15)
+				k0 := uint64(0x2)
+				// PTX lines 165, 166, 167, 168: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 165: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 166: shl.b64
+							v2 := uint64(uint64(r11[l]) << uint32(k0))
+							// 167: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 168: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r15[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 165: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 166: shl.b64
+							v2 := uint64(uint64(r11[l]) << uint32(k0))
+							// 167: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 168: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r15[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/grid_stride.ptx:168")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 7:
+			// b7, PTX lines 91-99; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+			{
+				r2 := w.Reg(2)
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r21 := w.Reg(21)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: add.s64
+							v1 := uint64(uint64(r14[l]) + uint64(r2[l]))
+							// 92: add.s64
+							v2 := uint64(uint64(r13[l]) + uint64(r5[l]))
+							// 93: mul.lo.s64
+							v3 := uint64(uint64(v2) * uint64(r7[l]))
+							// 94: add.s64
+							v4 := uint64(uint64(v3) + uint64(r10[l]))
+							// 95: not.b64
+							v5 := uint64(^uint64(v4))
+							// 96: add.s64
+							v6 := uint64(uint64(v1) + uint64(v5))
+							r21[l] = v6
+							// 97: or.b64
+							v7 := uint64(uint64(v6) | uint64(r14[l]))
+							// 98: and.b64
+							v8 := uint64(uint64(v7) & uint64(k0))
+							// 99: setp.eq.s64
+							c9t := uint64(v8) == uint64(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: add.s64
+							v1 := uint64(uint64(r14[l]) + uint64(r2[l]))
+							// 92: add.s64
+							v2 := uint64(uint64(r13[l]) + uint64(r5[l]))
+							// 93: mul.lo.s64
+							v3 := uint64(uint64(v2) * uint64(r7[l]))
+							// 94: add.s64
+							v4 := uint64(uint64(v3) + uint64(r10[l]))
+							// 95: not.b64
+							v5 := uint64(^uint64(v4))
+							// 96: add.s64
+							v6 := uint64(uint64(v1) + uint64(v5))
+							r21[l] = v6
+							// 97: or.b64
+							v7 := uint64(uint64(v6) | uint64(r14[l]))
+							// 98: and.b64
+							v8 := uint64(uint64(v7) & uint64(k0))
+							// 99: setp.eq.s64
+							c9t := uint64(v8) == uint64(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				switch stop {
+				case 1, 8:
+				default:
+					return runtime.RunDone, budget - gridStridePartialRegion7(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 8:
+			// b8, PTX lines 102-102
+			{
+				r14 := w.Reg(14)
+				r21 := w.Reg(21)
+				r24 := w.Reg(24)
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: div.u64
+							v1 := isa.Div(r21[l], r14[l], 64, false)
+							r24[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: div.u64
+							v1 := isa.Div(r21[l], r14[l], 64, false)
+							r24[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 9:
+			// b9, PTX lines 119-124
+			{
+				r3 := w.Reg(3)
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				r33 := w.Reg(33)
+				r35 := w.Reg(35)
+				k0 := uint64(0x2)
+				// PTX lines 119, 120, 121, 122, 123, 124: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: sub.s64
+							v1 := uint64(uint64(r28[l]) - uint64(r29[l]))
+							r31[l] = v1
+							// 120: shl.b64
+							v2 := uint64(uint64(r11[l]) << uint32(k0))
+							// 121: add.s64
+							v3 := uint64(uint64(r3[l]) + uint64(v2))
+							r33[l] = v3
+							// 122: mul.lo.s64
+							v4 := uint64(uint64(r13[l]) * uint64(r7[l]))
+							// 123: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k0))
+							r35[l] = v5
+							// 124: mov.u64
+							v6 := uint64(r11[l])
+							r30[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: sub.s64
+							v1 := uint64(uint64(r28[l]) - uint64(r29[l]))
+							r31[l] = v1
+							// 120: shl.b64
+							v2 := uint64(uint64(r11[l]) << uint32(k0))
+							// 121: add.s64
+							v3 := uint64(uint64(r3[l]) + uint64(v2))
+							r33[l] = v3
+							// 122: mul.lo.s64
+							v4 := uint64(uint64(r13[l]) * uint64(r7[l]))
+							// 123: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k0))
+							r35[l] = v5
+							// 124: mov.u64
+							v6 := uint64(r11[l])
+							r30[l] = v6
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 10:
+			// b10, PTX line 145
+			next = 4
+		case 11:
+			// b11, PTX lines 151-153
+			{
+				r3 := w.Reg(3)
+				r14 := w.Reg(14)
+				r30 := w.Reg(30)
+				r50 := w.Reg(50)
+				r51 := w.Reg(51)
+				k0 := uint64(0x2)
+				// PTX lines 151, 152, 153: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 151: shl.b64
+							v1 := uint64(uint64(r30[l]) << uint32(k0))
+							// 152: add.s64
+							v2 := uint64(uint64(r3[l]) + uint64(v1))
+							r50[l] = v2
+							// 153: shl.b64
+							v3 := uint64(uint64(r14[l]) << uint32(k0))
+							r51[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 151: shl.b64
+							v1 := uint64(uint64(r30[l]) << uint32(k0))
+							// 152: add.s64
+							v2 := uint64(uint64(r3[l]) + uint64(v1))
+							r50[l] = v2
+							// 153: shl.b64
+							v3 := uint64(uint64(r14[l]) << uint32(k0))
+							r51[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 12:
+			// b12, PTX line 162
+			next = 6
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// gridStridePartialB0 runs b0 of kernel grid_stride_partial, PTX lines 72-88.
-func gridStridePartialB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX line 72: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:72")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 73: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:73")
-	// PTX line 74: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/grid_stride.ptx:74")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 75: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u2)
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 76: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 77: cvt.u64.u32, warp-uniform
-	u6 := uint64(uint64(uint32(u5)))
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 78: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.NTID().X))
-	// PTX line 79: cvt.u64.u32, warp-uniform
-	u8 := uint64(uint64(uint32(u7)))
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 80: mul.wide.u32, warp-uniform
-	u9 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(u7))))
-	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 82: cvt.u64.u32
-				v11 := uint64(uint64(uint32(v10)))
-				r10[l] = v11
-				// 83: add.s64
-				v12 := uint64(uint64(u9) + uint64(v11))
-				r11[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 82: cvt.u64.u32
-				v11 := uint64(uint64(uint32(v10)))
-				r10[l] = v11
-				// 83: add.s64
-				v12 := uint64(uint64(u9) + uint64(v11))
-				r11[l] = v12
-			}
-		}
-	}
-	// PTX line 84: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.NCTAID().X))
-	// PTX line 85: cvt.u64.u32, warp-uniform
-	u14 := uint64(uint64(uint32(u13)))
-	runtime.Broadcast(r13, m, u14)
-	// PTX line 86: mul.wide.u32, warp-uniform
-	u15 := uint64(uint64(uint64(uint32(u7)) * uint64(uint32(u13))))
-	runtime.Broadcast(r14, m, u15)
-	// PTX lines 87: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: setp.ge.s64
-				c16t := int64(r11[l]) >= int64(u3)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: setp.ge.s64
-				c16t := int64(r11[l]) >= int64(u3)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 88: mov.u32, warp-uniform
-	u17 := uint64(k0)
-	runtime.Broadcast(r15, m, u17)
-	_ = u1
-	_ = u4
-	_ = u6
-	_ = u8
-	_ = u14
-	_ = u15
-	_ = u17
-}
-
-// gridStridePartialB1 runs b1 ($L__BB1_3) of kernel grid_stride_partial, PTX lines 106-109.
-func gridStridePartialB1(w *runtime.Warp, m uint32) {
+// gridStridePartialRegion7 runs blocks 1, 8 of kernel grid_stride_partial for each lane of m on its own, from the branch ending block from (one of 7) to block 2,
+// the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
+func gridStridePartialRegion7(w *runtime.Warp, m uint32, from int32) int {
 	r14 := w.Reg(14)
 	r21 := w.Reg(21)
 	r24 := w.Reg(24)
-	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r14[l])))
-				// 107: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r21[l])))
-				// 108: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 109: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r24[l] = v4
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x14 := r14[l]
+		x21 := r21[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 7:
+			if q1 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r14[l])))
-				// 107: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r21[l])))
-				// 108: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 109: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r24[l] = v4
-			}
+			goto b8
 		}
-	}
-}
-
-// gridStridePartialB2 runs b2 ($L__BB1_4) of kernel grid_stride_partial, PTX lines 112-116.
-func gridStridePartialB2(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r15 := w.Reg(15)
-	r24 := w.Reg(24)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	k0 := uint64(0x1)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	// PTX lines 112, 113, 114: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 112: add.s64
-				v1 := uint64(uint64(r24[l]) + uint64(k0))
-				r28[l] = v1
-				// 113: and.b64
-				v2 := uint64(uint64(v1) & uint64(k1))
-				r29[l] = v2
-				// 114: setp.lt.u64
-				c3t := uint64(r24[l]) < uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 112: add.s64
-				v1 := uint64(uint64(r24[l]) + uint64(k0))
-				r28[l] = v1
-				// 113: and.b64
-				v2 := uint64(uint64(v1) & uint64(k1))
-				r29[l] = v2
-				// 114: setp.lt.u64
-				c3t := uint64(r24[l]) < uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
+	b1:
+		{
+			// 106: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x14)))
+			x25 = v1
+			// 107: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x21)))
+			x26 = v2
+			// 108: div.u32
+			v3 := isa.Div(x26, x25, 32, false)
+			x27 = v3
+			// 109: cvt.u64.u32
+			v4 := uint64(uint64(uint32(x27)))
+			x24 = v4
+			goto done
 		}
-		w.P[2] = p2
-	}
-	// PTX line 115: mov.u32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r15, m, u4)
-	// PTX lines 116: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: mov.u64
-				v5 := uint64(r11[l])
-				r30[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: mov.u64
-				v5 := uint64(r11[l])
-				r30[l] = v5
-			}
+	b8:
+		{
+			// 102: div.u64
+			v5 := isa.Div(x21, x14, 64, false)
+			x24 = v5
+			goto done
 		}
+	done:
+		most = max(most, n)
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
 	}
-	_ = u4
-}
-
-// gridStridePartialB3 runs b3 ($L__BB1_6) of kernel grid_stride_partial, PTX lines 127-144.
-func gridStridePartialB3(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r33 := w.Reg(33)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	k0 := uint64(0xfffffffffffffffc)
-	k1 := uint64(0x0)
-	// PTX line 127: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r36, r33, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/grid_stride.ptx:127")
-	// PTX lines 128, 129: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 128: add.s32
-				v1 := uint64(uint32(r36[l]) + uint32(r15[l]))
-				r37[l] = v1
-				// 129: add.s64
-				v2 := uint64(uint64(r33[l]) + uint64(r35[l]))
-				r38[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 128: add.s32
-				v1 := uint64(uint32(r36[l]) + uint32(r15[l]))
-				r37[l] = v1
-				// 129: add.s64
-				v2 := uint64(uint64(r33[l]) + uint64(r35[l]))
-				r38[l] = v2
-			}
-		}
-	}
-	// PTX line 130: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r39, r38, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/grid_stride.ptx:130")
-	// PTX lines 131, 132, 133, 134: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 131: add.s32
-				v3 := uint64(uint32(r39[l]) + uint32(r37[l]))
-				r40[l] = v3
-				// 132: add.s64
-				v4 := uint64(uint64(r30[l]) + uint64(r14[l]))
-				// 133: add.s64
-				v5 := uint64(uint64(v4) + uint64(r14[l]))
-				r42[l] = v5
-				// 134: add.s64
-				v6 := uint64(uint64(r38[l]) + uint64(r35[l]))
-				r43[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 131: add.s32
-				v3 := uint64(uint32(r39[l]) + uint32(r37[l]))
-				r40[l] = v3
-				// 132: add.s64
-				v4 := uint64(uint64(r30[l]) + uint64(r14[l]))
-				// 133: add.s64
-				v5 := uint64(uint64(v4) + uint64(r14[l]))
-				r42[l] = v5
-				// 134: add.s64
-				v6 := uint64(uint64(r38[l]) + uint64(r35[l]))
-				r43[l] = v6
-			}
-		}
-	}
-	// PTX line 135: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r44, r43, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/grid_stride.ptx:135")
-	// PTX lines 136, 137, 138, 139: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 136: add.s32
-				v7 := uint64(uint32(r44[l]) + uint32(r40[l]))
-				r45[l] = v7
-				// 137: add.s64
-				v8 := uint64(uint64(r42[l]) + uint64(r14[l]))
-				r46[l] = v8
-				// 138: add.s64
-				v9 := uint64(uint64(r43[l]) + uint64(r35[l]))
-				r47[l] = v9
-				// 139: add.s64
-				v10 := uint64(uint64(v9) + uint64(r35[l]))
-				r33[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 136: add.s32
-				v7 := uint64(uint32(r44[l]) + uint32(r40[l]))
-				r45[l] = v7
-				// 137: add.s64
-				v8 := uint64(uint64(r42[l]) + uint64(r14[l]))
-				r46[l] = v8
-				// 138: add.s64
-				v9 := uint64(uint64(r43[l]) + uint64(r35[l]))
-				r47[l] = v9
-				// 139: add.s64
-				v10 := uint64(uint64(v9) + uint64(r35[l]))
-				r33[l] = v10
-			}
-		}
-	}
-	// PTX line 140: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r48, r47, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/grid_stride.ptx:140")
-	// PTX lines 141, 142, 143, 144: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: add.s32
-				v11 := uint64(uint32(r48[l]) + uint32(r45[l]))
-				r15[l] = v11
-				// 142: add.s64
-				v12 := uint64(uint64(r46[l]) + uint64(r14[l]))
-				r30[l] = v12
-				// 143: add.s64
-				v13 := uint64(uint64(r31[l]) + uint64(k0))
-				r31[l] = v13
-				// 144: setp.ne.s64
-				c14t := uint64(v13) != uint64(k1)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p3 = p3&^(1<<l) | c14b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: add.s32
-				v11 := uint64(uint32(r48[l]) + uint32(r45[l]))
-				r15[l] = v11
-				// 142: add.s64
-				v12 := uint64(uint64(r46[l]) + uint64(r14[l]))
-				r30[l] = v12
-				// 143: add.s64
-				v13 := uint64(uint64(r31[l]) + uint64(k0))
-				r31[l] = v13
-				// 144: setp.ne.s64
-				c14t := uint64(v13) != uint64(k1)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p3 = p3&^(1<<l) | c14b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// gridStridePartialB4 runs b4 ($L__BB1_7) of kernel grid_stride_partial, PTX lines 148-148.
-func gridStridePartialB4(w *runtime.Warp, m uint32) {
-	r29 := w.Reg(29)
-	k0 := uint64(0x0)
-	// PTX lines 148: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: setp.eq.s64
-				c1t := uint64(r29[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: setp.eq.s64
-				c1t := uint64(r29[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// gridStridePartialB5 runs b5 ($L__BB1_9) of kernel grid_stride_partial, PTX lines 157-161.
-func gridStridePartialB5(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r29 := w.Reg(29)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	k0 := uint64(0xffffffffffffffff)
-	k1 := uint64(0x0)
-	// PTX line 157: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r52, r50, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/grid_stride.ptx:157")
-	// PTX lines 158, 159, 160, 161: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 158: add.s32
-				v1 := uint64(uint32(r52[l]) + uint32(r15[l]))
-				r15[l] = v1
-				// 159: add.s64
-				v2 := uint64(uint64(r50[l]) + uint64(r51[l]))
-				r50[l] = v2
-				// 160: add.s64
-				v3 := uint64(uint64(r29[l]) + uint64(k0))
-				r29[l] = v3
-				// 161: setp.ne.s64
-				c4t := uint64(v3) != uint64(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p5 = p5&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 158: add.s32
-				v1 := uint64(uint32(r52[l]) + uint32(r15[l]))
-				r15[l] = v1
-				// 159: add.s64
-				v2 := uint64(uint64(r50[l]) + uint64(r51[l]))
-				r50[l] = v2
-				// 160: add.s64
-				v3 := uint64(uint64(r29[l]) + uint64(k0))
-				r29[l] = v3
-				// 161: setp.ne.s64
-				c4t := uint64(v3) != uint64(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p5 = p5&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// gridStridePartialB6 runs b6 ($L__BB1_10) of kernel grid_stride_partial, PTX lines 165-168.
-func gridStridePartialB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r11 := w.Reg(11)
-	r15 := w.Reg(15)
-	r55 := w.Reg(55)
-	k0 := uint64(0x2)
-	// PTX lines 165, 166, 167: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 166: shl.b64
-				v2 := uint64(uint64(r11[l]) << uint32(k0))
-				// 167: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r55[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 166: shl.b64
-				v2 := uint64(uint64(r11[l]) << uint32(k0))
-				// 167: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r55[l] = v3
-			}
-		}
-	}
-	// PTX line 168: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r55, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/grid_stride.ptx:168")
-}
-
-// gridStridePartialB7 runs b7 of kernel grid_stride_partial, PTX lines 91-99.
-func gridStridePartialB7(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r21 := w.Reg(21)
-	k0 := uint64(0xffffffff00000000)
-	k1 := uint64(0x0)
-	// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: add.s64
-				v1 := uint64(uint64(r14[l]) + uint64(r2[l]))
-				// 92: add.s64
-				v2 := uint64(uint64(r13[l]) + uint64(r5[l]))
-				// 93: mul.lo.s64
-				v3 := uint64(uint64(v2) * uint64(r7[l]))
-				// 94: add.s64
-				v4 := uint64(uint64(v3) + uint64(r10[l]))
-				// 95: not.b64
-				v5 := uint64(^uint64(v4))
-				// 96: add.s64
-				v6 := uint64(uint64(v1) + uint64(v5))
-				r21[l] = v6
-				// 97: or.b64
-				v7 := uint64(uint64(v6) | uint64(r14[l]))
-				// 98: and.b64
-				v8 := uint64(uint64(v7) & uint64(k0))
-				// 99: setp.eq.s64
-				c9t := uint64(v8) == uint64(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: add.s64
-				v1 := uint64(uint64(r14[l]) + uint64(r2[l]))
-				// 92: add.s64
-				v2 := uint64(uint64(r13[l]) + uint64(r5[l]))
-				// 93: mul.lo.s64
-				v3 := uint64(uint64(v2) * uint64(r7[l]))
-				// 94: add.s64
-				v4 := uint64(uint64(v3) + uint64(r10[l]))
-				// 95: not.b64
-				v5 := uint64(^uint64(v4))
-				// 96: add.s64
-				v6 := uint64(uint64(v1) + uint64(v5))
-				r21[l] = v6
-				// 97: or.b64
-				v7 := uint64(uint64(v6) | uint64(r14[l]))
-				// 98: and.b64
-				v8 := uint64(uint64(v7) & uint64(k0))
-				// 99: setp.eq.s64
-				c9t := uint64(v8) == uint64(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// gridStridePartialB8 runs b8 of kernel grid_stride_partial, PTX lines 102-102.
-func gridStridePartialB8(w *runtime.Warp, m uint32) {
-	r14 := w.Reg(14)
-	r21 := w.Reg(21)
-	r24 := w.Reg(24)
-	// PTX lines 102: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: div.u64
-				v1 := isa.Div(r21[l], r14[l], 64, false)
-				r24[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: div.u64
-				v1 := isa.Div(r21[l], r14[l], 64, false)
-				r24[l] = v1
-			}
-		}
-	}
-}
-
-// gridStridePartialB9 runs b9 of kernel grid_stride_partial, PTX lines 119-124.
-func gridStridePartialB9(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r33 := w.Reg(33)
-	r35 := w.Reg(35)
-	k0 := uint64(0x2)
-	// PTX lines 119, 120, 121, 122, 123, 124: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: sub.s64
-				v1 := uint64(uint64(r28[l]) - uint64(r29[l]))
-				r31[l] = v1
-				// 120: shl.b64
-				v2 := uint64(uint64(r11[l]) << uint32(k0))
-				// 121: add.s64
-				v3 := uint64(uint64(r3[l]) + uint64(v2))
-				r33[l] = v3
-				// 122: mul.lo.s64
-				v4 := uint64(uint64(r13[l]) * uint64(r7[l]))
-				// 123: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				r35[l] = v5
-				// 124: mov.u64
-				v6 := uint64(r11[l])
-				r30[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: sub.s64
-				v1 := uint64(uint64(r28[l]) - uint64(r29[l]))
-				r31[l] = v1
-				// 120: shl.b64
-				v2 := uint64(uint64(r11[l]) << uint32(k0))
-				// 121: add.s64
-				v3 := uint64(uint64(r3[l]) + uint64(v2))
-				r33[l] = v3
-				// 122: mul.lo.s64
-				v4 := uint64(uint64(r13[l]) * uint64(r7[l]))
-				// 123: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				r35[l] = v5
-				// 124: mov.u64
-				v6 := uint64(r11[l])
-				r30[l] = v6
-			}
-		}
-	}
-}
-
-// gridStridePartialB11 runs b11 of kernel grid_stride_partial, PTX lines 151-153.
-func gridStridePartialB11(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r14 := w.Reg(14)
-	r30 := w.Reg(30)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	k0 := uint64(0x2)
-	// PTX lines 151, 152, 153: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 151: shl.b64
-				v1 := uint64(uint64(r30[l]) << uint32(k0))
-				// 152: add.s64
-				v2 := uint64(uint64(r3[l]) + uint64(v1))
-				r50[l] = v2
-				// 153: shl.b64
-				v3 := uint64(uint64(r14[l]) << uint32(k0))
-				r51[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 151: shl.b64
-				v1 := uint64(uint64(r30[l]) << uint32(k0))
-				// 152: add.s64
-				v2 := uint64(uint64(r3[l]) + uint64(v1))
-				r50[l] = v2
-				// 153: shl.b64
-				v3 := uint64(uint64(r14[l]) << uint32(k0))
-				r51[l] = v3
-			}
-		}
-	}
+	w.Split(2, parked, &at)
+	return most
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/half.ptx",
+	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -133,9 +134,56 @@ func init() {
 	halfOpsFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	halfOpsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{halfOpsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			halfOpsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/half.ptx:32",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/half.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -149,6 +197,13 @@ func init() {
 	halfOpsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/half.ptx:118",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/half.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  118,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/half.ptx:118",
@@ -159,9 +214,135 @@ func init() {
 	}
 	// b2, PTX lines 46-115
 	halfOpsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{halfOpsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			halfOpsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/half.ptx:46",
 		PTXInstrs: 40,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/half.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/half.ptx:117",
@@ -175,12 +356,51 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	halfOpsFunc.Run = halfOpsRun
 	packHalf2Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 135-143; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	packHalf2Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{packHalf2B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			packHalf2Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/half.ptx:135",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/half.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -194,6 +414,13 @@ func init() {
 	packHalf2Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/half.ptx:171",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/half.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/half.ptx:171",
@@ -204,9 +431,66 @@ func init() {
 	}
 	// b2, PTX lines 146-168
 	packHalf2Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{packHalf2B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			packHalf2Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/half.ptx:146",
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/half.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  168,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/half.ptx:170",
@@ -220,6 +504,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	packHalf2Func.Run = packHalf2Run
 }
 
 // HalfOps launches PTX kernel half_ops (testdata/ptx/nvcc/half.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is half_ops_param_0, param1 is half_ops_param_1, param2 is half_ops_param_2, param3 is half_ops_param_3, param4 is half_ops_param_4, param5 is half_ops_param_5, param6 is half_ops_param_6.
@@ -245,592 +530,1412 @@ func PackHalf2(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, packHalf2Func, cfg, p[:])
 }
 
-// halfOpsB0 runs b0 of kernel half_ops, PTX lines 32-43.
-func halfOpsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	// PTX line 32: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/half.ptx:32")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/half.ptx:33")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 34: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/half.ptx:34")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 35: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/half.ptx:35")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 36: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/half.ptx:36")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 37: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/half.ptx:37")
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 38: ld.param.u32
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/half.ptx:38")
-	// PTX line 39: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	// PTX line 40: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
-	// PTX lines 41, 42, 43: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 42: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-				r10[l] = v11
-				// 43: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+// halfOpsRun runs blocks of kernel half_ops for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 42: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-				r10[l] = v11
-				// 43: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				// PTX line 32: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/half.ptx:32")
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/half.ptx:33")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/half.ptx:34")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/half.ptx:35")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 36: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/half.ptx:36")
+				}
+				runtime.Broadcast(r4, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 37: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 48 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/half.ptx:37")
+				}
+				runtime.Broadcast(r5, m, u6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 38: ld.param.u32
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 52 {
+					u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/half.ptx:38")
+				}
+				// PTX line 39: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.NTID().X))
+				// PTX line 40: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.CTAID().X))
+				// PTX lines 41, 42, 43: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							// 42: mad.lo.s32
+							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+							r10[l] = v11
+							// 43: setp.ge.s32
+							c12t := int32(v11) >= int32(u7)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							// 42: mad.lo.s32
+							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+							r10[l] = v11
+							// 43: setp.ge.s32
+							c12t := int32(v11) >= int32(u7)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
+				_ = u5
+				_ = u6
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 117; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 46-115
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r15 := w.Reg(15)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r31 := w.Reg(31)
+				r34 := w.Reg(34)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				r40 := w.Reg(40)
+				k0 := uint64(0x2)
+				k1 := uint64(0x4)
+				k2 := uint64(0x9)
+				// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 74, 78, 82, 86, 89, 90, 91, 92, 94, 97, 98, 99, 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(0)
+					v8aw := w.Window(1)
+					v11aw := w.Window(2)
+					v23aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							r11[l] = v1
+							// 47: cvta.to.global.u64
+							v2 := uint64(r2[l])
+							// 48: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 49: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 50: ld.global.u16
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+								v5 = runtime.Load16(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
+									continue
+								}
+								v5 = v5x
+							}
+							r15[l] = v5
+							// 51: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 52: add.s64
+							v7 := uint64(uint64(v6) + uint64(v3))
+							// 53: ld.global.u16
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+								v8 = runtime.Load16(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
+									continue
+								}
+								v8 = v8x
+							}
+							// 54: cvta.to.global.u64
+							v9 := uint64(r4[l])
+							// 55: add.s64
+							v10 := uint64(uint64(v9) + uint64(v3))
+							// 56: ld.global.u16
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+								v11 = runtime.Load16(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
+									continue
+								}
+								v11 = v11x
+							}
+							// 58: add.f16
+							v12h0 := v5
+							v12h1 := v8
+							v12 := uint64(isa.AddF16(uint16(v12h0), uint16(v12h1)))
+							r22[l] = v12
+							// 62: sub.f16
+							v13h0 := v5
+							v13h1 := v8
+							v13 := uint64(isa.SubF16(uint16(v13h0), uint16(v13h1)))
+							r23[l] = v13
+							// 66: mul.f16
+							v14h0 := v5
+							v14h1 := v8
+							v14 := uint64(isa.MulF16(uint16(v14h0), uint16(v14h1)))
+							r24[l] = v14
+							// 70: fma.rn.f16
+							v15h0 := v5
+							v15h1 := v8
+							v15h2 := v11
+							v15 := uint64(isa.FmaF16(uint16(v15h0), uint16(v15h1), uint16(v15h2)))
+							r25[l] = v15
+							// 74: fma.rn.relu.f16
+							v16h0 := v5
+							v16h1 := v8
+							v16h2 := v11
+							v16 := uint64(isa.ReluF16(isa.FmaF16(uint16(v16h0), uint16(v16h1), uint16(v16h2))))
+							r26[l] = v16
+							// 78: min.f16
+							v17h0 := v5
+							v17h1 := v8
+							v17 := uint64(isa.MinF16(uint16(v17h0), uint16(v17h1), false, false))
+							r27[l] = v17
+							// 82: max.NaN.f16
+							v18h0 := v5
+							v18h1 := v8
+							v18 := uint64(isa.MaxF16(uint16(v18h0), uint16(v18h1), true, false))
+							r28[l] = v18
+							// 86: neg.f16
+							v19h0 := v5
+							v19 := uint64(isa.NegHalf(uint16(v19h0)))
+							r29[l] = v19
+							// 89: cvta.to.global.u64
+							v20 := uint64(r5[l])
+							// 90: mul.wide.s32
+							v21 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+							r31[l] = v21
+							// 91: add.s64
+							v22 := uint64(uint64(v20) + uint64(v21))
+							// 92: ld.global.f32
+							v23a := uint64(v22) + 0x0
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
+								if !v23ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
+									continue
+								}
+								v23 = v23x
+							}
+							// 94: cvt.rn.f16.f32
+							v24s := v23
+							v24 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v24s)))), isa.RN))
+							r34[l] = v24
+							// 97: mul.lo.s32
+							v25 := uint64(uint32(r10[l]) * uint32(k2))
+							// 98: cvta.to.global.u64
+							v26 := uint64(r0[l])
+							// 99: mul.wide.s32
+							v27 := uint64(uint64(int64(int32(v25)) * int64(int32(k0))))
+							// 100: add.s64
+							v28 := uint64(uint64(v26) + uint64(v27))
+							r38[l] = v28
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							r11[l] = v1
+							// 47: cvta.to.global.u64
+							v2 := uint64(r2[l])
+							// 48: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 49: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 50: ld.global.u16
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+								v5 = runtime.Load16(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/half.ptx:50")
+									continue
+								}
+								v5 = v5x
+							}
+							r15[l] = v5
+							// 51: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 52: add.s64
+							v7 := uint64(uint64(v6) + uint64(v3))
+							// 53: ld.global.u16
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+								v8 = runtime.Load16(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/nvcc/half.ptx:53")
+									continue
+								}
+								v8 = v8x
+							}
+							// 54: cvta.to.global.u64
+							v9 := uint64(r4[l])
+							// 55: add.s64
+							v10 := uint64(uint64(v9) + uint64(v3))
+							// 56: ld.global.u16
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+								v11 = runtime.Load16(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/half.ptx:56")
+									continue
+								}
+								v11 = v11x
+							}
+							// 58: add.f16
+							v12h0 := v5
+							v12h1 := v8
+							v12 := uint64(isa.AddF16(uint16(v12h0), uint16(v12h1)))
+							r22[l] = v12
+							// 62: sub.f16
+							v13h0 := v5
+							v13h1 := v8
+							v13 := uint64(isa.SubF16(uint16(v13h0), uint16(v13h1)))
+							r23[l] = v13
+							// 66: mul.f16
+							v14h0 := v5
+							v14h1 := v8
+							v14 := uint64(isa.MulF16(uint16(v14h0), uint16(v14h1)))
+							r24[l] = v14
+							// 70: fma.rn.f16
+							v15h0 := v5
+							v15h1 := v8
+							v15h2 := v11
+							v15 := uint64(isa.FmaF16(uint16(v15h0), uint16(v15h1), uint16(v15h2)))
+							r25[l] = v15
+							// 74: fma.rn.relu.f16
+							v16h0 := v5
+							v16h1 := v8
+							v16h2 := v11
+							v16 := uint64(isa.ReluF16(isa.FmaF16(uint16(v16h0), uint16(v16h1), uint16(v16h2))))
+							r26[l] = v16
+							// 78: min.f16
+							v17h0 := v5
+							v17h1 := v8
+							v17 := uint64(isa.MinF16(uint16(v17h0), uint16(v17h1), false, false))
+							r27[l] = v17
+							// 82: max.NaN.f16
+							v18h0 := v5
+							v18h1 := v8
+							v18 := uint64(isa.MaxF16(uint16(v18h0), uint16(v18h1), true, false))
+							r28[l] = v18
+							// 86: neg.f16
+							v19h0 := v5
+							v19 := uint64(isa.NegHalf(uint16(v19h0)))
+							r29[l] = v19
+							// 89: cvta.to.global.u64
+							v20 := uint64(r5[l])
+							// 90: mul.wide.s32
+							v21 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+							r31[l] = v21
+							// 91: add.s64
+							v22 := uint64(uint64(v20) + uint64(v21))
+							// 92: ld.global.f32
+							v23a := uint64(v22) + 0x0
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
+								if !v23ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/half.ptx:92")
+									continue
+								}
+								v23 = v23x
+							}
+							// 94: cvt.rn.f16.f32
+							v24s := v23
+							v24 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v24s)))), isa.RN))
+							r34[l] = v24
+							// 97: mul.lo.s32
+							v25 := uint64(uint32(r10[l]) * uint32(k2))
+							// 98: cvta.to.global.u64
+							v26 := uint64(r0[l])
+							// 99: mul.wide.s32
+							v27 := uint64(uint64(int64(int32(v25)) * int64(int32(k0))))
+							// 100: add.s64
+							v28 := uint64(uint64(v26) + uint64(v27))
+							r38[l] = v28
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 101: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s29w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: st.global.u16
+							s29 := uint64(r38[l]) + 0x0
+							s29v := uint64(r22[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
+								runtime.Store16(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: st.global.u16
+							s29 := uint64(r38[l]) + 0x0
+							s29v := uint64(r22[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&1 == 0 {
+								runtime.Store16(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 2, s29v, l, "testdata/ptx/nvcc/half.ptx:101")
+							}
+						}
+					}
+				}
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s30w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.global.u16
+							s30 := uint64(r38[l]) + 0x2
+							s30v := uint64(r23[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
+								runtime.Store16(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.global.u16
+							s30 := uint64(r38[l]) + 0x2
+							s30v := uint64(r23[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&1 == 0 {
+								runtime.Store16(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGlobal, s30, 2, s30v, l, "testdata/ptx/nvcc/half.ptx:102")
+							}
+						}
+					}
+				}
+				// PTX lines 103: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s31w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: st.global.u16
+							s31 := uint64(r38[l]) + 0x4
+							s31v := uint64(r24[l])
+							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
+								runtime.Store16(s31w.Mem, s31o, s31v)
+							} else {
+								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: st.global.u16
+							s31 := uint64(r38[l]) + 0x4
+							s31v := uint64(r24[l])
+							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&1 == 0 {
+								runtime.Store16(s31w.Mem, s31o, s31v)
+							} else {
+								w.StoreLane(s31w, runtime.SpaceGlobal, s31, 2, s31v, l, "testdata/ptx/nvcc/half.ptx:103")
+							}
+						}
+					}
+				}
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s32w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.global.u16
+							s32 := uint64(r38[l]) + 0x6
+							s32v := uint64(r25[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
+								runtime.Store16(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.global.u16
+							s32 := uint64(r38[l]) + 0x6
+							s32v := uint64(r25[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&1 == 0 {
+								runtime.Store16(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 2, s32v, l, "testdata/ptx/nvcc/half.ptx:104")
+							}
+						}
+					}
+				}
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s33w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.global.u16
+							s33 := uint64(r38[l]) + 0x8
+							s33v := uint64(r26[l])
+							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
+								runtime.Store16(s33w.Mem, s33o, s33v)
+							} else {
+								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.global.u16
+							s33 := uint64(r38[l]) + 0x8
+							s33v := uint64(r26[l])
+							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&1 == 0 {
+								runtime.Store16(s33w.Mem, s33o, s33v)
+							} else {
+								w.StoreLane(s33w, runtime.SpaceGlobal, s33, 2, s33v, l, "testdata/ptx/nvcc/half.ptx:105")
+							}
+						}
+					}
+				}
+				// PTX lines 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s34w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: st.global.u16
+							s34 := uint64(r38[l]) + 0xa
+							s34v := uint64(r27[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
+								runtime.Store16(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: st.global.u16
+							s34 := uint64(r38[l]) + 0xa
+							s34v := uint64(r27[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&1 == 0 {
+								runtime.Store16(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 2, s34v, l, "testdata/ptx/nvcc/half.ptx:106")
+							}
+						}
+					}
+				}
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s35w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.global.u16
+							s35 := uint64(r38[l]) + 0xc
+							s35v := uint64(r28[l])
+							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+								runtime.Store16(s35w.Mem, s35o, s35v)
+							} else {
+								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.global.u16
+							s35 := uint64(r38[l]) + 0xc
+							s35v := uint64(r28[l])
+							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&1 == 0 {
+								runtime.Store16(s35w.Mem, s35o, s35v)
+							} else {
+								w.StoreLane(s35w, runtime.SpaceGlobal, s35, 2, s35v, l, "testdata/ptx/nvcc/half.ptx:107")
+							}
+						}
+					}
+				}
+				// PTX lines 108: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s36w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: st.global.u16
+							s36 := uint64(r38[l]) + 0xe
+							s36v := uint64(r29[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+								runtime.Store16(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: st.global.u16
+							s36 := uint64(r38[l]) + 0xe
+							s36v := uint64(r29[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&1 == 0 {
+								runtime.Store16(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGlobal, s36, 2, s36v, l, "testdata/ptx/nvcc/half.ptx:108")
+							}
+						}
+					}
+				}
+				// PTX lines 109, 111, 114: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s37w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: st.global.u16
+							s37 := uint64(r38[l]) + 0x10
+							s37v := uint64(r34[l])
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+								runtime.Store16(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
+							}
+							// 111: cvt.f32.f16
+							v38s := r15[l]
+							v38 := uint64(isa.F16ToF32(uint16(v38s)))
+							r39[l] = v38
+							// 114: add.s64
+							v39 := uint64(uint64(r11[l]) + uint64(r31[l]))
+							r40[l] = v39
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: st.global.u16
+							s37 := uint64(r38[l]) + 0x10
+							s37v := uint64(r34[l])
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&1 == 0 {
+								runtime.Store16(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGlobal, s37, 2, s37v, l, "testdata/ptx/nvcc/half.ptx:109")
+							}
+							// 111: cvt.f32.f16
+							v38s := r15[l]
+							v38 := uint64(isa.F16ToF32(uint16(v38s)))
+							r39[l] = v38
+							// 114: add.s64
+							v39 := uint64(uint64(r11[l]) + uint64(r31[l]))
+							r40[l] = v39
+						}
+					}
+				}
+				// PTX lines 115: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s40w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: st.global.f32
+							s40 := uint64(r40[l]) + 0x0
+							s40v := uint64(r39[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: st.global.f32
+							s40 := uint64(r40[l]) + 0x0
+							s40v := uint64(r39[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/nvcc/half.ptx:115")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u5
-	_ = u6
 }
 
-// halfOpsB2 runs b2 of kernel half_ops, PTX lines 46-115.
-func halfOpsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	k0 := uint64(0x2)
-	k1 := uint64(0x4)
-	k2 := uint64(0x9)
-	// PTX lines 46, 47, 48, 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				r11[l] = v1
-				// 47: cvta.to.global.u64
-				v2 := uint64(r2[l])
-				// 48: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				r13[l] = v3
-				// 49: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r14[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				r11[l] = v1
-				// 47: cvta.to.global.u64
-				v2 := uint64(r2[l])
-				// 48: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				r13[l] = v3
-				// 49: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r14[l] = v4
-			}
-		}
-	}
-	// PTX line 50: ld.global.u16
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 2, 0, m, "testdata/ptx/nvcc/half.ptx:50")
-	// PTX lines 51, 52: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: cvta.to.global.u64
-				v5 := uint64(r3[l])
-				// 52: add.s64
-				v6 := uint64(uint64(v5) + uint64(r13[l]))
-				r17[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: cvta.to.global.u64
-				v5 := uint64(r3[l])
-				// 52: add.s64
-				v6 := uint64(uint64(v5) + uint64(r13[l]))
-				r17[l] = v6
-			}
-		}
-	}
-	// PTX line 53: ld.global.u16
-	w.LoadLanes(runtime.SpaceGlobal, r18, r17, 0xffffffffffffffff, 0x0, 2, 0, m, "testdata/ptx/nvcc/half.ptx:53")
-	// PTX lines 54, 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: cvta.to.global.u64
-				v7 := uint64(r4[l])
-				// 55: add.s64
-				v8 := uint64(uint64(v7) + uint64(r13[l]))
-				r20[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: cvta.to.global.u64
-				v7 := uint64(r4[l])
-				// 55: add.s64
-				v8 := uint64(uint64(v7) + uint64(r13[l]))
-				r20[l] = v8
-			}
-		}
-	}
-	// PTX line 56: ld.global.u16
-	w.LoadLanes(runtime.SpaceGlobal, r21, r20, 0xffffffffffffffff, 0x0, 2, 0, m, "testdata/ptx/nvcc/half.ptx:56")
-	// PTX lines 58, 62, 66, 70, 74, 78, 82, 86, 89, 90, 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: add.f16
-				v9h0 := r15[l]
-				v9h1 := r18[l]
-				v9 := uint64(isa.AddF16(uint16(v9h0), uint16(v9h1)))
-				r22[l] = v9
-				// 62: sub.f16
-				v10h0 := r15[l]
-				v10h1 := r18[l]
-				v10 := uint64(isa.SubF16(uint16(v10h0), uint16(v10h1)))
-				r23[l] = v10
-				// 66: mul.f16
-				v11h0 := r15[l]
-				v11h1 := r18[l]
-				v11 := uint64(isa.MulF16(uint16(v11h0), uint16(v11h1)))
-				r24[l] = v11
-				// 70: fma.rn.f16
-				v12h0 := r15[l]
-				v12h1 := r18[l]
-				v12h2 := r21[l]
-				v12 := uint64(isa.FmaF16(uint16(v12h0), uint16(v12h1), uint16(v12h2)))
-				r25[l] = v12
-				// 74: fma.rn.relu.f16
-				v13h0 := r15[l]
-				v13h1 := r18[l]
-				v13h2 := r21[l]
-				v13 := uint64(isa.ReluF16(isa.FmaF16(uint16(v13h0), uint16(v13h1), uint16(v13h2))))
-				r26[l] = v13
-				// 78: min.f16
-				v14h0 := r15[l]
-				v14h1 := r18[l]
-				v14 := uint64(isa.MinF16(uint16(v14h0), uint16(v14h1), false, false))
-				r27[l] = v14
-				// 82: max.NaN.f16
-				v15h0 := r15[l]
-				v15h1 := r18[l]
-				v15 := uint64(isa.MaxF16(uint16(v15h0), uint16(v15h1), true, false))
-				r28[l] = v15
-				// 86: neg.f16
-				v16h0 := r15[l]
-				v16 := uint64(isa.NegHalf(uint16(v16h0)))
-				r29[l] = v16
-				// 89: cvta.to.global.u64
-				v17 := uint64(r5[l])
-				// 90: mul.wide.s32
-				v18 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-				r31[l] = v18
-				// 91: add.s64
-				v19 := uint64(uint64(v17) + uint64(v18))
-				r32[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: add.f16
-				v9h0 := r15[l]
-				v9h1 := r18[l]
-				v9 := uint64(isa.AddF16(uint16(v9h0), uint16(v9h1)))
-				r22[l] = v9
-				// 62: sub.f16
-				v10h0 := r15[l]
-				v10h1 := r18[l]
-				v10 := uint64(isa.SubF16(uint16(v10h0), uint16(v10h1)))
-				r23[l] = v10
-				// 66: mul.f16
-				v11h0 := r15[l]
-				v11h1 := r18[l]
-				v11 := uint64(isa.MulF16(uint16(v11h0), uint16(v11h1)))
-				r24[l] = v11
-				// 70: fma.rn.f16
-				v12h0 := r15[l]
-				v12h1 := r18[l]
-				v12h2 := r21[l]
-				v12 := uint64(isa.FmaF16(uint16(v12h0), uint16(v12h1), uint16(v12h2)))
-				r25[l] = v12
-				// 74: fma.rn.relu.f16
-				v13h0 := r15[l]
-				v13h1 := r18[l]
-				v13h2 := r21[l]
-				v13 := uint64(isa.ReluF16(isa.FmaF16(uint16(v13h0), uint16(v13h1), uint16(v13h2))))
-				r26[l] = v13
-				// 78: min.f16
-				v14h0 := r15[l]
-				v14h1 := r18[l]
-				v14 := uint64(isa.MinF16(uint16(v14h0), uint16(v14h1), false, false))
-				r27[l] = v14
-				// 82: max.NaN.f16
-				v15h0 := r15[l]
-				v15h1 := r18[l]
-				v15 := uint64(isa.MaxF16(uint16(v15h0), uint16(v15h1), true, false))
-				r28[l] = v15
-				// 86: neg.f16
-				v16h0 := r15[l]
-				v16 := uint64(isa.NegHalf(uint16(v16h0)))
-				r29[l] = v16
-				// 89: cvta.to.global.u64
-				v17 := uint64(r5[l])
-				// 90: mul.wide.s32
-				v18 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-				r31[l] = v18
-				// 91: add.s64
-				v19 := uint64(uint64(v17) + uint64(v18))
-				r32[l] = v19
-			}
-		}
-	}
-	// PTX line 92: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r33, r32, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/half.ptx:92")
-	// PTX lines 94, 97, 98, 99, 100: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: cvt.rn.f16.f32
-				v20s := r33[l]
-				v20 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v20s)))), isa.RN))
-				r34[l] = v20
-				// 97: mul.lo.s32
-				v21 := uint64(uint32(r10[l]) * uint32(k2))
-				// 98: cvta.to.global.u64
-				v22 := uint64(r0[l])
-				// 99: mul.wide.s32
-				v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
-				// 100: add.s64
-				v24 := uint64(uint64(v22) + uint64(v23))
-				r38[l] = v24
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: cvt.rn.f16.f32
-				v20s := r33[l]
-				v20 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v20s)))), isa.RN))
-				r34[l] = v20
-				// 97: mul.lo.s32
-				v21 := uint64(uint32(r10[l]) * uint32(k2))
-				// 98: cvta.to.global.u64
-				v22 := uint64(r0[l])
-				// 99: mul.wide.s32
-				v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
-				// 100: add.s64
-				v24 := uint64(uint64(v22) + uint64(v23))
-				r38[l] = v24
-			}
-		}
-	}
-	// PTX line 101: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r22, r38, 0xffffffffffffffff, 0x0, 2, m, "testdata/ptx/nvcc/half.ptx:101")
-	// PTX line 102: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r23, r38, 0xffffffffffffffff, 0x2, 2, m, "testdata/ptx/nvcc/half.ptx:102")
-	// PTX line 103: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r24, r38, 0xffffffffffffffff, 0x4, 2, m, "testdata/ptx/nvcc/half.ptx:103")
-	// PTX line 104: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r25, r38, 0xffffffffffffffff, 0x6, 2, m, "testdata/ptx/nvcc/half.ptx:104")
-	// PTX line 105: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r26, r38, 0xffffffffffffffff, 0x8, 2, m, "testdata/ptx/nvcc/half.ptx:105")
-	// PTX line 106: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r27, r38, 0xffffffffffffffff, 0xa, 2, m, "testdata/ptx/nvcc/half.ptx:106")
-	// PTX line 107: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r28, r38, 0xffffffffffffffff, 0xc, 2, m, "testdata/ptx/nvcc/half.ptx:107")
-	// PTX line 108: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r29, r38, 0xffffffffffffffff, 0xe, 2, m, "testdata/ptx/nvcc/half.ptx:108")
-	// PTX line 109: st.global.u16
-	w.StoreLanes(runtime.SpaceGlobal, r34, r38, 0xffffffffffffffff, 0x10, 2, m, "testdata/ptx/nvcc/half.ptx:109")
-	// PTX lines 111, 114: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: cvt.f32.f16
-				v25s := r15[l]
-				v25 := uint64(isa.F16ToF32(uint16(v25s)))
-				r39[l] = v25
-				// 114: add.s64
-				v26 := uint64(uint64(r11[l]) + uint64(r31[l]))
-				r40[l] = v26
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: cvt.f32.f16
-				v25s := r15[l]
-				v25 := uint64(isa.F16ToF32(uint16(v25s)))
-				r39[l] = v25
-				// 114: add.s64
-				v26 := uint64(uint64(r11[l]) + uint64(r31[l]))
-				r40[l] = v26
-			}
-		}
-	}
-	// PTX line 115: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r39, r40, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/half.ptx:115")
-}
-
-// packHalf2B0 runs b0 of kernel pack_half2, PTX lines 135-143.
-func packHalf2B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	// PTX line 135: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/half.ptx:135")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 136: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/half.ptx:136")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 137: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/half.ptx:137")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 138: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/half.ptx:138")
-	// PTX line 139: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX line 140: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 141, 142, 143: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 142: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 143: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+// packHalf2Run runs blocks of kernel pack_half2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 135-143; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 142: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 143: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				// PTX line 135: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/half.ptx:135")
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 136: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/half.ptx:136")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 137: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/half.ptx:137")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 138: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/half.ptx:138")
+				}
+				// PTX line 139: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX line 140: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX lines 141, 142, 143: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 141: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 142: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 143: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 141: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 142: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 143: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 170; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 146-168
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r19 := w.Reg(19)
+				r22 := w.Reg(22)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				// PTX lines 146, 147, 148, 149, 150, 151, 152, 154, 157, 158, 159, 160: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(14)
+					v7aw := w.Window(15)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 147: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 148: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r10[l] = v3
+							// 149: ld.global.f32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
+									continue
+								}
+								v4 = v4x
+							}
+							// 150: cvta.to.global.u64
+							v5 := uint64(r2[l])
+							// 151: add.s64
+							v6 := uint64(uint64(v5) + uint64(v2))
+							r13[l] = v6
+							// 152: ld.global.f32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
+									continue
+								}
+								v7 = v7x
+							}
+							// 154: cvt.rn.f16x2.f32
+							v8 := uint64(isa.NarrowF32(uint32(v7), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v4), false, isa.RN, false, false))
+							r15[l] = v8
+							// 157: shl.b32
+							v9 := uint64(uint32(r7[l]) << uint32(k1))
+							// 158: cvta.to.global.u64
+							v10 := uint64(r0[l])
+							// 159: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+							// 160: add.s64
+							v12 := uint64(uint64(v10) + uint64(v11))
+							r19[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 147: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 148: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r10[l] = v3
+							// 149: ld.global.f32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/half.ptx:149")
+									continue
+								}
+								v4 = v4x
+							}
+							// 150: cvta.to.global.u64
+							v5 := uint64(r2[l])
+							// 151: add.s64
+							v6 := uint64(uint64(v5) + uint64(v2))
+							r13[l] = v6
+							// 152: ld.global.f32
+							v7a := uint64(v6) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/half.ptx:152")
+									continue
+								}
+								v7 = v7x
+							}
+							// 154: cvt.rn.f16x2.f32
+							v8 := uint64(isa.NarrowF32(uint32(v7), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v4), false, isa.RN, false, false))
+							r15[l] = v8
+							// 157: shl.b32
+							v9 := uint64(uint32(r7[l]) << uint32(k1))
+							// 158: cvta.to.global.u64
+							v10 := uint64(r0[l])
+							// 159: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+							// 160: add.s64
+							v12 := uint64(uint64(v10) + uint64(v11))
+							r19[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 161: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s13w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: st.global.u32
+							s13 := uint64(r19[l]) + 0x0
+							s13v := uint64(r15[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: st.global.u32
+							s13 := uint64(r19[l]) + 0x0
+							s13v := uint64(r15[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/nvcc/half.ptx:161")
+							}
+						}
+					}
+				}
+				// PTX lines 162, 163, 165: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v14aw := w.Window(17)
+					v15aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: ld.global.f32
+							v14a := uint64(r10[l]) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
+									continue
+								}
+								v14 = v14x
+							}
+							// 163: ld.global.f32
+							v15a := uint64(r13[l]) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
+									continue
+								}
+								v15 = v15x
+							}
+							// 165: cvt.rn.bf16x2.f32
+							v16 := uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v14), true, isa.RN, false, false))
+							r22[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: ld.global.f32
+							v14a := uint64(r10[l]) + 0x0
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/half.ptx:162")
+									continue
+								}
+								v14 = v14x
+							}
+							// 163: ld.global.f32
+							v15a := uint64(r13[l]) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/half.ptx:163")
+									continue
+								}
+								v15 = v15x
+							}
+							// 165: cvt.rn.bf16x2.f32
+							v16 := uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v14), true, isa.RN, false, false))
+							r22[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 168: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s17w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: st.global.u32
+							s17 := uint64(r19[l]) + 0x4
+							s17v := uint64(r22[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: st.global.u32
+							s17 := uint64(r19[l]) + 0x4
+							s17v := uint64(r22[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/half.ptx:168")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-}
-
-// packHalf2B2 runs b2 of kernel pack_half2, PTX lines 146-168.
-func packHalf2B2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX lines 146, 147, 148: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 146: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 147: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				r9[l] = v2
-				// 148: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 146: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 147: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				r9[l] = v2
-				// 148: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 149: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/half.ptx:149")
-	// PTX lines 150, 151: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 151: add.s64
-				v5 := uint64(uint64(v4) + uint64(r9[l]))
-				r13[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 151: add.s64
-				v5 := uint64(uint64(v4) + uint64(r9[l]))
-				r13[l] = v5
-			}
-		}
-	}
-	// PTX line 152: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/half.ptx:152")
-	// PTX lines 154, 157, 158, 159, 160: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: cvt.rn.f16x2.f32
-				v6 := uint64(isa.NarrowF32(uint32(r14[l]), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r11[l]), false, isa.RN, false, false))
-				r15[l] = v6
-				// 157: shl.b32
-				v7 := uint64(uint32(r7[l]) << uint32(k1))
-				// 158: cvta.to.global.u64
-				v8 := uint64(r0[l])
-				// 159: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 160: add.s64
-				v10 := uint64(uint64(v8) + uint64(v9))
-				r19[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: cvt.rn.f16x2.f32
-				v6 := uint64(isa.NarrowF32(uint32(r14[l]), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r11[l]), false, isa.RN, false, false))
-				r15[l] = v6
-				// 157: shl.b32
-				v7 := uint64(uint32(r7[l]) << uint32(k1))
-				// 158: cvta.to.global.u64
-				v8 := uint64(r0[l])
-				// 159: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 160: add.s64
-				v10 := uint64(uint64(v8) + uint64(v9))
-				r19[l] = v10
-			}
-		}
-	}
-	// PTX line 161: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/half.ptx:161")
-	// PTX line 162: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/half.ptx:162")
-	// PTX line 163: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r21, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/half.ptx:163")
-	// PTX lines 165: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: cvt.rn.bf16x2.f32
-				v11 := uint64(isa.NarrowF32(uint32(r21[l]), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r20[l]), true, isa.RN, false, false))
-				r22[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: cvt.rn.bf16x2.f32
-				v11 := uint64(isa.NarrowF32(uint32(r21[l]), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(r20[l]), true, isa.RN, false, false))
-				r22[l] = v11
-			}
-		}
-	}
-	// PTX line 168: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r22, r19, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/half.ptx:168")
 }

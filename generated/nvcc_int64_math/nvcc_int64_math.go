@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/int64_math.ptx",
+	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -104,9 +105,47 @@ func init() {
 	int64MathFunc.Blocks = make([]runtime.Block, 20)
 	// b0, PTX lines 27-35; divergent, reconverges at block 9 (b9 ($L__BB0_18))
 	int64MathFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:27",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -118,9 +157,27 @@ func init() {
 	}
 	// b1 ($L__BB0_4), PTX lines 68-71
 	int64MathFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:68",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:73",
@@ -131,9 +188,23 @@ func init() {
 	}
 	// b2 ($L__BB0_5), PTX lines 74-74; divergent, reconverges at block 4 (b4 ($L__BB0_9))
 	int64MathFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:74",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -145,9 +216,27 @@ func init() {
 	}
 	// b3 ($L__BB0_8), PTX lines 86-89
 	int64MathFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:86",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:91",
@@ -158,9 +247,53 @@ func init() {
 	}
 	// b4 ($L__BB0_9), PTX lines 92-102; divergent, reconverges at block 6 (b6 ($L__BB0_13))
 	int64MathFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:92",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -172,9 +305,24 @@ func init() {
 	}
 	// b5 ($L__BB0_12), PTX lines 114-116
 	int64MathFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:114",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:118",
@@ -185,9 +333,23 @@ func init() {
 	}
 	// b6 ($L__BB0_13), PTX lines 119-119; divergent, reconverges at block 8 (b8 ($L__BB0_17))
 	int64MathFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:119",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -199,9 +361,24 @@ func init() {
 	}
 	// b7 ($L__BB0_16), PTX lines 131-133
 	int64MathFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:131",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:135",
@@ -212,9 +389,30 @@ func init() {
 	}
 	// b8 ($L__BB0_17), PTX lines 136-140
 	int64MathFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:136",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:142",
@@ -227,6 +425,13 @@ func init() {
 	int64MathFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:143",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:143",
@@ -237,9 +442,77 @@ func init() {
 	}
 	// b10, PTX lines 38-56; divergent, reconverges at block 2 (b2 ($L__BB0_5))
 	int64MathFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:38",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -251,9 +524,29 @@ func init() {
 	}
 	// b11, PTX lines 59-61; divergent, reconverges at block 2 (b2 ($L__BB0_5))
 	int64MathFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:59",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -265,9 +558,23 @@ func init() {
 	}
 	// b12, PTX lines 64-64
 	int64MathFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:64",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:65",
@@ -278,9 +585,29 @@ func init() {
 	}
 	// b13, PTX lines 77-79; divergent, reconverges at block 4 (b4 ($L__BB0_9))
 	int64MathFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:77",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -292,9 +619,23 @@ func init() {
 	}
 	// b14, PTX lines 82-82
 	int64MathFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:82",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:83",
@@ -305,9 +646,29 @@ func init() {
 	}
 	// b15, PTX lines 105-107; divergent, reconverges at block 6 (b6 ($L__BB0_13))
 	int64MathFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:105",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -319,9 +680,23 @@ func init() {
 	}
 	// b16, PTX lines 110-110
 	int64MathFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:110",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:111",
@@ -332,9 +707,29 @@ func init() {
 	}
 	// b17, PTX lines 122-124; divergent, reconverges at block 8 (b8 ($L__BB0_17))
 	int64MathFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:122",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -346,9 +741,23 @@ func init() {
 	}
 	// b18, PTX lines 127-127
 	int64MathFunc.Blocks[18] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 18, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:127",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:128",
@@ -362,12 +771,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	int64MathFunc.Run = int64MathRun
 	mix64Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 158-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	mix64Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mix64B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mix64Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:158",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -381,6 +826,13 @@ func init() {
 	mix64Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:185",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:185",
@@ -391,9 +843,60 @@ func init() {
 	}
 	// b2, PTX lines 168-182
 	mix64Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mix64B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mix64Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/int64_math.ptx:168",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/int64_math.ptx:184",
@@ -407,6 +910,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mix64Func.Run = mix64Run
 }
 
 // Int64Math launches PTX kernel int64_math (testdata/ptx/nvcc/int64_math.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is int64_math_param_0, param1 is int64_math_param_1, param2 is int64_math_param_2, param3 is int64_math_param_3.
@@ -428,989 +932,2357 @@ func Mix64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 	return dev.Launch(ctx, Module, mix64Func, cfg, p[:])
 }
 
-// int64MathB0 runs b0 of kernel int64_math, PTX lines 27-35.
-func int64MathB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	// PTX line 27: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:27")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 28: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:28")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 29: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/int64_math.ptx:29")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 30: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/int64_math.ptx:30")
-	// PTX line 31: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX line 32: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 34: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 35: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+// int64MathRun runs blocks of kernel int64_math for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 27-35; divergent, reconverges at block 9 (b9 ($L__BB0_18))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 34: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
-				r7[l] = v8
-				// 35: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				// PTX line 27: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:27")
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 28: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:28")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 29: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/int64_math.ptx:29")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/int64_math.ptx:30")
+				}
+				// PTX line 31: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX line 32: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 34: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 35: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 34: mad.lo.s32
+							v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+							r7[l] = v8
+							// 35: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_4), PTX lines 68-71
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				// PTX lines 68, 69, 70, 71: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r13[l])))
+							// 69: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r15[l])))
+							// 70: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 71: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r20[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r13[l])))
+							// 69: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r15[l])))
+							// 70: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 71: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r20[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB0_5), PTX lines 74-74; divergent, reconverges at block 4 (b4 ($L__BB0_9))
+			{
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				// PTX lines 74: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: st.global.u64
+							s1 := uint64(r18[l]) + 0x8
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: st.global.u64
+							s1 := uint64(r18[l]) + 0x8
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:74")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 13
+			} else {
+				switch stop {
+				case 3, 13, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB0_8), PTX lines 86-89
+			{
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r13[l])))
+							// 87: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r15[l])))
+							// 88: rem.u32
+							v3 := isa.Rem(v2, v1, 32, false)
+							// 89: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r14[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r13[l])))
+							// 87: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r15[l])))
+							// 88: rem.u32
+							v3 := isa.Rem(v2, v1, 32, false)
+							// 89: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r14[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b4 ($L__BB0_9), PTX lines 92-102; divergent, reconverges at block 6 (b6 ($L__BB0_13))
+			{
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				k0 := uint64(0x0)
+				k1 := uint64(0x3f)
+				// PTX line 92: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r31, m, u1)
+				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: st.global.u64
+							s2 := uint64(r18[l]) + 0x10
+							s2v := uint64(r14[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
+							}
+							// 94: cvt.u32.u64
+							v3 := uint64(uint32(uint64(r13[l])))
+							r32[l] = v3
+							// 95: and.b32
+							v4 := uint64(uint32(v3) & uint32(k1))
+							r33[l] = v4
+							// 96: shl.b64
+							v5 := uint64(uint64(r15[l]) << uint32(v4))
+							r34[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: st.global.u64
+							s2 := uint64(r18[l]) + 0x10
+							s2v := uint64(r14[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/nvcc/int64_math.ptx:93")
+							}
+							// 94: cvt.u32.u64
+							v3 := uint64(uint32(uint64(r13[l])))
+							r32[l] = v3
+							// 95: and.b32
+							v4 := uint64(uint32(v3) & uint32(k1))
+							r33[l] = v4
+							// 96: shl.b64
+							v5 := uint64(uint64(r15[l]) << uint32(v4))
+							r34[l] = v5
+						}
+					}
+				}
+				// PTX lines 97, 98: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.global.u64
+							s6 := uint64(r18[l]) + 0x18
+							s6v := uint64(r34[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
+							}
+							// 98: shr.s64
+							v7 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
+							r35[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.global.u64
+							s6 := uint64(r18[l]) + 0x18
+							s6v := uint64(r34[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/nvcc/int64_math.ptx:97")
+							}
+							// 98: shr.s64
+							v7 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
+							r35[l] = v7
+						}
+					}
+				}
+				// PTX lines 99, 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s8w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: st.global.u64
+							s8 := uint64(r18[l]) + 0x20
+							s8v := uint64(r35[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
+							}
+							// 100: shr.u64
+							v9 := uint64(uint64(r15[l]) >> uint32(r33[l]))
+							r36[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: st.global.u64
+							s8 := uint64(r18[l]) + 0x20
+							s8v := uint64(r35[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 8, s8v, l, "testdata/ptx/nvcc/int64_math.ptx:99")
+							}
+							// 100: shr.u64
+							v9 := uint64(uint64(r15[l]) >> uint32(r33[l]))
+							r36[l] = v9
+						}
+					}
+				}
+				// PTX lines 101: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: st.global.u64
+							s10 := uint64(r18[l]) + 0x28
+							s10v := uint64(r36[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: st.global.u64
+							s10 := uint64(r18[l]) + 0x28
+							s10v := uint64(r36[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 8, s10v, l, "testdata/ptx/nvcc/int64_math.ptx:101")
+							}
+						}
+					}
+				}
+				// PTX line 102: mov.u64, warp-uniform
+				u11 := uint64(u1)
+				runtime.Broadcast(r37, m, u11)
+				_ = u11
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 15
+			} else {
+				switch stop {
+				case 5, 15, 16:
+				default:
+					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB0_12), PTX lines 114-116
+			{
+				r15 := w.Reg(15)
+				r32 := w.Reg(32)
+				r37 := w.Reg(37)
+				// PTX lines 114, 115, 116: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 115: div.u32
+							v2 := isa.Div(v1, r32[l], 32, false)
+							// 116: cvt.u64.u32
+							v3 := uint64(uint64(uint32(v2)))
+							r37[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 115: div.u32
+							v2 := isa.Div(v1, r32[l], 32, false)
+							// 116: cvt.u64.u32
+							v3 := uint64(uint64(uint32(v2)))
+							r37[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b6 ($L__BB0_13), PTX lines 119-119; divergent, reconverges at block 8 (b8 ($L__BB0_17))
+			{
+				r18 := w.Reg(18)
+				r37 := w.Reg(37)
+				// PTX lines 119: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: st.global.u64
+							s1 := uint64(r18[l]) + 0x30
+							s1v := uint64(r37[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: st.global.u64
+							s1 := uint64(r18[l]) + 0x30
+							s1v := uint64(r37[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:119")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 17
+			} else {
+				switch stop {
+				case 7, 17, 18:
+				default:
+					return runtime.RunDone, budget - int64MathRegion6(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB0_16), PTX lines 131-133
+			{
+				r15 := w.Reg(15)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				// PTX lines 131, 132, 133: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 132: rem.u32
+							v2 := isa.Rem(v1, r32[l], 32, false)
+							// 133: cvt.u64.u32
+							v3 := uint64(uint64(uint32(v2)))
+							r31[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 132: rem.u32
+							v2 := isa.Rem(v1, r32[l], 32, false)
+							// 133: cvt.u64.u32
+							v3 := uint64(uint64(uint32(v2)))
+							r31[l] = v3
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b8 ($L__BB0_17), PTX lines 136-140
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				r31 := w.Reg(31)
+				r46 := w.Reg(46)
+				r47 := w.Reg(47)
+				// PTX lines 136, 137: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 136: st.global.u64
+							s1 := uint64(r18[l]) + 0x38
+							s1v := uint64(r31[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
+							}
+							// 137: mul.hi.u64
+							v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
+							r46[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 136: st.global.u64
+							s1 := uint64(r18[l]) + 0x38
+							s1v := uint64(r31[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/nvcc/int64_math.ptx:136")
+							}
+							// 137: mul.hi.u64
+							v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
+							r46[l] = v2
+						}
+					}
+				}
+				// PTX lines 138, 139: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: st.global.u64
+							s3 := uint64(r18[l]) + 0x40
+							s3v := uint64(r46[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+								runtime.Store64(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
+							}
+							// 139: mul.hi.s64
+							v4 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
+							r47[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: st.global.u64
+							s3 := uint64(r18[l]) + 0x40
+							s3v := uint64(r46[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+								runtime.Store64(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/nvcc/int64_math.ptx:138")
+							}
+							// 139: mul.hi.s64
+							v4 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
+							r47[l] = v4
+						}
+					}
+				}
+				// PTX lines 140: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: st.global.u64
+							s5 := uint64(r18[l]) + 0x48
+							s5v := uint64(r47[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+								runtime.Store64(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: st.global.u64
+							s5 := uint64(r18[l]) + 0x48
+							s5v := uint64(r47[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+								runtime.Store64(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/nvcc/int64_math.ptx:140")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b9 ($L__BB0_18), PTX line 142; ret
+			next = 19
+		case 10:
+			// b10, PTX lines 38-56; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				k2 := uint64(0x8000000000000000)
+				k3 := uint64(0xffffffffffffffff)
+				k4 := uint64(0x50)
+				// PTX lines 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v6aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 39: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 40: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r10[l] = v3
+							// 41: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 42: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 43: ld.global.u64
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
+									continue
+								}
+								v6 = v6x
+							}
+							r13[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 39: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 40: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r10[l] = v3
+							// 41: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 42: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 43: ld.global.u64
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 8, "testdata/ptx/nvcc/int64_math.ptx:43")
+									continue
+								}
+								v6 = v6x
+							}
+							r13[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 44: mov.u64, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r14, m, u7)
+				// PTX lines 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					p5 := w.P[5]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v9aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: setp.eq.s64
+							c8t := uint64(r13[l]) == uint64(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+							// 46: ld.global.u64
+							v9a := uint64(r10[l]) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
+									continue
+								}
+								v9 = v9x
+							}
+							r15[l] = v9
+							// 47: setp.eq.s64
+							c10t := uint64(v9) == uint64(k2)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p2 = p2&^(1<<l) | c10b0<<l
+							// 48: setp.eq.s64
+							c11t := uint64(r13[l]) == uint64(k3)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p3 = p3&^(1<<l) | c11b0<<l
+							// 49: and.pred
+							c12 := (c10) && (c11)
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p4 = p4&^(1<<l) | c12b0<<l
+							// 50: or.pred
+							c13 := (c8) || (c12)
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p5 = p5&^(1<<l) | c13b0<<l
+							// 51: cvta.to.global.u64
+							v14 := uint64(r0[l])
+							// 52: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k4))))
+							// 53: add.s64
+							v16 := uint64(uint64(v14) + uint64(v15))
+							r18[l] = v16
+							// 54: mul.lo.s64
+							v17 := uint64(uint64(r13[l]) * uint64(v9))
+							r19[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: setp.eq.s64
+							c8t := uint64(r13[l]) == uint64(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+							// 46: ld.global.u64
+							v9a := uint64(r10[l]) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/int64_math.ptx:46")
+									continue
+								}
+								v9 = v9x
+							}
+							r15[l] = v9
+							// 47: setp.eq.s64
+							c10t := uint64(v9) == uint64(k2)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p2 = p2&^(1<<l) | c10b0<<l
+							// 48: setp.eq.s64
+							c11t := uint64(r13[l]) == uint64(k3)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p3 = p3&^(1<<l) | c11b0<<l
+							// 49: and.pred
+							c12 := (c10) && (c11)
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p4 = p4&^(1<<l) | c12b0<<l
+							// 50: or.pred
+							c13 := (c8) || (c12)
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p5 = p5&^(1<<l) | c13b0<<l
+							// 51: cvta.to.global.u64
+							v14 := uint64(r0[l])
+							// 52: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k4))))
+							// 53: add.s64
+							v16 := uint64(uint64(v14) + uint64(v15))
+							r18[l] = v16
+							// 54: mul.lo.s64
+							v17 := uint64(uint64(r13[l]) * uint64(v9))
+							r19[l] = v17
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+					w.P[4] = p4
+					w.P[5] = p5
+				}
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: st.global.u64
+							s18 := uint64(r18[l]) + 0x0
+							s18v := uint64(r19[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: st.global.u64
+							s18 := uint64(r18[l]) + 0x0
+							s18v := uint64(r19[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/nvcc/int64_math.ptx:55")
+							}
+						}
+					}
+				}
+				// PTX line 56: mov.u64, warp-uniform
+				u19 := uint64(u7)
+				runtime.Broadcast(r20, m, u19)
+				_ = u19
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 11
+			} else {
+				switch stop {
+				case 1, 11, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 11:
+			// b11, PTX lines 59-61; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: or.b64
+							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+							// 60: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 61: setp.eq.s64
+							c3t := uint64(v2) == uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: or.b64
+							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+							// 60: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 61: setp.eq.s64
+							c3t := uint64(v2) == uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 12
+			} else {
+				switch stop {
+				case 1, 11, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+				}
+				switch stop {
+				case 1, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 12:
+			// b12, PTX lines 64-64
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				// PTX lines 64: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: div.s64
+							v1 := isa.Div(r15[l], r13[l], 64, true)
+							r20[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: div.s64
+							v1 := isa.Div(r15[l], r13[l], 64, true)
+							r20[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 13:
+			// b13, PTX lines 77-79; divergent, reconverges at block 4 (b4 ($L__BB0_9))
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 77, 78, 79: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: or.b64
+							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+							// 78: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 79: setp.eq.s64
+							c3t := uint64(v2) == uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p7 = p7&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: or.b64
+							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+							// 78: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 79: setp.eq.s64
+							c3t := uint64(v2) == uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p7 = p7&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 14
+			} else {
+				switch stop {
+				case 3, 13, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion2(w, m, pc)
+				}
+				switch stop {
+				case 3, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 14:
+			// b14, PTX lines 82-82
+			{
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: rem.s64
+							v1 := isa.Rem(r15[l], r13[l], 64, true)
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: rem.s64
+							v1 := isa.Rem(r15[l], r13[l], 64, true)
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 15:
+			// b15, PTX lines 105-107; divergent, reconverges at block 6 (b6 ($L__BB0_13))
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 105, 106, 107: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: or.b64
+							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+							// 106: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 107: setp.eq.s64
+							c3t := uint64(v2) == uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p8 = p8&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: or.b64
+							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+							// 106: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 107: setp.eq.s64
+							c3t := uint64(v2) == uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p8 = p8&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 16
+			} else {
+				switch stop {
+				case 5, 15, 16:
+				default:
+					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+				}
+				switch stop {
+				case 5, 16:
+				default:
+					return runtime.RunDone, budget - int64MathRegion15(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 16:
+			// b16, PTX lines 110-110
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r37 := w.Reg(37)
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: div.u64
+							v1 := isa.Div(r15[l], r13[l], 64, false)
+							r37[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: div.u64
+							v1 := isa.Div(r15[l], r13[l], 64, false)
+							r37[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 17:
+			// b17, PTX lines 122-124; divergent, reconverges at block 8 (b8 ($L__BB0_17))
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 122, 123, 124: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: or.b64
+							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+							// 123: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 124: setp.eq.s64
+							c3t := uint64(v2) == uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p9 = p9&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: or.b64
+							v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
+							// 123: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 124: setp.eq.s64
+							c3t := uint64(v2) == uint64(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p9 = p9&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 18
+			} else {
+				switch stop {
+				case 7, 17, 18:
+				default:
+					return runtime.RunDone, budget - int64MathRegion6(w, m, pc)
+				}
+				switch stop {
+				case 7, 18:
+				default:
+					return runtime.RunDone, budget - int64MathRegion17(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 18:
+			// b18, PTX lines 127-127
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r31 := w.Reg(31)
+				// PTX lines 127: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: rem.u64
+							v1 := isa.Rem(r15[l], r13[l], 64, false)
+							r31[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: rem.u64
+							v1 := isa.Rem(r15[l], r13[l], 64, false)
+							r31[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-}
-
-// int64MathB1 runs b1 ($L__BB0_4) of kernel int64_math, PTX lines 68-71.
-func int64MathB1(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	// PTX lines 68, 69, 70, 71: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r13[l])))
-				// 69: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r15[l])))
-				// 70: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 71: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r20[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r13[l])))
-				// 69: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r15[l])))
-				// 70: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 71: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r20[l] = v4
-			}
+		if next == stop || next >= 19 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
 }
 
-// int64MathB2 runs b2 ($L__BB0_5) of kernel int64_math, PTX lines 74-74.
-func int64MathB2(w *runtime.Warp, m uint32) {
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	// PTX line 74: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r20, r18, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:74")
+// mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 158-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 158: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:158")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 159: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:159")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 160: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/int64_math.ptx:160")
+				}
+				// PTX line 161: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX line 162: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX lines 163, 164, 165: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 164: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 165: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 164: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 165: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 184; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 168-182
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				k0 := uint64(0x9e3779b97f4a7c15)
+				k1 := uint64(0x1e)
+				k2 := uint64(0xbf58476d1ce4e5b9)
+				k3 := uint64(0x1b)
+				k4 := uint64(0x94d049bb133111eb)
+				k5 := uint64(0x1f)
+				k6 := uint64(0x8)
+				// PTX lines 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s15w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 169: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							// 170: mul.lo.s64
+							v3 := uint64(uint64(v2) * uint64(k0))
+							// 171: add.s64
+							v4 := uint64(uint64(v3) + uint64(r1[l]))
+							// 172: shr.u64
+							v5 := uint64(uint64(v4) >> uint32(k1))
+							// 173: xor.b64
+							v6 := uint64(uint64(v5) ^ uint64(v4))
+							// 174: mul.lo.s64
+							v7 := uint64(uint64(v6) * uint64(k2))
+							// 175: shr.u64
+							v8 := uint64(uint64(v7) >> uint32(k3))
+							// 176: xor.b64
+							v9 := uint64(uint64(v8) ^ uint64(v7))
+							// 177: mul.lo.s64
+							v10 := uint64(uint64(v9) * uint64(k4))
+							// 178: shr.u64
+							v11 := uint64(uint64(v10) >> uint32(k5))
+							// 179: xor.b64
+							v12 := uint64(uint64(v11) ^ uint64(v10))
+							// 180: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k6))))
+							// 181: add.s64
+							v14 := uint64(uint64(v1) + uint64(v13))
+							// 182: st.global.u64
+							s15 := uint64(v14) + 0x0
+							s15v := uint64(v12)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 169: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							// 170: mul.lo.s64
+							v3 := uint64(uint64(v2) * uint64(k0))
+							// 171: add.s64
+							v4 := uint64(uint64(v3) + uint64(r1[l]))
+							// 172: shr.u64
+							v5 := uint64(uint64(v4) >> uint32(k1))
+							// 173: xor.b64
+							v6 := uint64(uint64(v5) ^ uint64(v4))
+							// 174: mul.lo.s64
+							v7 := uint64(uint64(v6) * uint64(k2))
+							// 175: shr.u64
+							v8 := uint64(uint64(v7) >> uint32(k3))
+							// 176: xor.b64
+							v9 := uint64(uint64(v8) ^ uint64(v7))
+							// 177: mul.lo.s64
+							v10 := uint64(uint64(v9) * uint64(k4))
+							// 178: shr.u64
+							v11 := uint64(uint64(v10) >> uint32(k5))
+							// 179: xor.b64
+							v12 := uint64(uint64(v11) ^ uint64(v10))
+							// 180: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k6))))
+							// 181: add.s64
+							v14 := uint64(uint64(v1) + uint64(v13))
+							// 182: st.global.u64
+							s15 := uint64(v14) + 0x0
+							s15v := uint64(v12)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 8, s15v, l, "testdata/ptx/nvcc/int64_math.ptx:182")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
-// int64MathB3 runs b3 ($L__BB0_8) of kernel int64_math, PTX lines 86-89.
-func int64MathB3(w *runtime.Warp, m uint32) {
+// int64MathRegion2 runs blocks 3, 13, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 2, 13) to block 4,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion2(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r13[l])))
-				// 87: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r15[l])))
-				// 88: rem.u32
-				v3 := isa.Rem(v2, v1, 32, false)
-				// 89: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r14[l] = v4
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	p5 := w.P[5]
+	p7 := w.P[7]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		x30 := r30[l]
+		q5 := p5>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q5 {
+				goto done
 			}
+			goto b13
+		case 13:
+			if q7 {
+				goto b3
+			}
+			goto b14
+		}
+	b3:
+		{
+			// 86: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x13)))
+			x28 = v1
+			// 87: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x29 = v2
+			// 88: rem.u32
+			v3 := isa.Rem(x29, x28, 32, false)
+			x30 = v3
+			// 89: cvt.u64.u32
+			v4 := uint64(uint64(uint32(x30)))
+			x14 = v4
+			goto done
+		}
+	b13:
+		{
+			// 77: or.b64
+			v5 := uint64(uint64(x15) | uint64(x13))
+			x26 = v5
+			// 78: and.b64
+			v6 := uint64(uint64(x26) & uint64(k0))
+			x27 = v6
+			// 79: setp.eq.s64
+			c7t := uint64(x27) == uint64(k1)
+			c7 := c7t
+			q7 = c7
+			if q7 {
+				goto b3
+			}
+			goto b14
+		}
+	b14:
+		{
+			// 82: rem.s64
+			v8 := isa.Rem(x15, x13, 64, true)
+			x14 = v8
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		r26[l] = x26
+		r27[l] = x27
+		r28[l] = x28
+		r29[l] = x29
+		r30[l] = x30
+		if q7 {
+			p7 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r13[l])))
-				// 87: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r15[l])))
-				// 88: rem.u32
-				v3 := isa.Rem(v2, v1, 32, false)
-				// 89: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r14[l] = v4
-			}
+			p7 &^= 1 << l
 		}
 	}
+	w.P[7] = p7
+	w.Split(4, parked, &at)
+	return most
 }
 
-// int64MathB4 runs b4 ($L__BB0_9) of kernel int64_math, PTX lines 92-102.
-func int64MathB4(w *runtime.Warp, m uint32) {
+// int64MathRegion4 runs blocks 5, 15, 16 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 4, 15) to block 6,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r18 := w.Reg(18)
+	r32 := w.Reg(32)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	p1 := w.P[1]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x32 := r32[l]
+		x37 := r37[l]
+		x38 := r38[l]
+		x39 := r39[l]
+		x40 := r40[l]
+		x41 := r41[l]
+		q1 := p1>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 4:
+			if q1 {
+				goto done
+			}
+			goto b15
+		case 15:
+			if q8 {
+				goto b5
+			}
+			goto b16
+		}
+	b5:
+		{
+			// 114: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x15)))
+			x40 = v1
+			// 115: div.u32
+			v2 := isa.Div(x40, x32, 32, false)
+			x41 = v2
+			// 116: cvt.u64.u32
+			v3 := uint64(uint64(uint32(x41)))
+			x37 = v3
+			goto done
+		}
+	b15:
+		{
+			// 105: or.b64
+			v4 := uint64(uint64(x15) | uint64(x13))
+			x38 = v4
+			// 106: and.b64
+			v5 := uint64(uint64(x38) & uint64(k0))
+			x39 = v5
+			// 107: setp.eq.s64
+			c6t := uint64(x39) == uint64(k1)
+			c6 := c6t
+			q8 = c6
+			if q8 {
+				goto b5
+			}
+			goto b16
+		}
+	b16:
+		{
+			// 110: div.u64
+			v7 := isa.Div(x15, x13, 64, false)
+			x37 = v7
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r37[l] = x37
+		r38[l] = x38
+		r39[l] = x39
+		r40[l] = x40
+		r41[l] = x41
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+	}
+	w.P[8] = p8
+	w.Split(6, parked, &at)
+	return most
+}
+
+// int64MathRegion6 runs blocks 7, 17, 18 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 6, 17) to block 8,
+// the reconvergence point of the divergent branch of block 6 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion6(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
 	r31 := w.Reg(31)
 	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	k0 := uint64(0x0)
-	k1 := uint64(0x3f)
-	// PTX line 92: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r31, m, u1)
-	// PTX line 93: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r14, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/int64_math.ptx:93")
-	// PTX lines 94, 95, 96: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				r32[l] = v2
-				// 95: and.b32
-				v3 := uint64(uint32(v2) & uint32(k1))
-				r33[l] = v3
-				// 96: shl.b64
-				v4 := uint64(uint64(r15[l]) << uint32(v3))
-				r34[l] = v4
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	p1 := w.P[1]
+	p9 := w.P[9]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x31 := r31[l]
+		x32 := r32[l]
+		x42 := r42[l]
+		x43 := r43[l]
+		x44 := r44[l]
+		x45 := r45[l]
+		q1 := p1>>l&1 != 0
+		q9 := p9>>l&1 != 0
+		n := 0
+		switch from {
+		case 6:
+			if q1 {
+				goto done
 			}
+			goto b17
+		case 17:
+			if q9 {
+				goto b7
+			}
+			goto b18
+		}
+	b7:
+		{
+			// 131: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x15)))
+			x44 = v1
+			// 132: rem.u32
+			v2 := isa.Rem(x44, x32, 32, false)
+			x45 = v2
+			// 133: cvt.u64.u32
+			v3 := uint64(uint64(uint32(x45)))
+			x31 = v3
+			goto done
+		}
+	b17:
+		{
+			// 122: or.b64
+			v4 := uint64(uint64(x15) | uint64(x13))
+			x42 = v4
+			// 123: and.b64
+			v5 := uint64(uint64(x42) & uint64(k0))
+			x43 = v5
+			// 124: setp.eq.s64
+			c6t := uint64(x43) == uint64(k1)
+			c6 := c6t
+			q9 = c6
+			if q9 {
+				goto b7
+			}
+			goto b18
+		}
+	b18:
+		{
+			// 127: rem.u64
+			v7 := isa.Rem(x15, x13, 64, false)
+			x31 = v7
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r31[l] = x31
+		r42[l] = x42
+		r43[l] = x43
+		r44[l] = x44
+		r45[l] = x45
+		if q9 {
+			p9 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				r32[l] = v2
-				// 95: and.b32
-				v3 := uint64(uint32(v2) & uint32(k1))
-				r33[l] = v3
-				// 96: shl.b64
-				v4 := uint64(uint64(r15[l]) << uint32(v3))
-				r34[l] = v4
-			}
+			p9 &^= 1 << l
 		}
 	}
-	// PTX line 97: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r34, r18, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/nvcc/int64_math.ptx:97")
-	// PTX lines 98: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 98: shr.s64
-				v5 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
-				r35[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 98: shr.s64
-				v5 := uint64(uint64(int64(r15[l]) >> uint32(r33[l])))
-				r35[l] = v5
-			}
-		}
-	}
-	// PTX line 99: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r35, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/nvcc/int64_math.ptx:99")
-	// PTX lines 100: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 100: shr.u64
-				v6 := uint64(uint64(r15[l]) >> uint32(r33[l]))
-				r36[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 100: shr.u64
-				v6 := uint64(uint64(r15[l]) >> uint32(r33[l]))
-				r36[l] = v6
-			}
-		}
-	}
-	// PTX line 101: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r36, r18, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/nvcc/int64_math.ptx:101")
-	// PTX line 102: mov.u64, warp-uniform
-	u7 := uint64(u1)
-	runtime.Broadcast(r37, m, u7)
-	_ = u7
+	w.P[9] = p9
+	w.Split(8, parked, &at)
+	return most
 }
 
-// int64MathB5 runs b5 ($L__BB0_12) of kernel int64_math, PTX lines 114-116.
-func int64MathB5(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r32 := w.Reg(32)
-	r37 := w.Reg(37)
-	// PTX lines 114, 115, 116: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 114: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 115: div.u32
-				v2 := isa.Div(v1, r32[l], 32, false)
-				// 116: cvt.u64.u32
-				v3 := uint64(uint64(uint32(v2)))
-				r37[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 114: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 115: div.u32
-				v2 := isa.Div(v1, r32[l], 32, false)
-				// 116: cvt.u64.u32
-				v3 := uint64(uint64(uint32(v2)))
-				r37[l] = v3
-			}
-		}
-	}
-}
-
-// int64MathB6 runs b6 ($L__BB0_13) of kernel int64_math, PTX lines 119-119.
-func int64MathB6(w *runtime.Warp, m uint32) {
-	r18 := w.Reg(18)
-	r37 := w.Reg(37)
-	// PTX line 119: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r37, r18, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/nvcc/int64_math.ptx:119")
-}
-
-// int64MathB7 runs b7 ($L__BB0_16) of kernel int64_math, PTX lines 131-133.
-func int64MathB7(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	// PTX lines 131, 132, 133: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 131: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 132: rem.u32
-				v2 := isa.Rem(v1, r32[l], 32, false)
-				// 133: cvt.u64.u32
-				v3 := uint64(uint64(uint32(v2)))
-				r31[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 131: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 132: rem.u32
-				v2 := isa.Rem(v1, r32[l], 32, false)
-				// 133: cvt.u64.u32
-				v3 := uint64(uint64(uint32(v2)))
-				r31[l] = v3
-			}
-		}
-	}
-}
-
-// int64MathB8 runs b8 ($L__BB0_17) of kernel int64_math, PTX lines 136-140.
-func int64MathB8(w *runtime.Warp, m uint32) {
+// int64MathRegion10 runs blocks 1, 11, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 10, 11) to block 2,
+// the reconvergence point of the divergent branch of block 10 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r31 := w.Reg(31)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	// PTX line 136: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r31, r18, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/nvcc/int64_math.ptx:136")
-	// PTX lines 137: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 137: mul.hi.u64
-				v1 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
-				r46[l] = v1
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	p5 := w.P[5]
+	p6 := w.P[6]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		n := 0
+		switch from {
+		case 10:
+			if q5 {
+				goto done
 			}
+			goto b11
+		case 11:
+			if q6 {
+				goto b1
+			}
+			goto b12
+		}
+	b1:
+		{
+			// 68: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x13)))
+			x23 = v1
+			// 69: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x24 = v2
+			// 70: div.u32
+			v3 := isa.Div(x24, x23, 32, false)
+			x25 = v3
+			// 71: cvt.u64.u32
+			v4 := uint64(uint64(uint32(x25)))
+			x20 = v4
+			goto done
+		}
+	b11:
+		{
+			// 59: or.b64
+			v5 := uint64(uint64(x15) | uint64(x13))
+			x21 = v5
+			// 60: and.b64
+			v6 := uint64(uint64(x21) & uint64(k0))
+			x22 = v6
+			// 61: setp.eq.s64
+			c7t := uint64(x22) == uint64(k1)
+			c7 := c7t
+			q6 = c7
+			if q6 {
+				goto b1
+			}
+			goto b12
+		}
+	b12:
+		{
+			// 64: div.s64
+			v8 := isa.Div(x15, x13, 64, true)
+			x20 = v8
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r20[l] = x20
+		r21[l] = x21
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		if q6 {
+			p6 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 137: mul.hi.u64
-				v1 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
-				r46[l] = v1
-			}
+			p6 &^= 1 << l
 		}
 	}
-	// PTX line 138: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r46, r18, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/nvcc/int64_math.ptx:138")
-	// PTX lines 139: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: mul.hi.s64
-				v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
-				r47[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: mul.hi.s64
-				v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
-				r47[l] = v2
-			}
-		}
-	}
-	// PTX line 140: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r47, r18, 0xffffffffffffffff, 0x48, 8, m, "testdata/ptx/nvcc/int64_math.ptx:140")
+	w.P[6] = p6
+	w.Split(2, parked, &at)
+	return most
 }
 
-// int64MathB10 runs b10 of kernel int64_math, PTX lines 38-56.
-func int64MathB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
+// int64MathRegion11 runs blocks 1, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 11) to block 2,
+// the reconvergence point of the divergent branch of block 11 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	p6 := w.P[6]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x20 := r20[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		q6 := p6>>l&1 != 0
+		n := 0
+		switch from {
+		case 11:
+			if q6 {
+				goto b1
+			}
+			goto b12
+		}
+	b1:
+		{
+			// 68: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x13)))
+			x23 = v1
+			// 69: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x24 = v2
+			// 70: div.u32
+			v3 := isa.Div(x24, x23, 32, false)
+			x25 = v3
+			// 71: cvt.u64.u32
+			v4 := uint64(uint64(uint32(x25)))
+			x20 = v4
+			goto done
+		}
+	b12:
+		{
+			// 64: div.s64
+			v5 := isa.Div(x15, x13, 64, true)
+			x20 = v5
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r20[l] = x20
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+	}
+	w.Split(2, parked, &at)
+	return most
+}
+
+// int64MathRegion13 runs blocks 3, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 13) to block 4,
+// the reconvergence point of the divergent branch of block 13 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	k2 := uint64(0x8000000000000000)
-	k3 := uint64(0xffffffffffffffff)
-	k4 := uint64(0x50)
-	// PTX lines 38, 39, 40, 41, 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 39: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				// 40: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-				// 41: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 42: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r12[l] = v5
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	p7 := w.P[7]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		x30 := r30[l]
+		q7 := p7>>l&1 != 0
+		n := 0
+		switch from {
+		case 13:
+			if q7 {
+				goto b3
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 39: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				// 40: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-				// 41: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 42: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r12[l] = v5
-			}
+			goto b14
 		}
-	}
-	// PTX line 43: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/int64_math.ptx:43")
-	// PTX line 44: mov.u64, warp-uniform
-	u6 := uint64(k1)
-	runtime.Broadcast(r14, m, u6)
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: setp.eq.s64
-				c7t := uint64(r13[l]) == uint64(k1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: setp.eq.s64
-				c7t := uint64(r13[l]) == uint64(k1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
+	b3:
+		{
+			// 86: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x13)))
+			x28 = v1
+			// 87: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x29 = v2
+			// 88: rem.u32
+			v3 := isa.Rem(x29, x28, 32, false)
+			x30 = v3
+			// 89: cvt.u64.u32
+			v4 := uint64(uint64(uint32(x30)))
+			x14 = v4
+			goto done
 		}
-		w.P[1] = p1
-	}
-	// PTX line 46: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r15, r10, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/nvcc/int64_math.ptx:46")
-	// PTX lines 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: setp.eq.s64
-				c8t := uint64(r15[l]) == uint64(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p2 = p2&^(1<<l) | c8b0<<l
-				// 48: setp.eq.s64
-				c9t := uint64(r13[l]) == uint64(k3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p3 = p3&^(1<<l) | c9b0<<l
-				// 49: and.pred
-				c10 := (c8) && (c9)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p4 = p4&^(1<<l) | c10b0<<l
-				// 50: or.pred
-				c11 := (p1>>l&1 != 0) || (c10)
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p5 = p5&^(1<<l) | c11b0<<l
-				// 51: cvta.to.global.u64
-				v12 := uint64(r0[l])
-				// 52: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k4))))
-				// 53: add.s64
-				v14 := uint64(uint64(v12) + uint64(v13))
-				r18[l] = v14
-				// 54: mul.lo.s64
-				v15 := uint64(uint64(r13[l]) * uint64(r15[l]))
-				r19[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: setp.eq.s64
-				c8t := uint64(r15[l]) == uint64(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p2 = p2&^(1<<l) | c8b0<<l
-				// 48: setp.eq.s64
-				c9t := uint64(r13[l]) == uint64(k3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p3 = p3&^(1<<l) | c9b0<<l
-				// 49: and.pred
-				c10 := (c8) && (c9)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p4 = p4&^(1<<l) | c10b0<<l
-				// 50: or.pred
-				c11 := (p1>>l&1 != 0) || (c10)
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p5 = p5&^(1<<l) | c11b0<<l
-				// 51: cvta.to.global.u64
-				v12 := uint64(r0[l])
-				// 52: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k4))))
-				// 53: add.s64
-				v14 := uint64(uint64(v12) + uint64(v13))
-				r18[l] = v14
-				// 54: mul.lo.s64
-				v15 := uint64(uint64(r13[l]) * uint64(r15[l]))
-				r19[l] = v15
-			}
+	b14:
+		{
+			// 82: rem.s64
+			v5 := isa.Rem(x15, x13, 64, true)
+			x14 = v5
+			goto done
 		}
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		r28[l] = x28
+		r29[l] = x29
+		r30[l] = x30
 	}
-	// PTX line 55: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:55")
-	// PTX line 56: mov.u64, warp-uniform
-	u16 := uint64(u6)
-	runtime.Broadcast(r20, m, u16)
-	_ = u16
+	w.Split(4, parked, &at)
+	return most
 }
 
-// int64MathB11 runs b11 of kernel int64_math, PTX lines 59-61.
-func int64MathB11(w *runtime.Warp, m uint32) {
+// int64MathRegion15 runs blocks 5, 16 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 15) to block 6,
+// the reconvergence point of the divergent branch of block 15 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion15(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
-	k0 := uint64(0xffffffff00000000)
-	k1 := uint64(0x0)
-	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: or.b64
-				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-				// 60: and.b64
-				v2 := uint64(uint64(v1) & uint64(k0))
-				// 61: setp.eq.s64
-				c3t := uint64(v2) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p6 = p6&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: or.b64
-				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-				// 60: and.b64
-				v2 := uint64(uint64(v1) & uint64(k0))
-				// 61: setp.eq.s64
-				c3t := uint64(v2) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p6 = p6&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// int64MathB12 runs b12 of kernel int64_math, PTX lines 64-64.
-func int64MathB12(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: div.s64
-				v1 := isa.Div(r15[l], r13[l], 64, true)
-				r20[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: div.s64
-				v1 := isa.Div(r15[l], r13[l], 64, true)
-				r20[l] = v1
-			}
-		}
-	}
-}
-
-// int64MathB13 runs b13 of kernel int64_math, PTX lines 77-79.
-func int64MathB13(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0xffffffff00000000)
-	k1 := uint64(0x0)
-	// PTX lines 77, 78, 79: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: or.b64
-				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-				// 78: and.b64
-				v2 := uint64(uint64(v1) & uint64(k0))
-				// 79: setp.eq.s64
-				c3t := uint64(v2) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p7 = p7&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: or.b64
-				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-				// 78: and.b64
-				v2 := uint64(uint64(v1) & uint64(k0))
-				// 79: setp.eq.s64
-				c3t := uint64(v2) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p7 = p7&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// int64MathB14 runs b14 of kernel int64_math, PTX lines 82-82.
-func int64MathB14(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: rem.s64
-				v1 := isa.Rem(r15[l], r13[l], 64, true)
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: rem.s64
-				v1 := isa.Rem(r15[l], r13[l], 64, true)
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// int64MathB15 runs b15 of kernel int64_math, PTX lines 105-107.
-func int64MathB15(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0xffffffff00000000)
-	k1 := uint64(0x0)
-	// PTX lines 105, 106, 107: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: or.b64
-				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-				// 106: and.b64
-				v2 := uint64(uint64(v1) & uint64(k0))
-				// 107: setp.eq.s64
-				c3t := uint64(v2) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p8 = p8&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: or.b64
-				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-				// 106: and.b64
-				v2 := uint64(uint64(v1) & uint64(k0))
-				// 107: setp.eq.s64
-				c3t := uint64(v2) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p8 = p8&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// int64MathB16 runs b16 of kernel int64_math, PTX lines 110-110.
-func int64MathB16(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
+	r32 := w.Reg(32)
 	r37 := w.Reg(37)
-	// PTX lines 110: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: div.u64
-				v1 := isa.Div(r15[l], r13[l], 64, false)
-				r37[l] = v1
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x32 := r32[l]
+		x37 := r37[l]
+		x40 := r40[l]
+		x41 := r41[l]
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 15:
+			if q8 {
+				goto b5
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: div.u64
-				v1 := isa.Div(r15[l], r13[l], 64, false)
-				r37[l] = v1
-			}
+			goto b16
 		}
+	b5:
+		{
+			// 114: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x15)))
+			x40 = v1
+			// 115: div.u32
+			v2 := isa.Div(x40, x32, 32, false)
+			x41 = v2
+			// 116: cvt.u64.u32
+			v3 := uint64(uint64(uint32(x41)))
+			x37 = v3
+			goto done
+		}
+	b16:
+		{
+			// 110: div.u64
+			v4 := isa.Div(x15, x13, 64, false)
+			x37 = v4
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r37[l] = x37
+		r40[l] = x40
+		r41[l] = x41
 	}
+	w.Split(6, parked, &at)
+	return most
 }
 
-// int64MathB17 runs b17 of kernel int64_math, PTX lines 122-124.
-func int64MathB17(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0xffffffff00000000)
-	k1 := uint64(0x0)
-	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: or.b64
-				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-				// 123: and.b64
-				v2 := uint64(uint64(v1) & uint64(k0))
-				// 124: setp.eq.s64
-				c3t := uint64(v2) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p9 = p9&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: or.b64
-				v1 := uint64(uint64(r15[l]) | uint64(r13[l]))
-				// 123: and.b64
-				v2 := uint64(uint64(v1) & uint64(k0))
-				// 124: setp.eq.s64
-				c3t := uint64(v2) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p9 = p9&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// int64MathB18 runs b18 of kernel int64_math, PTX lines 127-127.
-func int64MathB18(w *runtime.Warp, m uint32) {
+// int64MathRegion17 runs blocks 7, 18 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 17) to block 8,
+// the reconvergence point of the divergent branch of block 17 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion17(w *runtime.Warp, m uint32, from int32) int {
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
 	r31 := w.Reg(31)
-	// PTX lines 127: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: rem.u64
-				v1 := isa.Rem(r15[l], r13[l], 64, false)
-				r31[l] = v1
+	r32 := w.Reg(32)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	p9 := w.P[9]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x31 := r31[l]
+		x32 := r32[l]
+		x44 := r44[l]
+		x45 := r45[l]
+		q9 := p9>>l&1 != 0
+		n := 0
+		switch from {
+		case 17:
+			if q9 {
+				goto b7
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: rem.u64
-				v1 := isa.Rem(r15[l], r13[l], 64, false)
-				r31[l] = v1
-			}
+			goto b18
 		}
-	}
-}
-
-// mix64B0 runs b0 of kernel mix64, PTX lines 158-165.
-func mix64B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX line 158: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:158")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 159: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/int64_math.ptx:159")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 160: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/int64_math.ptx:160")
-	// PTX line 161: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 162: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 163, 164, 165: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 164: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 165: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 164: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 165: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
+	b7:
+		{
+			// 131: cvt.u32.u64
+			v1 := uint64(uint32(uint64(x15)))
+			x44 = v1
+			// 132: rem.u32
+			v2 := isa.Rem(x44, x32, 32, false)
+			x45 = v2
+			// 133: cvt.u64.u32
+			v3 := uint64(uint64(uint32(x45)))
+			x31 = v3
+			goto done
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// mix64B2 runs b2 of kernel mix64, PTX lines 168-182.
-func mix64B2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	k0 := uint64(0x9e3779b97f4a7c15)
-	k1 := uint64(0x1e)
-	k2 := uint64(0xbf58476d1ce4e5b9)
-	k3 := uint64(0x1b)
-	k4 := uint64(0x94d049bb133111eb)
-	k5 := uint64(0x1f)
-	k6 := uint64(0x8)
-	// PTX lines 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 169: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				// 170: mul.lo.s64
-				v3 := uint64(uint64(v2) * uint64(k0))
-				// 171: add.s64
-				v4 := uint64(uint64(v3) + uint64(r1[l]))
-				// 172: shr.u64
-				v5 := uint64(uint64(v4) >> uint32(k1))
-				// 173: xor.b64
-				v6 := uint64(uint64(v5) ^ uint64(v4))
-				// 174: mul.lo.s64
-				v7 := uint64(uint64(v6) * uint64(k2))
-				// 175: shr.u64
-				v8 := uint64(uint64(v7) >> uint32(k3))
-				// 176: xor.b64
-				v9 := uint64(uint64(v8) ^ uint64(v7))
-				// 177: mul.lo.s64
-				v10 := uint64(uint64(v9) * uint64(k4))
-				// 178: shr.u64
-				v11 := uint64(uint64(v10) >> uint32(k5))
-				// 179: xor.b64
-				v12 := uint64(uint64(v11) ^ uint64(v10))
-				r18[l] = v12
-				// 180: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k6))))
-				// 181: add.s64
-				v14 := uint64(uint64(v1) + uint64(v13))
-				r20[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 169: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				// 170: mul.lo.s64
-				v3 := uint64(uint64(v2) * uint64(k0))
-				// 171: add.s64
-				v4 := uint64(uint64(v3) + uint64(r1[l]))
-				// 172: shr.u64
-				v5 := uint64(uint64(v4) >> uint32(k1))
-				// 173: xor.b64
-				v6 := uint64(uint64(v5) ^ uint64(v4))
-				// 174: mul.lo.s64
-				v7 := uint64(uint64(v6) * uint64(k2))
-				// 175: shr.u64
-				v8 := uint64(uint64(v7) >> uint32(k3))
-				// 176: xor.b64
-				v9 := uint64(uint64(v8) ^ uint64(v7))
-				// 177: mul.lo.s64
-				v10 := uint64(uint64(v9) * uint64(k4))
-				// 178: shr.u64
-				v11 := uint64(uint64(v10) >> uint32(k5))
-				// 179: xor.b64
-				v12 := uint64(uint64(v11) ^ uint64(v10))
-				r18[l] = v12
-				// 180: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k6))))
-				// 181: add.s64
-				v14 := uint64(uint64(v1) + uint64(v13))
-				r20[l] = v14
-			}
+	b18:
+		{
+			// 127: rem.u64
+			v4 := isa.Rem(x15, x13, 64, false)
+			x31 = v4
+			goto done
 		}
+	done:
+		most = max(most, n)
+		r31[l] = x31
+		r44[l] = x44
+		r45[l] = x45
 	}
-	// PTX line 182: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r18, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/int64_math.ptx:182")
+	w.Split(8, parked, &at)
+	return most
 }

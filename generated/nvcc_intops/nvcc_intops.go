@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/intops.ptx",
+	NumWindows: 15,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -173,9 +174,50 @@ func init() {
 	bytePermFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 28-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	bytePermFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{bytePermB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bytePermRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/intops.ptx:28",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -189,6 +231,13 @@ func init() {
 	bytePermFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/intops.ptx:57",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/intops.ptx:57",
@@ -199,9 +248,60 @@ func init() {
 	}
 	// b2, PTX lines 40-54
 	bytePermFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{bytePermB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bytePermRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/intops.ptx:40",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/intops.ptx:56",
@@ -215,12 +315,54 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	bytePermFunc.Run = bytePermRun
 	sadMul24Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 74-83; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	sadMul24Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{sadMul24B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sadMul24Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/intops.ptx:74",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -234,6 +376,13 @@ func init() {
 	sadMul24Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/intops.ptx:116",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/intops.ptx:116",
@@ -244,9 +393,99 @@ func init() {
 	}
 	// b2, PTX lines 86-113
 	sadMul24Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{sadMul24B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sadMul24Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/intops.ptx:86",
 		PTXInstrs: 28,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/intops.ptx:115",
@@ -260,12 +499,54 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	sadMul24Func.Run = sadMul24Run
 	findNthFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 133-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	findNthFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{findNthB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findNthRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/intops.ptx:133",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -279,6 +560,13 @@ func init() {
 	findNthFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/intops.ptx:162",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/intops.ptx:162",
@@ -289,9 +577,60 @@ func init() {
 	}
 	// b2, PTX lines 145-159
 	findNthFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{findNthB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findNthRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/intops.ptx:145",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/intops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/intops.ptx:161",
@@ -305,6 +644,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	findNthFunc.Run = findNthRun
 }
 
 // BytePerm launches PTX kernel byte_perm (testdata/ptx/nvcc/intops.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is byte_perm_param_0, param1 is byte_perm_param_1, param2 is byte_perm_param_2, param3 is byte_perm_param_3, param4 is byte_perm_param_4.
@@ -340,648 +680,1355 @@ func FindNth(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, findNthFunc, cfg, p[:])
 }
 
-// bytePermB0 runs b0 of kernel byte_perm, PTX lines 28-37.
-func bytePermB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	// PTX line 28: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:28")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 29: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:29")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 30: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:30")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 31: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:31")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 32: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:32")
-	// PTX line 33: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX line 34: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 36: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-				r8[l] = v9
-				// 37: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+// bytePermRun runs blocks of kernel byte_perm for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 36: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-				r8[l] = v9
-				// 37: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX line 28: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:28")
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 29: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:29")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:30")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:31")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:32")
+				}
+				// PTX line 33: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX line 34: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.NTID().X))
+				// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 36: mad.lo.s32
+							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+							r8[l] = v9
+							// 37: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 36: mad.lo.s32
+							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+							r8[l] = v9
+							// 37: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 56; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 40-54
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				k0 := uint64(0x4)
+				k1 := uint64(0x7777)
+				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(0)
+					v10aw := w.Window(1)
+					v11aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 41: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 42: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 43: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 44: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 45: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 46: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							// 47: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
+									continue
+								}
+								v8 = v8x
+							}
+							// 48: and.b32
+							v9 := uint64(uint32(v8) & uint32(k1))
+							// 49: ld.global.u32
+							v10a := uint64(v5) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
+									continue
+								}
+								v10 = v10x
+							}
+							// 50: ld.global.u32
+							v11a := uint64(v3) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
+									continue
+								}
+								v11 = v11x
+							}
+							// 51: prmt.b32
+							v12 := uint64(isa.Prmt(uint32(v11), uint32(v10), uint32(v9), isa.PrmtGeneric))
+							r20[l] = v12
+							// 52: cvta.to.global.u64
+							v13 := uint64(r0[l])
+							// 53: add.s64
+							v14 := uint64(uint64(v13) + uint64(v2))
+							r22[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 41: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 42: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 43: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 44: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 45: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 46: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							// 47: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:47")
+									continue
+								}
+								v8 = v8x
+							}
+							// 48: and.b32
+							v9 := uint64(uint32(v8) & uint32(k1))
+							// 49: ld.global.u32
+							v10a := uint64(v5) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:49")
+									continue
+								}
+								v10 = v10x
+							}
+							// 50: ld.global.u32
+							v11a := uint64(v3) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:50")
+									continue
+								}
+								v11 = v11x
+							}
+							// 51: prmt.b32
+							v12 := uint64(isa.Prmt(uint32(v11), uint32(v10), uint32(v9), isa.PrmtGeneric))
+							r20[l] = v12
+							// 52: cvta.to.global.u64
+							v13 := uint64(r0[l])
+							// 53: add.s64
+							v14 := uint64(uint64(v13) + uint64(v2))
+							r22[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 54: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s15w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: st.global.u32
+							s15 := uint64(r22[l]) + 0x0
+							s15v := uint64(r20[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: st.global.u32
+							s15 := uint64(r22[l]) + 0x0
+							s15v := uint64(r20[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:54")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
 }
 
-// bytePermB2 runs b2 of kernel byte_perm, PTX lines 40-54.
-func bytePermB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	k0 := uint64(0x4)
-	k1 := uint64(0x7777)
-	// PTX lines 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 41: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				r10[l] = v2
-				// 42: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 43: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 44: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-				// 45: cvta.to.global.u64
-				v6 := uint64(r3[l])
-				// 46: add.s64
-				v7 := uint64(uint64(v6) + uint64(v2))
-				r15[l] = v7
+// sadMul24Run runs blocks of kernel sad_mul24 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 74-83; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 74: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:74")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 75: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:75")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 76: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:76")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 77: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:77")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 78: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:78")
+				}
+				// PTX line 79: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX line 80: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 82: mad.lo.s32
+							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+							r8[l] = v9
+							// 83: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 82: mad.lo.s32
+							v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+							r8[l] = v9
+							// 83: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 41: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				r10[l] = v2
-				// 42: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 43: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 44: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-				// 45: cvta.to.global.u64
-				v6 := uint64(r3[l])
-				// 46: add.s64
-				v7 := uint64(uint64(v6) + uint64(v2))
-				r15[l] = v7
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX line 115; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 86-113
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r29 := w.Reg(29)
+				r32 := w.Reg(32)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				k2 := uint64(0x8)
+				k3 := uint64(0xffffff)
+				// PTX lines 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(4)
+					v9aw := w.Window(5)
+					v10aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 87: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 88: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 89: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 90: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 91: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 92: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							// 93: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
+									continue
+								}
+								v8 = v8x
+							}
+							r16[l] = v8
+							// 94: ld.global.u32
+							v9a := uint64(v5) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
+									continue
+								}
+								v9 = v9x
+							}
+							r17[l] = v9
+							// 95: ld.global.u32
+							v10a := uint64(v3) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
+									continue
+								}
+								v10 = v10x
+							}
+							r18[l] = v10
+							// 96: sad.s32
+							v11 := isa.Sad(v10, v9, v8, 32, true)
+							r19[l] = v11
+							// 97: shl.b32
+							v12 := uint64(uint32(r8[l]) << uint32(k1))
+							// 98: cvta.to.global.u64
+							v13 := uint64(r0[l])
+							// 99: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							// 100: add.s64
+							v15 := uint64(uint64(v13) + uint64(v14))
+							r23[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 87: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 88: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 89: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 90: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 91: cvta.to.global.u64
+							v6 := uint64(r3[l])
+							// 92: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							// 93: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/intops.ptx:93")
+									continue
+								}
+								v8 = v8x
+							}
+							r16[l] = v8
+							// 94: ld.global.u32
+							v9a := uint64(v5) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/nvcc/intops.ptx:94")
+									continue
+								}
+								v9 = v9x
+							}
+							r17[l] = v9
+							// 95: ld.global.u32
+							v10a := uint64(v3) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:95")
+									continue
+								}
+								v10 = v10x
+							}
+							r18[l] = v10
+							// 96: sad.s32
+							v11 := isa.Sad(v10, v9, v8, 32, true)
+							r19[l] = v11
+							// 97: shl.b32
+							v12 := uint64(uint32(r8[l]) << uint32(k1))
+							// 98: cvta.to.global.u64
+							v13 := uint64(r0[l])
+							// 99: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							// 100: add.s64
+							v15 := uint64(uint64(v13) + uint64(v14))
+							r23[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 101, 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: st.global.u32
+							s16 := uint64(r23[l]) + 0x0
+							s16v := uint64(r19[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
+							}
+							// 102: sad.u32
+							v17 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
+							r24[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: st.global.u32
+							s16 := uint64(r23[l]) + 0x0
+							s16v := uint64(r19[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/intops.ptx:101")
+							}
+							// 102: sad.u32
+							v17 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
+							r24[l] = v17
+						}
+					}
+				}
+				// PTX lines 103, 104, 105, 106, 107, 108: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: st.global.u32
+							s18 := uint64(r23[l]) + 0x4
+							s18v := uint64(r24[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
+							}
+							// 104: shl.b32
+							v19 := uint64(uint32(r18[l]) << uint32(k2))
+							// 105: shr.s32
+							v20 := uint64(uint32(int32(v19) >> uint32(k2)))
+							// 106: shl.b32
+							v21 := uint64(uint32(r17[l]) << uint32(k2))
+							// 107: shr.s32
+							v22 := uint64(uint32(int32(v21) >> uint32(k2)))
+							// 108: mul.lo.s32
+							v23 := uint64(uint32(v22) * uint32(v20))
+							r29[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: st.global.u32
+							s18 := uint64(r23[l]) + 0x4
+							s18v := uint64(r24[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/intops.ptx:103")
+							}
+							// 104: shl.b32
+							v19 := uint64(uint32(r18[l]) << uint32(k2))
+							// 105: shr.s32
+							v20 := uint64(uint32(int32(v19) >> uint32(k2)))
+							// 106: shl.b32
+							v21 := uint64(uint32(r17[l]) << uint32(k2))
+							// 107: shr.s32
+							v22 := uint64(uint32(int32(v21) >> uint32(k2)))
+							// 108: mul.lo.s32
+							v23 := uint64(uint32(v22) * uint32(v20))
+							r29[l] = v23
+						}
+					}
+				}
+				// PTX lines 109, 110, 111, 112: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s24w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: st.global.u32
+							s24 := uint64(r23[l]) + 0x8
+							s24v := uint64(r29[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
+							}
+							// 110: and.b32
+							v25 := uint64(uint32(r18[l]) & uint32(k3))
+							// 111: and.b32
+							v26 := uint64(uint32(r17[l]) & uint32(k3))
+							// 112: mul.lo.s32
+							v27 := uint64(uint32(v26) * uint32(v25))
+							r32[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: st.global.u32
+							s24 := uint64(r23[l]) + 0x8
+							s24v := uint64(r29[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/intops.ptx:109")
+							}
+							// 110: and.b32
+							v25 := uint64(uint32(r18[l]) & uint32(k3))
+							// 111: and.b32
+							v26 := uint64(uint32(r17[l]) & uint32(k3))
+							// 112: mul.lo.s32
+							v27 := uint64(uint32(v26) * uint32(v25))
+							r32[l] = v27
+						}
+					}
+				}
+				// PTX lines 113: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s28w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 113: st.global.u32
+							s28 := uint64(r23[l]) + 0xc
+							s28v := uint64(r32[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 113: st.global.u32
+							s28 := uint64(r23[l]) + 0xc
+							s28v := uint64(r32[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/intops.ptx:113")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 47: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:47")
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: and.b32
-				v8 := uint64(uint32(r16[l]) & uint32(k1))
-				r17[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: and.b32
-				v8 := uint64(uint32(r16[l]) & uint32(k1))
-				r17[l] = v8
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 49: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r18, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:49")
-	// PTX line 50: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:50")
-	// PTX lines 51, 52, 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: prmt.b32
-				v9 := uint64(isa.Prmt(uint32(r19[l]), uint32(r18[l]), uint32(r17[l]), isa.PrmtGeneric))
-				r20[l] = v9
-				// 52: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 53: add.s64
-				v11 := uint64(uint64(v10) + uint64(r10[l]))
-				r22[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: prmt.b32
-				v9 := uint64(isa.Prmt(uint32(r19[l]), uint32(r18[l]), uint32(r17[l]), isa.PrmtGeneric))
-				r20[l] = v9
-				// 52: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 53: add.s64
-				v11 := uint64(uint64(v10) + uint64(r10[l]))
-				r22[l] = v11
-			}
-		}
-	}
-	// PTX line 54: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/intops.ptx:54")
 }
 
-// sadMul24B0 runs b0 of kernel sad_mul24, PTX lines 74-83.
-func sadMul24B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	// PTX line 74: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:74")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 75: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:75")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 76: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:76")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 77: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:77")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 78: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:78")
-	// PTX line 79: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX line 80: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 82: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-				r8[l] = v9
-				// 83: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+// findNthRun runs blocks of kernel find_nth for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 133-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 82: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
-				r8[l] = v9
-				// 83: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX line 133: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:133")
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
-}
-
-// sadMul24B2 runs b2 of kernel sad_mul24, PTX lines 86-113.
-func sadMul24B2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r29 := w.Reg(29)
-	r32 := w.Reg(32)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	k2 := uint64(0x8)
-	k3 := uint64(0xffffff)
-	// PTX lines 86, 87, 88, 89, 90, 91, 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 87: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				// 88: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 89: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 90: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-				// 91: cvta.to.global.u64
-				v6 := uint64(r3[l])
-				// 92: add.s64
-				v7 := uint64(uint64(v6) + uint64(v2))
-				r15[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 87: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				// 88: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 89: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 90: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-				// 91: cvta.to.global.u64
-				v6 := uint64(r3[l])
-				// 92: add.s64
-				v7 := uint64(uint64(v6) + uint64(v2))
-				r15[l] = v7
-			}
-		}
-	}
-	// PTX line 93: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:93")
-	// PTX line 94: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:94")
-	// PTX line 95: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r18, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:95")
-	// PTX lines 96, 97, 98, 99, 100: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: sad.s32
-				v8 := isa.Sad(r18[l], r17[l], r16[l], 32, true)
-				r19[l] = v8
-				// 97: shl.b32
-				v9 := uint64(uint32(r8[l]) << uint32(k1))
-				// 98: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 99: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-				// 100: add.s64
-				v12 := uint64(uint64(v10) + uint64(v11))
-				r23[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: sad.s32
-				v8 := isa.Sad(r18[l], r17[l], r16[l], 32, true)
-				r19[l] = v8
-				// 97: shl.b32
-				v9 := uint64(uint32(r8[l]) << uint32(k1))
-				// 98: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 99: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
-				// 100: add.s64
-				v12 := uint64(uint64(v10) + uint64(v11))
-				r23[l] = v12
-			}
-		}
-	}
-	// PTX line 101: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/intops.ptx:101")
-	// PTX lines 102: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: sad.u32
-				v13 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
-				r24[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: sad.u32
-				v13 := isa.Sad(r18[l], r17[l], r16[l], 32, false)
-				r24[l] = v13
-			}
-		}
-	}
-	// PTX line 103: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r23, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/intops.ptx:103")
-	// PTX lines 104, 105, 106, 107, 108: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 104: shl.b32
-				v14 := uint64(uint32(r18[l]) << uint32(k2))
-				// 105: shr.s32
-				v15 := uint64(uint32(int32(v14) >> uint32(k2)))
-				// 106: shl.b32
-				v16 := uint64(uint32(r17[l]) << uint32(k2))
-				// 107: shr.s32
-				v17 := uint64(uint32(int32(v16) >> uint32(k2)))
-				// 108: mul.lo.s32
-				v18 := uint64(uint32(v17) * uint32(v15))
-				r29[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 104: shl.b32
-				v14 := uint64(uint32(r18[l]) << uint32(k2))
-				// 105: shr.s32
-				v15 := uint64(uint32(int32(v14) >> uint32(k2)))
-				// 106: shl.b32
-				v16 := uint64(uint32(r17[l]) << uint32(k2))
-				// 107: shr.s32
-				v17 := uint64(uint32(int32(v16) >> uint32(k2)))
-				// 108: mul.lo.s32
-				v18 := uint64(uint32(v17) * uint32(v15))
-				r29[l] = v18
-			}
-		}
-	}
-	// PTX line 109: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r29, r23, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/nvcc/intops.ptx:109")
-	// PTX lines 110, 111, 112: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: and.b32
-				v19 := uint64(uint32(r18[l]) & uint32(k3))
-				// 111: and.b32
-				v20 := uint64(uint32(r17[l]) & uint32(k3))
-				// 112: mul.lo.s32
-				v21 := uint64(uint32(v20) * uint32(v19))
-				r32[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: and.b32
-				v19 := uint64(uint32(r18[l]) & uint32(k3))
-				// 111: and.b32
-				v20 := uint64(uint32(r17[l]) & uint32(k3))
-				// 112: mul.lo.s32
-				v21 := uint64(uint32(v20) * uint32(v19))
-				r32[l] = v21
-			}
-		}
-	}
-	// PTX line 113: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r32, r23, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/nvcc/intops.ptx:113")
-}
-
-// findNthB0 runs b0 of kernel find_nth, PTX lines 133-142.
-func findNthB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	// PTX line 133: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:133")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 134: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:134")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 135: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:135")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 136: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:136")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 137: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:137")
-	// PTX line 138: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.CTAID().X))
-	// PTX line 139: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 141: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-				r8[l] = v9
-				// 142: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 141: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
-				r8[l] = v9
-				// 142: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX line 134: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:134")
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 135: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:135")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 136: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:136")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 137: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:137")
+				}
+				// PTX line 138: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.CTAID().X))
+				// PTX line 139: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.NTID().X))
+				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 141: mad.lo.s32
+							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+							r8[l] = v9
+							// 142: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: mov.u32
+							v8 := uint64(uint64(tid0[l]))
+							// 141: mad.lo.s32
+							v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+							r8[l] = v9
+							// 142: setp.ge.s32
+							c10t := int32(v9) >= int32(u5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX line 161; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 145-159
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1f)
+				// PTX lines 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v6aw := w.Window(11)
+					v10aw := w.Window(12)
+					v11aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 146: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 147: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 148: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 149: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 150: ld.global.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
+									continue
+								}
+								v6 = v6x
+							}
+							// 151: and.b32
+							v7 := uint64(uint32(v6) & uint32(k1))
+							// 152: cvta.to.global.u64
+							v8 := uint64(r3[l])
+							// 153: add.s64
+							v9 := uint64(uint64(v8) + uint64(v2))
+							// 154: ld.global.u32
+							v10a := uint64(v9) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
+									continue
+								}
+								v10 = v10x
+							}
+							// 155: ld.global.u32
+							v11a := uint64(v3) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
+									continue
+								}
+								v11 = v11x
+							}
+							// 156: fns.b32
+							v12 := uint64(isa.Fns(uint32(v11), uint32(v7), uint32(v10)))
+							r20[l] = v12
+							// 157: cvta.to.global.u64
+							v13 := uint64(r0[l])
+							// 158: add.s64
+							v14 := uint64(uint64(v13) + uint64(v2))
+							r22[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 146: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+							// 147: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 148: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 149: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 150: ld.global.u32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/intops.ptx:150")
+									continue
+								}
+								v6 = v6x
+							}
+							// 151: and.b32
+							v7 := uint64(uint32(v6) & uint32(k1))
+							// 152: cvta.to.global.u64
+							v8 := uint64(r3[l])
+							// 153: add.s64
+							v9 := uint64(uint64(v8) + uint64(v2))
+							// 154: ld.global.u32
+							v10a := uint64(v9) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/intops.ptx:154")
+									continue
+								}
+								v10 = v10x
+							}
+							// 155: ld.global.u32
+							v11a := uint64(v3) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/intops.ptx:155")
+									continue
+								}
+								v11 = v11x
+							}
+							// 156: fns.b32
+							v12 := uint64(isa.Fns(uint32(v11), uint32(v7), uint32(v10)))
+							r20[l] = v12
+							// 157: cvta.to.global.u64
+							v13 := uint64(r0[l])
+							// 158: add.s64
+							v14 := uint64(uint64(v13) + uint64(v2))
+							r22[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 159: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s15w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 159: st.global.u32
+							s15 := uint64(r22[l]) + 0x0
+							s15v := uint64(r20[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 159: st.global.u32
+							s15 := uint64(r22[l]) + 0x0
+							s15v := uint64(r20[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/intops.ptx:159")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
-}
-
-// findNthB2 runs b2 of kernel find_nth, PTX lines 145-159.
-func findNthB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1f)
-	// PTX lines 145, 146, 147, 148, 149: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 145: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 146: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				r10[l] = v2
-				// 147: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 148: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 149: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 145: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 146: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				r10[l] = v2
-				// 147: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r11[l] = v3
-				// 148: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 149: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r13[l] = v5
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 150: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:150")
-	// PTX lines 151, 152, 153: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 151: and.b32
-				v6 := uint64(uint32(r14[l]) & uint32(k1))
-				r15[l] = v6
-				// 152: cvta.to.global.u64
-				v7 := uint64(r3[l])
-				// 153: add.s64
-				v8 := uint64(uint64(v7) + uint64(r10[l]))
-				r17[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 151: and.b32
-				v6 := uint64(uint32(r14[l]) & uint32(k1))
-				r15[l] = v6
-				// 152: cvta.to.global.u64
-				v7 := uint64(r3[l])
-				// 153: add.s64
-				v8 := uint64(uint64(v7) + uint64(r10[l]))
-				r17[l] = v8
-			}
-		}
-	}
-	// PTX line 154: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r18, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:154")
-	// PTX line 155: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/intops.ptx:155")
-	// PTX lines 156, 157, 158: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 156: fns.b32
-				v9 := uint64(isa.Fns(uint32(r19[l]), uint32(r15[l]), uint32(r18[l])))
-				r20[l] = v9
-				// 157: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 158: add.s64
-				v11 := uint64(uint64(v10) + uint64(r10[l]))
-				r22[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 156: fns.b32
-				v9 := uint64(isa.Fns(uint32(r19[l]), uint32(r15[l]), uint32(r18[l])))
-				r20[l] = v9
-				// 157: cvta.to.global.u64
-				v10 := uint64(r0[l])
-				// 158: add.s64
-				v11 := uint64(uint64(v10) + uint64(r10[l]))
-				r22[l] = v11
-			}
-		}
-	}
-	// PTX line 159: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/intops.ptx:159")
 }

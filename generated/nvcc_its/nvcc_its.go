@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/its.ptx",
+	NumWindows: 18,
 	SM:         80,
 	SharedSize: 8192,
 }
@@ -160,9 +161,45 @@ func init() {
 	spinLockFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 28-37
 	spinLockFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:28",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:39",
@@ -173,9 +210,33 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 40-43; divergent, reconverges at block 2 (b2)
 	spinLockFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:40",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -187,9 +248,43 @@ func init() {
 	}
 	// b2, PTX lines 46-53; ret
 	spinLockFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:46",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:54",
@@ -203,12 +298,60 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	spinLockFunc.Run = spinLockRun
 	laneHandoffFunc.Blocks = make([]runtime.Block, 10)
 	// b0, PTX lines 68-79; divergent, reconverges at block 4 (b4 ($L__BB1_8))
 	laneHandoffFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:68",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -220,9 +363,26 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 86-87; divergent, reconverges at block 7 (b7)
 	laneHandoffFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:86",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -234,9 +394,21 @@ func init() {
 	}
 	// b2 ($L__BB1_5), PTX lines 97-98
 	laneHandoffFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:97",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:100",
@@ -247,9 +419,26 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 8 (b8)
 	laneHandoffFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:101",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -263,6 +452,13 @@ func init() {
 	laneHandoffFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/its.ptx:109",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:109",
@@ -273,9 +469,23 @@ func init() {
 	}
 	// b5, PTX lines 82-82; divergent, reconverges at block 4 (b4 ($L__BB1_8))
 	laneHandoffFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:82",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -286,18 +496,44 @@ func init() {
 		},
 	}
 	// b6, PTX line 83
-	laneHandoffFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/its.ptx:85",
-		Reconv:  -1,
-		Succ:    1,
-		Uniform: true,
-	}}
+	laneHandoffFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/its.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/its.ptx:85",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
 	// b7, PTX lines 90-93
 	laneHandoffFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:90",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:94",
@@ -308,9 +544,21 @@ func init() {
 	}
 	// b8, PTX lines 105-106
 	laneHandoffFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:105",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:108",
@@ -324,12 +572,54 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	laneHandoffFunc.Run = laneHandoffRun
 	storeReturnBarrierFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 124-133; divergent, reconverges at block 4 (b3 ($L__BB2_4))
 	storeReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:124",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -341,9 +631,26 @@ func init() {
 	}
 	// b1 ($L__BB2_3), PTX lines 147-148
 	storeReturnBarrierFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:147",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:149",
@@ -354,9 +661,42 @@ func init() {
 	}
 	// b2 ($L__BB2_2), PTX lines 152-159; bar.sync at line 160
 	storeReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:152",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -370,9 +710,42 @@ func init() {
 	}
 	// b2 ($L__BB2_2), PTX lines 161-169
 	storeReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:161",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:171",
@@ -385,6 +758,13 @@ func init() {
 	storeReturnBarrierFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/its.ptx:172",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  172,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:172",
@@ -395,9 +775,41 @@ func init() {
 	}
 	// b4, PTX lines 136-142; divergent, reconverges at block 4 (b3 ($L__BB2_4))
 	storeReturnBarrierFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:136",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -411,6 +823,15 @@ func init() {
 	storeReturnBarrierFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/its.ptx:144",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:144",
@@ -424,12 +845,75 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	storeReturnBarrierFunc.Run = storeReturnBarrierRun
 	syncwarpBothSidesFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 187-203; divergent, reconverges at block 5 (b3 ($L__BB3_3))
 	syncwarpBothSidesFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:187",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -440,22 +924,42 @@ func init() {
 		},
 	}
 	// b1 ($L__BB3_2), PTX line 207; the lanes wait here for those bar.warp.sync at line 208 names
-	syncwarpBothSidesFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/nvcc/its.ptx:208",
-		Reconv: -1,
-		Succ:   2,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  23,
-			What:  "bar.warp.sync",
+	syncwarpBothSidesFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/its.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/nvcc/its.ptx:208",
+			Reconv: -1,
+			Succ:   2,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  23,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b1 ($L__BB3_2), PTX lines 208-209
 	syncwarpBothSidesFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:208",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:210",
@@ -465,22 +969,37 @@ func init() {
 		},
 	}
 	// b2 ($L__BB3_1), PTX line 212; the lanes wait here for those bar.warp.sync at line 213 names
-	syncwarpBothSidesFunc.Blocks[3] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermWarpSync,
-		Loc:    "testdata/ptx/nvcc/its.ptx:213",
-		Reconv: -1,
-		Succ:   4,
-		WarpSync: &runtime.WarpSync{
-			Guard: -1,
-			Mask:  23,
-			What:  "bar.warp.sync",
+	syncwarpBothSidesFunc.Blocks[3] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/its.ptx"},
+		Term: runtime.Term{
+			Kind:   runtime.TermWarpSync,
+			Loc:    "testdata/ptx/nvcc/its.ptx:213",
+			Reconv: -1,
+			Succ:   4,
+			WarpSync: &runtime.WarpSync{
+				Guard: -1,
+				Mask:  23,
+				What:  "bar.warp.sync",
+			},
 		},
-	}}
+	}
 	// b2 ($L__BB3_1), PTX lines 213-214
 	syncwarpBothSidesFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:213",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:216",
@@ -491,9 +1010,42 @@ func init() {
 	}
 	// b3 ($L__BB3_3), PTX lines 217-224; ret
 	syncwarpBothSidesFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/its.ptx:217",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:225",
@@ -506,6 +1058,15 @@ func init() {
 	syncwarpBothSidesFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/its.ptx:205",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/its.ptx:205",
@@ -519,6 +1080,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	syncwarpBothSidesFunc.Run = syncwarpBothSidesRun
 }
 
 // SpinLock launches PTX kernel spin_lock (testdata/ptx/nvcc/its.ptx:17) on dev with the launch configuration cfg. Parameters: param0 is spin_lock_param_0, param1 is spin_lock_param_1, param2 is spin_lock_param_2.
@@ -554,1050 +1116,2094 @@ func SyncwarpBothSides(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	return dev.Launch(ctx, Module, syncwarpBothSidesFunc, cfg, p[:])
 }
 
-// spinLockB0 runs b0 of kernel spin_lock, PTX lines 28-37.
-func spinLockB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	// PTX line 28: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:28")
-	// PTX line 29: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:29")
-	// PTX line 30: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/its.ptx:30")
-	// PTX line 31: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 32: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u2)
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 34: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.NTID().X))
-	// PTX line 35: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.CTAID().X))
-	// PTX lines 36, 37: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 37: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-				r9[l] = v10
+// spinLockRun runs blocks of kernel spin_lock for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-37
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 28: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:28")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 29: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:29")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/its.ptx:30")
+				}
+				// PTX line 31: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 32: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u2)
+				runtime.Broadcast(r4, m, u5)
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				runtime.Broadcast(r5, m, u6)
+				// PTX line 34: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.NTID().X))
+				// PTX line 35: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.CTAID().X))
+				// PTX lines 36, 37: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 37: mad.lo.s32
+							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+							r9[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 37: mad.lo.s32
+							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+							r9[l] = v10
+						}
+					}
+				}
+				_ = u4
+				_ = u5
+				_ = u6
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 37: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-				r9[l] = v10
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 40-43; divergent, reconverges at block 2 (b2)
+			{
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX line 40: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r10, m, u1)
+				// PTX line 41: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				runtime.Broadcast(r11, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 42: atom.global.cas.b32
+				w.AtomLanes(runtime.SpaceGlobal, atomCas32, r12, r5, r11, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:42")
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: setp.ne.s32
+							c3t := uint32(r12[l]) != uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: setp.ne.s32
+							c3t := uint32(r12[l]) != uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX lines 46-53; ret
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r14 := w.Reg(14)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				k0 := uint64(0x1)
+				// PTX lines 46, 47: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: ld.volatile.global.u32
+							v1a := uint64(r4[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
+									continue
+								}
+								v1 = v1x
+							}
+							// 47: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r14[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: ld.volatile.global.u32
+							v1a := uint64(r4[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:46")
+									continue
+								}
+								v1 = v1x
+							}
+							// 47: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r14[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: st.volatile.global.u32
+							s3 := uint64(r4[l]) + 0x0
+							s3v := uint64(r14[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: st.volatile.global.u32
+							s3 := uint64(r4[l]) + 0x0
+							s3v := uint64(r14[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/its.ptx:48")
+							}
+						}
+					}
+				}
+				// PTX lines 49, 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: ld.volatile.global.u32
+							v4a := uint64(r3[l]) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
+									continue
+								}
+								v4 = v4x
+							}
+							// 50: add.s32
+							v5 := uint64(uint32(r9[l]) + uint32(v4))
+							r16[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: ld.volatile.global.u32
+							v4a := uint64(r3[l]) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:49")
+									continue
+								}
+								v4 = v4x
+							}
+							// 50: add.s32
+							v5 := uint64(uint32(r9[l]) + uint32(v4))
+							r16[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.volatile.global.u32
+							s6 := uint64(r3[l]) + 0x0
+							s6v := uint64(r16[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.volatile.global.u32
+							s6 := uint64(r3[l]) + 0x0
+							s6v := uint64(r16[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/its.ptx:51")
+							}
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 53: atom.global.exch.b32
+				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r17, r5, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:53")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u4
-	_ = u5
-	_ = u6
+}
+
+// laneHandoffRun runs blocks of kernel lane_handoff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 68-79; divergent, reconverges at block 4 (b4 ($L__BB1_8))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 68: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:68")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 69: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:69")
+				}
+				// PTX line 70: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 71: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 72: shl.b32, warp-uniform
+				u5 := uint64(uint32(u4) << uint32(k0))
+				runtime.Broadcast(r4, m, u5)
+				// PTX line 73: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX line 74: mul.wide.u32, warp-uniform
+				u7 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(k1))))
+				// PTX line 75: add.s64, warp-uniform
+				u8 := uint64(uint64(u6) + uint64(u7))
+				runtime.Broadcast(r7, m, u8)
+				// PTX lines 76, 77: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							r8[l] = v9
+							// 77: setp.eq.s32
+							c10t := uint32(v9) == uint32(k2)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							r8[l] = v9
+							// 77: setp.eq.s32
+							c10t := uint32(v9) == uint32(k2)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 78: mul.wide.s32, warp-uniform
+				u11 := uint64(uint64(int64(int32(u5)) * int64(int32(k1))))
+				// PTX line 79: add.s64, warp-uniform
+				u12 := uint64(uint64(u3) + uint64(u11))
+				runtime.Broadcast(r10, m, u12)
+				_ = u8
+				_ = u12
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 86-87; divergent, reconverges at block 7 (b7)
+			{
+				r7 := w.Reg(7)
+				k0 := uint64(0x0)
+				// PTX lines 86, 87: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: ld.volatile.global.u32
+							v1a := uint64(r7[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
+									continue
+								}
+								v1 = v1x
+							}
+							// 87: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: ld.volatile.global.u32
+							v1a := uint64(r7[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:86")
+									continue
+								}
+								v1 = v1x
+							}
+							// 87: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_5), PTX lines 97-98
+			{
+				r3 := w.Reg(3)
+				r7 := w.Reg(7)
+				k0 := uint64(0x1)
+				// PTX lines 97, 98: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 98: st.volatile.global.u32
+							s2 := uint64(r7[l]) + 0x0
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 98: st.volatile.global.u32
+							s2 := uint64(r7[l]) + 0x0
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:98")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 8 (b8)
+			{
+				r7 := w.Reg(7)
+				k0 := uint64(0x0)
+				// PTX lines 101, 102: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: ld.volatile.global.u32
+							v1a := uint64(r7[l]) + 0x4
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
+									continue
+								}
+								v1 = v1x
+							}
+							// 102: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: ld.volatile.global.u32
+							v1a := uint64(r7[l]) + 0x4
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:101")
+									continue
+								}
+								v1 = v1x
+							}
+							// 102: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_8), PTX line 108; ret
+			next = 9
+		case 5:
+			// b5, PTX lines 82-82; divergent, reconverges at block 4 (b4 ($L__BB1_8))
+			{
+				r8 := w.Reg(8)
+				k0 := uint64(0x1f)
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: setp.ne.s32
+							c1t := uint32(r8[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: setp.ne.s32
+							c1t := uint32(r8[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6, PTX line 83
+			next = 1
+		case 7:
+			// b7, PTX lines 90-93
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 90, 91: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: add.s32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							// 91: st.volatile.global.u32
+							s2 := uint64(r7[l]) + 0x4
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: add.s32
+							v1 := uint64(uint32(r4[l]) + uint32(k0))
+							// 91: st.volatile.global.u32
+							s2 := uint64(r7[l]) + 0x4
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:91")
+							}
+						}
+					}
+				}
+				// PTX lines 92: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: ld.volatile.global.u32
+							v3a := uint64(r7[l]) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
+									continue
+								}
+								v3 = v3x
+							}
+							r13[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: ld.volatile.global.u32
+							v3a := uint64(r7[l]) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/nvcc/its.ptx:92")
+									continue
+								}
+								v3 = v3x
+							}
+							r13[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 93: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: st.global.u32
+							s4 := uint64(r10[l]) + 0x4
+							s4v := uint64(r13[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: st.global.u32
+							s4 := uint64(r10[l]) + 0x4
+							s4v := uint64(r13[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/its.ptx:93")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 8:
+			// b8, PTX lines 105-106
+			{
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				r16 := w.Reg(16)
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: ld.volatile.global.u32
+							v1a := uint64(r7[l]) + 0x4
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
+									continue
+								}
+								v1 = v1x
+							}
+							r16[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: ld.volatile.global.u32
+							v1a := uint64(r7[l]) + 0x4
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/its.ptx:105")
+									continue
+								}
+								v1 = v1x
+							}
+							r16[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: st.global.u32
+							s2 := uint64(r10[l]) + 0x0
+							s2v := uint64(r16[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: st.global.u32
+							s2 := uint64(r10[l]) + 0x0
+							s2v := uint64(r16[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:106")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// storeReturnBarrierRun runs blocks of kernel store_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 124-133; divergent, reconverges at block 4 (b3 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				k0 := uint64(0x55555556)
+				k1 := uint64(0x1f)
+				k2 := uint64(0x3)
+				k3 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 124: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:124")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 125: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:125")
+				}
+				runtime.Broadcast(r1, m, u2)
+				// PTX line 126: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				runtime.Broadcast(r2, m, u3)
+				// PTX lines 127, 128, 129, 130, 131, 132, 133: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 128: mul.hi.s32
+							v5 := uint64(uint32(isa.MulHi(v4, k0, 32, true)))
+							// 129: shr.u32
+							v6 := uint64(uint32(v5) >> uint32(k1))
+							// 130: add.s32
+							v7 := uint64(uint32(v5) + uint32(v6))
+							// 131: mul.lo.s32
+							v8 := uint64(uint32(v7) * uint32(k2))
+							// 132: sub.s32
+							v9 := uint64(uint32(v4) - uint32(v8))
+							r8[l] = v9
+							// 133: setp.eq.s32
+							c10t := uint32(v9) == uint32(k3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 128: mul.hi.s32
+							v5 := uint64(uint32(isa.MulHi(v4, k0, 32, true)))
+							// 129: shr.u32
+							v6 := uint64(uint32(v5) >> uint32(k1))
+							// 130: add.s32
+							v7 := uint64(uint32(v5) + uint32(v6))
+							// 131: mul.lo.s32
+							v8 := uint64(uint32(v7) * uint32(k2))
+							// 132: sub.s32
+							v9 := uint64(uint32(v4) - uint32(v8))
+							r8[l] = v9
+							// 133: setp.eq.s32
+							c10t := uint32(v9) == uint32(k3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_3), PTX lines 147-148
+			{
+				r3 := w.Reg(3)
+				r14 := w.Reg(14)
+				// PTX lines 147, 148: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: neg.s32
+							v1 := uint64(-uint32(r3[l]))
+							// 148: st.global.u32
+							s2 := uint64(r14[l]) + 0x0
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: neg.s32
+							v1 := uint64(-uint32(r3[l]))
+							// 148: st.global.u32
+							s2 := uint64(r14[l]) + 0x0
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/nvcc/its.ptx:148")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 2:
+			// b2 ($L__BB2_2), PTX lines 152-159; bar.sync at line 160
+			{
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 153: shl.b64
+							v2 := uint64(uint64(r12[l]) << uint32(k0))
+							// 154: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r18[l] = v3
+							// 155: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
+									continue
+								}
+								v4 = v4x
+							}
+							r19[l] = v4
+							// 156: shl.b32
+							v5 := uint64(uint32(r3[l]) << uint32(k0))
+							r20[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 153: shl.b64
+							v2 := uint64(uint64(r12[l]) << uint32(k0))
+							// 154: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r18[l] = v3
+							// 155: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/its.ptx:155")
+									continue
+								}
+								v4 = v4x
+							}
+							r19[l] = v4
+							// 156: shl.b32
+							v5 := uint64(uint32(r3[l]) << uint32(k0))
+							r20[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 157: mov.u32, warp-uniform
+				u6 := uint64(k1)
+				runtime.Broadcast(r21, m, u6)
+				// PTX lines 158, 159: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: add.s32
+							v7 := uint64(uint32(u6) + uint32(r20[l]))
+							// 159: st.shared.u32
+							s8 := uint64(uint64(uint32(v7))) + 0x0
+							s8v := uint64(r19[l])
+							if s8 < shEnd4 && s8&3 == 0 {
+								runtime.Store32(sh, s8, s8v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: add.s32
+							v7 := uint64(uint32(u6) + uint32(r20[l]))
+							// 159: st.shared.u32
+							s8 := uint64(uint64(uint32(v7))) + 0x0
+							s8v := uint64(r19[l])
+							if s8 < shEnd4 && s8&3 == 0 {
+								runtime.Store32(sh, s8, s8v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:159")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2 ($L__BB2_2), PTX lines 161-169
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r14 := w.Reg(14)
+				r18 := w.Reg(18)
+				r21 := w.Reg(21)
+				r29 := w.Reg(29)
+				k0 := uint64(0x3)
+				k1 := uint64(0x2)
+				// PTX lines 161, 162, 163, 164, 165, 166, 167, 168: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					v6aw := w.Window(14)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 162: setp.lt.s32
+							c2t := int32(v1) < int32(r2[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 163: selp.b32
+							v3 := uint64(k1)
+							if c2 {
+								v3 = uint64(v1)
+							}
+							// 164: shl.b32
+							v4 := uint64(uint32(v3) << uint32(k1))
+							// 165: add.s32
+							v5 := uint64(uint32(r21[l]) + uint32(v4))
+							// 166: ld.global.u32
+							v6a := uint64(r18[l]) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
+									continue
+								}
+								v6 = v6x
+							}
+							// 167: ld.shared.u32
+							v7a := uint64(uint64(uint32(v5))) + 0x0
+							var v7 uint64
+							if v7a < shEnd4 && v7a&3 == 0 {
+								v7 = runtime.Load32(sh, v7a)
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
+									continue
+								}
+								v7 = v7x
+							}
+							// 168: add.s32
+							v8 := uint64(uint32(v6) + uint32(v7))
+							r29[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							// 162: setp.lt.s32
+							c2t := int32(v1) < int32(r2[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 163: selp.b32
+							v3 := uint64(k1)
+							if c2 {
+								v3 = uint64(v1)
+							}
+							// 164: shl.b32
+							v4 := uint64(uint32(v3) << uint32(k1))
+							// 165: add.s32
+							v5 := uint64(uint32(r21[l]) + uint32(v4))
+							// 166: ld.global.u32
+							v6a := uint64(r18[l]) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/its.ptx:166")
+									continue
+								}
+								v6 = v6x
+							}
+							// 167: ld.shared.u32
+							v7a := uint64(uint64(uint32(v5))) + 0x0
+							var v7 uint64
+							if v7a < shEnd4 && v7a&3 == 0 {
+								v7 = runtime.Load32(sh, v7a)
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/nvcc/its.ptx:167")
+									continue
+								}
+								v7 = v7x
+							}
+							// 168: add.s32
+							v8 := uint64(uint32(v6) + uint32(v7))
+							r29[l] = v8
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+				// PTX lines 169: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s9w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 169: st.global.u32
+							s9 := uint64(r14[l]) + 0x0
+							s9v := uint64(r29[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 169: st.global.u32
+							s9 := uint64(r14[l]) + 0x0
+							s9v := uint64(r29[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/nvcc/its.ptx:169")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b3 ($L__BB2_4), PTX line 171; ret
+			next = 7
+		case 5:
+			// b4, PTX lines 136-142; divergent, reconverges at block 4 (b3 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				// PTX lines 136: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 136: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r9[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 136: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r9[l] = v1
+						}
+					}
+				}
+				// PTX line 137: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX lines 138, 139, 140, 141, 142: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: mad.lo.s32
+							v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
+							// 139: cvt.s64.s32
+							v4 := uint64(uint64(int32(v3)))
+							r12[l] = v4
+							// 140: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
+							// 141: add.s64
+							v6 := uint64(uint64(r9[l]) + uint64(v5))
+							r14[l] = v6
+							// 142: setp.eq.s32
+							c7t := uint32(r8[l]) == uint32(k1)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: mad.lo.s32
+							v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
+							// 139: cvt.s64.s32
+							v4 := uint64(uint64(int32(v3)))
+							r12[l] = v4
+							// 140: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
+							// 141: add.s64
+							v6 := uint64(uint64(r9[l]) + uint64(v5))
+							r14[l] = v6
+							// 142: setp.eq.s32
+							c7t := uint32(r8[l]) == uint32(k1)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX line 143
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// syncwarpBothSidesRun runs blocks of kernel syncwarp_both_sides for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 187-203; divergent, reconverges at block 5 (b3 ($L__BB3_3))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x10)
+				k1 := uint64(0x0)
+				k2 := uint64(0x4)
+				k3 := uint64(0x2)
+				k4 := uint64(0x1000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 187: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:187")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 188: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:188")
+				}
+				// PTX line 189: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX line 190: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX lines 191, 192, 193, 194, 195: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 191: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+							// 192: mad.lo.s32
+							v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
+							r5[l] = v6
+							// 193: and.b32
+							v7 := uint64(uint32(v5) & uint32(k0))
+							// 194: setp.eq.s32
+							c8t := uint32(v7) == uint32(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+							// 195: cvt.s64.s32
+							v9 := uint64(uint64(int32(v6)))
+							r7[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 191: mov.u32
+							v5 := uint64(uint64(tid0[l]))
+							r4[l] = v5
+							// 192: mad.lo.s32
+							v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
+							r5[l] = v6
+							// 193: and.b32
+							v7 := uint64(uint32(v5) & uint32(k0))
+							// 194: setp.eq.s32
+							c8t := uint32(v7) == uint32(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+							// 195: cvt.s64.s32
+							v9 := uint64(uint64(int32(v6)))
+							r7[l] = v9
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 196: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u2)
+				// PTX lines 197, 198, 199, 200: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v13aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
+							// 198: add.s64
+							v12 := uint64(uint64(u10) + uint64(v11))
+							// 199: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
+									continue
+								}
+								v13 = v13x
+							}
+							r11[l] = v13
+							// 200: shl.b32
+							v14 := uint64(uint32(r4[l]) << uint32(k3))
+							r12[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
+							// 198: add.s64
+							v12 := uint64(uint64(u10) + uint64(v11))
+							// 199: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
+									continue
+								}
+								v13 = v13x
+							}
+							r11[l] = v13
+							// 200: shl.b32
+							v14 := uint64(uint32(r4[l]) << uint32(k3))
+							r12[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 201: mov.u32, warp-uniform
+				u15 := uint64(k4)
+				runtime.Broadcast(r13, m, u15)
+				// PTX lines 202, 203: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: add.s32
+							v16 := uint64(uint32(u15) + uint32(r12[l]))
+							// 203: st.shared.u32
+							s17 := uint64(uint64(uint32(v16))) + 0x0
+							s17v := uint64(r11[l])
+							if s17 < shEnd4 && s17&3 == 0 {
+								runtime.Store32(sh, s17, s17v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: add.s32
+							v16 := uint64(uint32(u15) + uint32(r12[l]))
+							// 203: st.shared.u32
+							s17 := uint64(uint64(uint32(v16))) + 0x0
+							s17v := uint64(r11[l])
+							if s17 < shEnd4 && s17&3 == 0 {
+								runtime.Store32(sh, s17, s17v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+							}
+						}
+					}
+				}
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_2), PTX line 207; the lanes wait here for those bar.warp.sync at line 208 names
+			return pc, budget
+		case 2:
+			// b1 ($L__BB3_2), PTX lines 208-209
+			{
+				r15 := w.Reg(15)
+				k0 := uint64(0x3e8)
+				// PTX line 208: bar.warp.sync
+				w.BarWarpSync(23, m, m, "testdata/ptx/nvcc/its.ptx:208")
+				// PTX lines 209: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: mov.u32
+							v1 := uint64(k0)
+							r15[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: mov.u32
+							v1 := uint64(k0)
+							r15[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b2 ($L__BB3_1), PTX line 212; the lanes wait here for those bar.warp.sync at line 213 names
+			return pc, budget
+		case 4:
+			// b2 ($L__BB3_1), PTX lines 213-214
+			{
+				r15 := w.Reg(15)
+				k0 := uint64(0x7d0)
+				// PTX line 213: bar.warp.sync
+				w.BarWarpSync(23, m, m, "testdata/ptx/nvcc/its.ptx:213")
+				// PTX lines 214: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 214: mov.u32
+							v1 := uint64(k0)
+							r15[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 214: mov.u32
+							v1 := uint64(k0)
+							r15[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3 ($L__BB3_3), PTX lines 217-224; ret
+			{
+				r0 := w.Reg(0)
+				r7 := w.Reg(7)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r19 := w.Reg(19)
+				r22 := w.Reg(22)
+				k0 := uint64(0x40)
+				k1 := uint64(0x2)
+				// PTX lines 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 217: xor.b32
+							v1 := uint64(uint32(r12[l]) ^ uint32(k0))
+							// 218: add.s32
+							v2 := uint64(uint32(r13[l]) + uint32(v1))
+							// 219: ld.shared.u32
+							v3a := uint64(uint64(uint32(v2))) + 0x0
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
+									continue
+								}
+								v3 = v3x
+							}
+							// 220: add.s32
+							v4 := uint64(uint32(v3) + uint32(r15[l]))
+							r19[l] = v4
+							// 221: cvta.to.global.u64
+							v5 := uint64(r0[l])
+							// 222: shl.b64
+							v6 := uint64(uint64(r7[l]) << uint32(k1))
+							// 223: add.s64
+							v7 := uint64(uint64(v5) + uint64(v6))
+							r22[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 217: xor.b32
+							v1 := uint64(uint32(r12[l]) ^ uint32(k0))
+							// 218: add.s32
+							v2 := uint64(uint32(r13[l]) + uint32(v1))
+							// 219: ld.shared.u32
+							v3a := uint64(uint64(uint32(v2))) + 0x0
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/nvcc/its.ptx:219")
+									continue
+								}
+								v3 = v3x
+							}
+							// 220: add.s32
+							v4 := uint64(uint32(v3) + uint32(r15[l]))
+							r19[l] = v4
+							// 221: cvta.to.global.u64
+							v5 := uint64(r0[l])
+							// 222: shl.b64
+							v6 := uint64(uint64(r7[l]) << uint32(k1))
+							// 223: add.s64
+							v7 := uint64(uint64(v5) + uint64(v6))
+							r22[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 224: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s8w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 224: st.global.u32
+							s8 := uint64(r22[l]) + 0x0
+							s8v := uint64(r19[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 224: st.global.u32
+							s8 := uint64(r22[l]) + 0x0
+							s8v := uint64(r19[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/its.ptx:224")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 6:
+			// b4, PTX line 204
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // atomCas32 is isa.AtomFunc(isa.AtomCas, 32).
 var atomCas32 = isa.AtomFunc(isa.AtomCas, 32)
 
-// spinLockB1 runs b1 ($L__BB0_1) of kernel spin_lock, PTX lines 40-43.
-func spinLockB1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX line 40: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r10, m, u1)
-	// PTX line 41: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r11, m, u2)
-	// PTX line 42: atom.global.cas.b32
-	w.AtomLanes(runtime.SpaceGlobal, atomCas32, r12, r5, r11, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: setp.ne.s32
-				c3t := uint32(r12[l]) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: setp.ne.s32
-				c3t := uint32(r12[l]) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
 // atomExch32 is isa.AtomFunc(isa.AtomExch, 32).
 var atomExch32 = isa.AtomFunc(isa.AtomExch, 32)
-
-// spinLockB2 runs b2 of kernel spin_lock, PTX lines 46-53.
-func spinLockB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x1)
-	// PTX line 46: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:46")
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.s32
-				v1 := uint64(uint32(r13[l]) + uint32(k0))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.s32
-				v1 := uint64(uint32(r13[l]) + uint32(k0))
-				r14[l] = v1
-			}
-		}
-	}
-	// PTX line 48: st.volatile.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:48")
-	// PTX line 49: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r3, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:49")
-	// PTX lines 50: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: add.s32
-				v2 := uint64(uint32(r9[l]) + uint32(r15[l]))
-				r16[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: add.s32
-				v2 := uint64(uint32(r9[l]) + uint32(r15[l]))
-				r16[l] = v2
-			}
-		}
-	}
-	// PTX line 51: st.volatile.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:51")
-	// PTX line 53: atom.global.exch.b32
-	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r17, r5, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:53")
-}
-
-// laneHandoffB0 runs b0 of kernel lane_handoff, PTX lines 68-79.
-func laneHandoffB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX line 68: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:68")
-	// PTX line 69: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:69")
-	// PTX line 70: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 71: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 72: shl.b32, warp-uniform
-	u5 := uint64(uint32(u4) << uint32(k0))
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 73: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX line 74: mul.wide.u32, warp-uniform
-	u7 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(k1))))
-	// PTX line 75: add.s64, warp-uniform
-	u8 := uint64(uint64(u6) + uint64(u7))
-	runtime.Broadcast(r7, m, u8)
-	// PTX lines 76, 77: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-				// 77: setp.eq.s32
-				c10t := uint32(v9) == uint32(k2)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-				// 77: setp.eq.s32
-				c10t := uint32(v9) == uint32(k2)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 78: mul.wide.s32, warp-uniform
-	u11 := uint64(uint64(int64(int32(u5)) * int64(int32(k1))))
-	// PTX line 79: add.s64, warp-uniform
-	u12 := uint64(uint64(u3) + uint64(u11))
-	runtime.Broadcast(r10, m, u12)
-	_ = u8
-	_ = u12
-}
-
-// laneHandoffB1 runs b1 ($L__BB1_3) of kernel lane_handoff, PTX lines 86-87.
-func laneHandoffB1(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	k0 := uint64(0x0)
-	// PTX line 86: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:86")
-	// PTX lines 87: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// laneHandoffB2 runs b2 ($L__BB1_5) of kernel lane_handoff, PTX lines 97-98.
-func laneHandoffB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r14 := w.Reg(14)
-	k0 := uint64(0x1)
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r14[l] = v1
-			}
-		}
-	}
-	// PTX line 98: st.volatile.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:98")
-}
-
-// laneHandoffB3 runs b3 ($L__BB1_6) of kernel lane_handoff, PTX lines 101-102.
-func laneHandoffB3(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX line 101: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r7, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/its.ptx:101")
-	// PTX lines 102: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: setp.eq.s32
-				c1t := uint32(r15[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: setp.eq.s32
-				c1t := uint32(r15[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// laneHandoffB5 runs b5 of kernel lane_handoff, PTX lines 82-82.
-func laneHandoffB5(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	k0 := uint64(0x1f)
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: setp.ne.s32
-				c1t := uint32(r8[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: setp.ne.s32
-				c1t := uint32(r8[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// laneHandoffB7 runs b7 of kernel lane_handoff, PTX lines 90-93.
-func laneHandoffB7(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x2)
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: add.s32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: add.s32
-				v1 := uint64(uint32(r4[l]) + uint32(k0))
-				r12[l] = v1
-			}
-		}
-	}
-	// PTX line 91: st.volatile.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r7, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/its.ptx:91")
-	// PTX line 92: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:92")
-	// PTX line 93: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r10, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/its.ptx:93")
-}
-
-// laneHandoffB8 runs b8 of kernel lane_handoff, PTX lines 105-106.
-func laneHandoffB8(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r16 := w.Reg(16)
-	// PTX line 105: ld.volatile.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r7, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/its.ptx:105")
-	// PTX line 106: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:106")
-}
-
-// storeReturnBarrierB0 runs b0 of kernel store_return_barrier, PTX lines 124-133.
-func storeReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	k0 := uint64(0x55555556)
-	k1 := uint64(0x1f)
-	k2 := uint64(0x3)
-	k3 := uint64(0x0)
-	// PTX line 124: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:124")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 125: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:125")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 126: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
-	// PTX lines 127, 128, 129, 130, 131, 132, 133: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 128: mul.hi.s32
-				v5 := uint64(uint32(isa.MulHi(v4, k0, 32, true)))
-				// 129: shr.u32
-				v6 := uint64(uint32(v5) >> uint32(k1))
-				// 130: add.s32
-				v7 := uint64(uint32(v5) + uint32(v6))
-				// 131: mul.lo.s32
-				v8 := uint64(uint32(v7) * uint32(k2))
-				// 132: sub.s32
-				v9 := uint64(uint32(v4) - uint32(v8))
-				r8[l] = v9
-				// 133: setp.eq.s32
-				c10t := uint32(v9) == uint32(k3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 128: mul.hi.s32
-				v5 := uint64(uint32(isa.MulHi(v4, k0, 32, true)))
-				// 129: shr.u32
-				v6 := uint64(uint32(v5) >> uint32(k1))
-				// 130: add.s32
-				v7 := uint64(uint32(v5) + uint32(v6))
-				// 131: mul.lo.s32
-				v8 := uint64(uint32(v7) * uint32(k2))
-				// 132: sub.s32
-				v9 := uint64(uint32(v4) - uint32(v8))
-				r8[l] = v9
-				// 133: setp.eq.s32
-				c10t := uint32(v9) == uint32(k3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p0 = p0&^(1<<l) | c10b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-}
-
-// storeReturnBarrierB1 runs b1 ($L__BB2_3) of kernel store_return_barrier, PTX lines 147-148.
-func storeReturnBarrierB1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	// PTX lines 147: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 147: neg.s32
-				v1 := uint64(-uint32(r3[l]))
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 147: neg.s32
-				v1 := uint64(-uint32(r3[l]))
-				r15[l] = v1
-			}
-		}
-	}
-	// PTX line 148: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:148")
-}
-
-// storeReturnBarrierB2 runs b2 ($L__BB2_2) of kernel store_return_barrier, PTX lines 152-159.
-func storeReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r12 := w.Reg(12)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX lines 152, 153, 154: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 152: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 153: shl.b64
-				v2 := uint64(uint64(r12[l]) << uint32(k0))
-				// 154: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r18[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 152: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 153: shl.b64
-				v2 := uint64(uint64(r12[l]) << uint32(k0))
-				// 154: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r18[l] = v3
-			}
-		}
-	}
-	// PTX line 155: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:155")
-	// PTX lines 156: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 156: shl.b32
-				v4 := uint64(uint32(r3[l]) << uint32(k0))
-				r20[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 156: shl.b32
-				v4 := uint64(uint32(r3[l]) << uint32(k0))
-				r20[l] = v4
-			}
-		}
-	}
-	// PTX line 157: mov.u32, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r21, m, u5)
-	// PTX lines 158: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 158: add.s32
-				v6 := uint64(uint32(u5) + uint32(r20[l]))
-				r22[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 158: add.s32
-				v6 := uint64(uint32(u5) + uint32(r20[l]))
-				r22[l] = v6
-			}
-		}
-	}
-	// PTX line 159: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r19, r22, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:159")
-}
-
-// storeReturnBarrierB2_1 runs b2 ($L__BB2_2) of kernel store_return_barrier, PTX lines 161-169.
-func storeReturnBarrierB2_1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r14 := w.Reg(14)
-	r18 := w.Reg(18)
-	r21 := w.Reg(21)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	k0 := uint64(0x3)
-	k1 := uint64(0x2)
-	// PTX lines 161, 162, 163, 164, 165: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				// 162: setp.lt.s32
-				c2t := int32(v1) < int32(r2[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 163: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(v1)
-				}
-				// 164: shl.b32
-				v4 := uint64(uint32(v3) << uint32(k1))
-				// 165: add.s32
-				v5 := uint64(uint32(r21[l]) + uint32(v4))
-				r26[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 161: add.s32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				// 162: setp.lt.s32
-				c2t := int32(v1) < int32(r2[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 163: selp.b32
-				v3 := uint64(k1)
-				if c2 {
-					v3 = uint64(v1)
-				}
-				// 164: shl.b32
-				v4 := uint64(uint32(v3) << uint32(k1))
-				// 165: add.s32
-				v5 := uint64(uint32(r21[l]) + uint32(v4))
-				r26[l] = v5
-			}
-		}
-		w.P[2] = p2
-	}
-	// PTX line 166: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r27, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:166")
-	// PTX line 167: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r28, r26, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:167")
-	// PTX lines 168: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: add.s32
-				v6 := uint64(uint32(r27[l]) + uint32(r28[l]))
-				r29[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: add.s32
-				v6 := uint64(uint32(r27[l]) + uint32(r28[l]))
-				r29[l] = v6
-			}
-		}
-	}
-	// PTX line 169: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r29, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:169")
-}
-
-// storeReturnBarrierB4 runs b4 of kernel store_return_barrier, PTX lines 136-142.
-func storeReturnBarrierB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX lines 136: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 136: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 136: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r9[l] = v1
-			}
-		}
-	}
-	// PTX line 137: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX lines 138, 139, 140, 141, 142: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 138: mad.lo.s32
-				v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
-				// 139: cvt.s64.s32
-				v4 := uint64(uint64(int32(v3)))
-				r12[l] = v4
-				// 140: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
-				// 141: add.s64
-				v6 := uint64(uint64(r9[l]) + uint64(v5))
-				r14[l] = v6
-				// 142: setp.eq.s32
-				c7t := uint32(r8[l]) == uint32(k1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 138: mad.lo.s32
-				v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
-				// 139: cvt.s64.s32
-				v4 := uint64(uint64(int32(v3)))
-				r12[l] = v4
-				// 140: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
-				// 141: add.s64
-				v6 := uint64(uint64(r9[l]) + uint64(v5))
-				r14[l] = v6
-				// 142: setp.eq.s32
-				c7t := uint32(r8[l]) == uint32(k1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// syncwarpBothSidesB0 runs b0 of kernel syncwarp_both_sides, PTX lines 187-203.
-func syncwarpBothSidesB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x10)
-	k1 := uint64(0x0)
-	k2 := uint64(0x4)
-	k3 := uint64(0x2)
-	k4 := uint64(0x1000)
-	// PTX line 187: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:187")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 188: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:188")
-	// PTX line 189: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX line 190: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX lines 191, 192, 193, 194, 195: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 191: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 192: mad.lo.s32
-				v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
-				r5[l] = v6
-				// 193: and.b32
-				v7 := uint64(uint32(v5) & uint32(k0))
-				// 194: setp.eq.s32
-				c8t := uint32(v7) == uint32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-				// 195: cvt.s64.s32
-				v9 := uint64(uint64(int32(v6)))
-				r7[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 191: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 192: mad.lo.s32
-				v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
-				r5[l] = v6
-				// 193: and.b32
-				v7 := uint64(uint32(v5) & uint32(k0))
-				// 194: setp.eq.s32
-				c8t := uint32(v7) == uint32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-				// 195: cvt.s64.s32
-				v9 := uint64(uint64(int32(v6)))
-				r7[l] = v9
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 196: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u2)
-	// PTX lines 197, 198: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 197: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
-				// 198: add.s64
-				v12 := uint64(uint64(u10) + uint64(v11))
-				r10[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 197: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
-				// 198: add.s64
-				v12 := uint64(uint64(u10) + uint64(v11))
-				r10[l] = v12
-			}
-		}
-	}
-	// PTX line 199: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:199")
-	// PTX lines 200: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 200: shl.b32
-				v13 := uint64(uint32(r4[l]) << uint32(k3))
-				r12[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 200: shl.b32
-				v13 := uint64(uint32(r4[l]) << uint32(k3))
-				r12[l] = v13
-			}
-		}
-	}
-	// PTX line 201: mov.u32, warp-uniform
-	u14 := uint64(k4)
-	runtime.Broadcast(r13, m, u14)
-	// PTX lines 202: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 202: add.s32
-				v15 := uint64(uint32(u14) + uint32(r12[l]))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 202: add.s32
-				v15 := uint64(uint32(u14) + uint32(r12[l]))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 203: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r11, r14, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:203")
-	_ = u1
-}
-
-// syncwarpBothSidesB1_1 runs b1 ($L__BB3_2) of kernel syncwarp_both_sides, PTX lines 208-209.
-func syncwarpBothSidesB1_1(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	k0 := uint64(0x3e8)
-	// PTX line 208: bar.warp.sync
-	w.BarWarpSync(23, m, m, "testdata/ptx/nvcc/its.ptx:208")
-	// PTX lines 209: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 209: mov.u32
-				v1 := uint64(k0)
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 209: mov.u32
-				v1 := uint64(k0)
-				r15[l] = v1
-			}
-		}
-	}
-}
-
-// syncwarpBothSidesB2_1 runs b2 ($L__BB3_1) of kernel syncwarp_both_sides, PTX lines 213-214.
-func syncwarpBothSidesB2_1(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	k0 := uint64(0x7d0)
-	// PTX line 213: bar.warp.sync
-	w.BarWarpSync(23, m, m, "testdata/ptx/nvcc/its.ptx:213")
-	// PTX lines 214: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 214: mov.u32
-				v1 := uint64(k0)
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 214: mov.u32
-				v1 := uint64(k0)
-				r15[l] = v1
-			}
-		}
-	}
-}
-
-// syncwarpBothSidesB3 runs b3 ($L__BB3_3) of kernel syncwarp_both_sides, PTX lines 217-224.
-func syncwarpBothSidesB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r7 := w.Reg(7)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r22 := w.Reg(22)
-	k0 := uint64(0x40)
-	k1 := uint64(0x2)
-	// PTX lines 217, 218: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 217: xor.b32
-				v1 := uint64(uint32(r12[l]) ^ uint32(k0))
-				// 218: add.s32
-				v2 := uint64(uint32(r13[l]) + uint32(v1))
-				r17[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 217: xor.b32
-				v1 := uint64(uint32(r12[l]) ^ uint32(k0))
-				// 218: add.s32
-				v2 := uint64(uint32(r13[l]) + uint32(v1))
-				r17[l] = v2
-			}
-		}
-	}
-	// PTX line 219: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r18, r17, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/its.ptx:219")
-	// PTX lines 220, 221, 222, 223: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 220: add.s32
-				v3 := uint64(uint32(r18[l]) + uint32(r15[l]))
-				r19[l] = v3
-				// 221: cvta.to.global.u64
-				v4 := uint64(r0[l])
-				// 222: shl.b64
-				v5 := uint64(uint64(r7[l]) << uint32(k1))
-				// 223: add.s64
-				v6 := uint64(uint64(v4) + uint64(v5))
-				r22[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 220: add.s32
-				v3 := uint64(uint32(r18[l]) + uint32(r15[l]))
-				r19[l] = v3
-				// 221: cvta.to.global.u64
-				v4 := uint64(r0[l])
-				// 222: shl.b64
-				v5 := uint64(uint64(r7[l]) << uint32(k1))
-				// 223: add.s64
-				v6 := uint64(uint64(v4) + uint64(v5))
-				r22[l] = v6
-			}
-		}
-	}
-	// PTX line 224: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/its.ptx:224")
-}

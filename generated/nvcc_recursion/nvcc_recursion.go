@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/recursion.ptx",
+	NumWindows: 7,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -154,9 +155,26 @@ func init() {
 	fibFunc.Blocks = make([]runtime.Block, 9)
 	// b0, PTX lines 22-23; divergent, reconverges at the exit
 	fibFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fibB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:22",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -168,9 +186,21 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 28-28; ret
 	fibFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{fibB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:28",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:29",
@@ -181,9 +211,21 @@ func init() {
 	}
 	// b2 ($L__BB0_1), PTX lines 32-36; code before the call
 	fibFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fibB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:32",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -194,6 +236,13 @@ func init() {
 	fibFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:38",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -220,6 +269,15 @@ func init() {
 	fibFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:25",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:25",
@@ -230,9 +288,24 @@ func init() {
 	}
 	// b4, PTX lines 43-49; code before the call
 	fibFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{fibB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:43",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -243,6 +316,13 @@ func init() {
 	fibFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:51",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -268,9 +348,27 @@ func init() {
 	}
 	// b5, PTX lines 56-59; ret
 	fibFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{fibB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:56",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:60",
@@ -284,12 +382,30 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fibFunc.Run = fibRun
 	treeDepthFunc.Blocks = make([]runtime.Block, 9)
 	// b0, PTX lines 72-73; divergent, reconverges at the exit
 	treeDepthFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:72",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -301,9 +417,24 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 78-79; ret
 	treeDepthFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:78",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:80",
@@ -314,9 +445,21 @@ func init() {
 	}
 	// b2 ($L__BB1_1), PTX lines 83-87; code before the call
 	treeDepthFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:83",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -327,6 +470,13 @@ func init() {
 	treeDepthFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:89",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -353,6 +503,15 @@ func init() {
 	treeDepthFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:75",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:75",
@@ -363,9 +522,30 @@ func init() {
 	}
 	// b4, PTX lines 94-102; code before the call
 	treeDepthFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:94",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -376,6 +556,13 @@ func init() {
 	treeDepthFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:104",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -401,9 +588,30 @@ func init() {
 	}
 	// b5, PTX lines 109-113; ret
 	treeDepthFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:109",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:114",
@@ -417,12 +625,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	treeDepthFunc.Run = treeDepthRun
 	gcdFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 126-128; divergent, reconverges at block 2 (b2 ($L__BB2_3))
 	gcdFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gcdB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:126",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -434,9 +663,32 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 134-137; divergent, reconverges at block 4 (b4)
 	gcdFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gcdB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:134",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -448,9 +700,21 @@ func init() {
 	}
 	// b2 ($L__BB2_3), PTX lines 141-141; ret
 	gcdFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gcdB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:141",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:142",
@@ -461,9 +725,18 @@ func init() {
 	}
 	// b3, PTX lines 131-131
 	gcdFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{gcdB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:131",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:133",
@@ -473,24 +746,72 @@ func init() {
 		},
 	}
 	// b4, PTX line 138
-	gcdFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/nvcc/recursion.ptx:140",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	gcdFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/recursion.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/recursion.ptx:140",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	gcdFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gcdFunc.Run = gcdRun
 	recursionFunc.Blocks = make([]runtime.Block, 10)
 	// b0, PTX lines 160-170; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 	recursionFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{recursionB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:160",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -504,6 +825,13 @@ func init() {
 	recursionFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:232",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  232,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:232",
@@ -514,9 +842,30 @@ func init() {
 	}
 	// b2, PTX lines 173-180; code before the call
 	recursionFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{recursionB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:173",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  180,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -527,6 +876,13 @@ func init() {
 	recursionFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:182",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -551,9 +907,33 @@ func init() {
 	}
 	// b3, PTX lines 187-196; code before the call
 	recursionFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{recursionB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:187",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  196,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -564,6 +944,13 @@ func init() {
 	recursionFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:198",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -589,9 +976,45 @@ func init() {
 	}
 	// b4, PTX lines 203-217; code before the call
 	recursionFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{recursionB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:203",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  217,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -602,6 +1025,13 @@ func init() {
 	recursionFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:219",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -631,9 +1061,27 @@ func init() {
 	}
 	// b5, PTX lines 225-229
 	recursionFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{recursionB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/recursion.ptx:225",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/recursion.ptx:231",
@@ -647,6 +1095,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	recursionFunc.Run = recursionRun
 }
 
 // Recursion launches PTX kernel recursion (testdata/ptx/nvcc/recursion.ptx:146) on dev with the launch configuration cfg. Parameters: param0 is recursion_param_0, param1 is recursion_param_1, param2 is recursion_param_2, param3 is recursion_param_3, param4 is recursion_param_4, param5 is recursion_param_5.
@@ -661,656 +1110,2260 @@ func Recursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, recursionFunc, cfg, p[:])
 }
 
-// fibB0 runs b0 of function _Z3fibi, PTX lines 22-23.
-func fibB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x2)
-	// PTX line 22: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:22")
-	// PTX lines 23: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 23: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// fibRun runs blocks of function _Z3fibi for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 22-23; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2)
+				// PTX lines 22, 23: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: ld.param.u32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 23: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: ld.param.u32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 23: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 23: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX lines 28-28; ret
+			{
+				r0 := w.Reg(0)
+				// PTX lines 28: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: st.param.b32
+							s1 := uint64(0x14)
+							s1v := uint64(r0[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: st.param.b32
+							s1 := uint64(0x14)
+							s1v := uint64(r0[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 2:
+			// b2 ($L__BB0_1), PTX lines 32-36; code before the call
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xffffffff)
+				// PTX lines 32, 36: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 36: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: add.s32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 36: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB0_1), PTX line 31
+			return pc, budget
+		case 4:
+			// b3, PTX line 24
+			next = 2
+		case 5:
+			// b4, PTX lines 43-49; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 43, 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+							// 45: add.s32
+							v2 := uint64(uint32(r0[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+							// 45: add.s32
+							v2 := uint64(uint32(r0[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.param.b32
+							s3 := uint64(0x8)
+							s3v := uint64(r5[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.param.b32
+							s3 := uint64(0x8)
+							s3v := uint64(r5[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b4, PTX line 38
+			return pc, budget
+		case 7:
+			// b5, PTX lines 56-59; ret
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				// PTX lines 56, 58: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
+									continue
+								}
+								v1 = v1x
+							}
+							// 58: add.s32
+							v2 := uint64(uint32(v1) + uint32(r4[l]))
+							r7[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
+									continue
+								}
+								v1 = v1x
+							}
+							// 58: add.s32
+							v2 := uint64(uint32(v1) + uint32(r4[l]))
+							r7[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.param.b32
+							s3 := uint64(0x14)
+							s3v := uint64(r7[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.param.b32
+							s3 := uint64(0x14)
+							s3v := uint64(r7[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// fibB1 runs b1 ($L__BB0_2) of function _Z3fibi, PTX lines 28-28.
-func fibB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 28: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x14, 4, m, "testdata/ptx/nvcc/recursion.ptx:28")
+// treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 72-73; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2)
+				// PTX lines 72, 73: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: ld.param.u32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 73: setp.lt.u32
+							c2t := uint32(v1) < uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: ld.param.u32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 73: setp.lt.u32
+							c2t := uint32(v1) < uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 78-79; ret
+			{
+				k0 := uint64(0x0)
+				// PTX line 78: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: st.param.b32
+							s2 := uint64(0x14)
+							s2v := uint64(u1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: st.param.b32
+							s2 := uint64(0x14)
+							s2v := uint64(u1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 2:
+			// b2 ($L__BB1_1), PTX lines 83-87; code before the call
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 83, 87: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: shr.u32
+							v1 := uint64(uint32(r0[l]) >> uint32(k0))
+							// 87: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: shr.u32
+							v1 := uint64(uint32(r0[l]) >> uint32(k0))
+							// 87: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB1_1), PTX line 82
+			return pc, budget
+		case 4:
+			// b3, PTX line 74
+			next = 2
+		case 5:
+			// b4, PTX lines 94-102; code before the call
+			{
+				r0 := w.Reg(0)
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				k0 := uint64(0xaaaaaaab)
+				k1 := uint64(0x21)
+				// PTX lines 94, 96, 97, 98: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
+									continue
+								}
+								v1 = v1x
+							}
+							r5[l] = v1
+							// 96: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 97: shr.u64
+							v3 := uint64(uint64(v2) >> uint32(k1))
+							// 98: cvt.u32.u64
+							v4 := uint64(uint32(uint64(v3)))
+							r8[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
+									continue
+								}
+								v1 = v1x
+							}
+							r5[l] = v1
+							// 96: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 97: shr.u64
+							v3 := uint64(uint64(v2) >> uint32(k1))
+							// 98: cvt.u32.u64
+							v4 := uint64(uint32(uint64(v3)))
+							r8[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.param.b32
+							s5 := uint64(0x8)
+							s5v := uint64(r8[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.param.b32
+							s5 := uint64(0x8)
+							s5v := uint64(r8[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b4, PTX line 89
+			return pc, budget
+		case 7:
+			// b5, PTX lines 109-113; ret
+			{
+				r5 := w.Reg(5)
+				r11 := w.Reg(11)
+				k0 := uint64(0x1)
+				// PTX lines 109, 111, 112: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
+									continue
+								}
+								v1 = v1x
+							}
+							// 111: max.s32
+							v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
+							// 112: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r11[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
+									continue
+								}
+								v1 = v1x
+							}
+							// 111: max.s32
+							v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
+							// 112: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r11[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 113: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 113: st.param.b32
+							s4 := uint64(0x14)
+							s4v := uint64(r11[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 113: st.param.b32
+							s4 := uint64(0x14)
+							s4v := uint64(r11[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
-// fibB2 runs b2 ($L__BB0_1) of function _Z3fibi, PTX lines 32-36.
-func fibB2(w *runtime.Warp, m uint32) {
+// gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 126-128; divergent, reconverges at block 2 (b2 ($L__BB2_3))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 126, 127, 128: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 127: ld.param.u32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+							// 128: setp.eq.s32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 127: ld.param.u32
+							v2a := uint64(0x4)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+							// 128: setp.eq.s32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				switch stop {
+				case 1, 3, 4:
+				default:
+					return runtime.RunDone, budget - gcdRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_2), PTX lines 134-137; divergent, reconverges at block 4 (b4)
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: mov.u32
+							v1 := uint64(r1[l])
+							r0[l] = v1
+							// 135: rem.u32
+							v2 := isa.Rem(r2[l], v1, 32, false)
+							r1[l] = v2
+							// 136: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 137: mov.u32
+							v4 := uint64(v1)
+							r2[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: mov.u32
+							v1 := uint64(r1[l])
+							r0[l] = v1
+							// 135: rem.u32
+							v2 := isa.Rem(r2[l], v1, 32, false)
+							r1[l] = v2
+							// 136: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 137: mov.u32
+							v4 := uint64(v1)
+							r2[l] = v4
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				switch stop {
+				case 1, 3, 4:
+				default:
+					return runtime.RunDone, budget - gcdRegion0(w, m, pc)
+				}
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - gcdRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB2_3), PTX lines 141-141; ret
+			{
+				r0 := w.Reg(0)
+				// PTX lines 141: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 141: st.param.b32
+							s1 := uint64(0x8)
+							s1v := uint64(r0[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 141: st.param.b32
+							s1 := uint64(0x8)
+							s1v := uint64(r0[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3, PTX lines 131-131
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				// PTX lines 131: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: mov.u32
+							v1 := uint64(r0[l])
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: mov.u32
+							v1 := uint64(r0[l])
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4, PTX line 138
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 160-170; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 160: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/recursion.ptx:160")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 161: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/recursion.ptx:161")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 162: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/recursion.ptx:162")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 163: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/recursion.ptx:163")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 164: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/recursion.ptx:164")
+				}
+				runtime.Broadcast(r4, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 165: ld.param.u32
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 44 {
+					u6 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/recursion.ptx:165")
+				}
+				// PTX line 166: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX line 167: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.NTID().X))
+				// PTX lines 168, 169, 170: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 169: mad.lo.s32
+							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+							r9[l] = v10
+							// 170: setp.ge.s32
+							c11t := int32(v10) >= int32(u6)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 169: mad.lo.s32
+							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+							r9[l] = v10
+							// 170: setp.ge.s32
+							c11t := int32(v10) >= int32(u6)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u4
+				_ = u5
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_2), PTX line 231; ret
+			next = 9
+		case 2:
+			// b2, PTX lines 173-180; code before the call
+			{
+				r3 := w.Reg(3)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				// PTX lines 173, 174, 175, 176: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: cvta.to.global.u64
+							v1 := uint64(r3[l])
+							// 174: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+							r11[l] = v2
+							// 175: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r12[l] = v3
+							// 176: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
+									continue
+								}
+								v4 = v4x
+							}
+							r13[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: cvta.to.global.u64
+							v1 := uint64(r3[l])
+							// 174: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+							r11[l] = v2
+							// 175: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r12[l] = v3
+							// 176: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/recursion.ptx:176")
+									continue
+								}
+								v4 = v4x
+							}
+							r13[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 180: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 180: st.param.b32
+							s5 := uint64(0x0)
+							s5v := uint64(r13[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 180: st.param.b32
+							s5 := uint64(0x0)
+							s5v := uint64(r13[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 171
+			return pc, budget
+		case 4:
+			// b3, PTX lines 187-196; code before the call
+			{
+				r0 := w.Reg(0)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				// PTX lines 187, 189, 190: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 187: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
+									continue
+								}
+								v1 = v1x
+							}
+							r16[l] = v1
+							// 189: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 190: add.s64
+							v3 := uint64(uint64(v2) + uint64(r11[l]))
+							r18[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 187: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
+									continue
+								}
+								v1 = v1x
+							}
+							r16[l] = v1
+							// 189: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 190: add.s64
+							v3 := uint64(uint64(v2) + uint64(r11[l]))
+							r18[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 191: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 191: st.global.u32
+							s4 := uint64(r18[l]) + 0x0
+							s4v := uint64(r16[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 191: st.global.u32
+							s4 := uint64(r18[l]) + 0x0
+							s4v := uint64(r16[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:191")
+							}
+						}
+					}
+				}
+				// PTX lines 192: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 192: ld.global.u32
+							v5a := uint64(r12[l]) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
+									continue
+								}
+								v5 = v5x
+							}
+							r19[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 192: ld.global.u32
+							v5a := uint64(r12[l]) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/recursion.ptx:192")
+									continue
+								}
+								v5 = v5x
+							}
+							r19[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 196: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: st.param.b32
+							s6 := uint64(0x8)
+							s6v := uint64(r19[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: st.param.b32
+							s6 := uint64(0x8)
+							s6v := uint64(r19[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3, PTX line 182
+			return pc, budget
+		case 6:
+			// b4, PTX lines 203-217; code before the call
+			{
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				// PTX lines 203, 205, 206: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 203: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
+									continue
+								}
+								v1 = v1x
+							}
+							r20[l] = v1
+							// 205: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							// 206: add.s64
+							v3 := uint64(uint64(v2) + uint64(r11[l]))
+							r22[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 203: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
+									continue
+								}
+								v1 = v1x
+							}
+							r20[l] = v1
+							// 205: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							// 206: add.s64
+							v3 := uint64(uint64(v2) + uint64(r11[l]))
+							r22[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 207, 208, 209: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 207: st.global.u32
+							s4 := uint64(r22[l]) + 0x0
+							s4v := uint64(r20[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
+							}
+							// 208: cvta.to.global.u64
+							v5 := uint64(r4[l])
+							// 209: add.s64
+							v6 := uint64(uint64(v5) + uint64(r11[l]))
+							r24[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 207: st.global.u32
+							s4 := uint64(r22[l]) + 0x0
+							s4v := uint64(r20[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:207")
+							}
+							// 208: cvta.to.global.u64
+							v5 := uint64(r4[l])
+							// 209: add.s64
+							v6 := uint64(uint64(v5) + uint64(r11[l]))
+							r24[l] = v6
+						}
+					}
+				}
+				// PTX lines 210, 211: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v7aw := w.Window(4)
+					v8aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 210: ld.global.u32
+							v7a := uint64(r24[l]) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
+									continue
+								}
+								v7 = v7x
+							}
+							r25[l] = v7
+							// 211: ld.global.u32
+							v8a := uint64(r12[l]) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
+									continue
+								}
+								v8 = v8x
+							}
+							r26[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 210: ld.global.u32
+							v7a := uint64(r24[l]) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/recursion.ptx:210")
+									continue
+								}
+								v7 = v7x
+							}
+							r25[l] = v7
+							// 211: ld.global.u32
+							v8a := uint64(r12[l]) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/recursion.ptx:211")
+									continue
+								}
+								v8 = v8x
+							}
+							r26[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 215: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: st.param.b32
+							s9 := uint64(0x10)
+							s9v := uint64(r26[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: st.param.b32
+							s9 := uint64(0x10)
+							s9v := uint64(r26[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
+							}
+						}
+					}
+				}
+				// PTX lines 217: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 217: st.param.b32
+							s10 := uint64(0x14)
+							s10v := uint64(r25[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 217: st.param.b32
+							s10 := uint64(0x14)
+							s10v := uint64(r25[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b4, PTX line 198
+			return pc, budget
+		case 8:
+			// b5, PTX lines 225-229
+			{
+				r2 := w.Reg(2)
+				r11 := w.Reg(11)
+				r27 := w.Reg(27)
+				r29 := w.Reg(29)
+				// PTX lines 225, 227, 228: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 225: ld.param.b32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
+									continue
+								}
+								v1 = v1x
+							}
+							r27[l] = v1
+							// 227: cvta.to.global.u64
+							v2 := uint64(r2[l])
+							// 228: add.s64
+							v3 := uint64(uint64(v2) + uint64(r11[l]))
+							r29[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 225: ld.param.b32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
+									continue
+								}
+								v1 = v1x
+							}
+							r27[l] = v1
+							// 227: cvta.to.global.u64
+							v2 := uint64(r2[l])
+							// 228: add.s64
+							v3 := uint64(uint64(v2) + uint64(r11[l]))
+							r29[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 229: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 229: st.global.u32
+							s4 := uint64(r29[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 229: st.global.u32
+							s4 := uint64(r29[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:229")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// gcdRegion0 runs blocks 1, 3, 4 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	k0 := uint64(0xffffffff)
-	// PTX lines 32: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 36: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/recursion.ptx:36")
-}
-
-// fibB4 runs b4 of function _Z3fibi, PTX lines 43-49.
-func fibB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0xfffffffe)
-	// PTX line 43: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:43")
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: add.s32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		}
-	}
-	// PTX line 49: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/recursion.ptx:49")
-}
-
-// fibB5 runs b5 of function _Z3fibi, PTX lines 56-59.
-func fibB5(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	// PTX line 56: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r6, nil, 0, 0xc, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:56")
-	// PTX lines 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: add.s32
-				v1 := uint64(uint32(r6[l]) + uint32(r4[l]))
-				r7[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: add.s32
-				v1 := uint64(uint32(r6[l]) + uint32(r4[l]))
-				r7[l] = v1
-			}
-		}
-	}
-	// PTX line 59: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r7, nil, 0, 0x14, 4, m, "testdata/ptx/nvcc/recursion.ptx:59")
-}
-
-// treeDepthB0 runs b0 of function _Z10tree_depthj, PTX lines 72-73.
-func treeDepthB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x2)
-	// PTX line 72: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:72")
-	// PTX lines 73: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// treeDepthB1 runs b1 ($L__BB1_2) of function _Z10tree_depthj, PTX lines 78-79.
-func treeDepthB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
+	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	// PTX line 78: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r1, m, u1)
-	// PTX line 79: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x14, 4, m, "testdata/ptx/nvcc/recursion.ptx:79")
-	_ = u1
-}
-
-// treeDepthB2 runs b2 ($L__BB1_1) of function _Z10tree_depthj, PTX lines 83-87.
-func treeDepthB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: shr.u32
-				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				r2[l] = v1
+	p0 := w.P[0]
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
 			}
+			goto b3
+		case 1:
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 134: mov.u32
+			v1 := uint64(x1)
+			x0 = v1
+			// 135: rem.u32
+			v2 := isa.Rem(x2, x0, 32, false)
+			x1 = v2
+			// 136: setp.ne.s32
+			c3t := uint32(x1) != uint32(k0)
+			c3 := c3t
+			q1 = c3
+			// 137: mov.u32
+			v4 := uint64(x0)
+			x2 = v4
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b3:
+		{
+			// 131: mov.u32
+			v5 := uint64(x0)
+			x2 = v5
+			goto b1
+		}
+	b4:
+		{
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r0[l] = x0
+		r1[l] = x1
+		r2[l] = x2
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: shr.u32
-				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				r2[l] = v1
-			}
+			p1 &^= 1 << l
 		}
 	}
-	// PTX line 87: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/recursion.ptx:87")
+	w.P[1] = p1
+	w.Split(2, parked, &at)
+	return most
 }
 
-// treeDepthB4 runs b4 of function _Z10tree_depthj, PTX lines 94-102.
-func treeDepthB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	k0 := uint64(0xaaaaaaab)
-	k1 := uint64(0x21)
-	// PTX line 94: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r5, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:94")
-	// PTX lines 96, 97, 98: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 97: shr.u64
-				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 98: cvt.u32.u64
-				v3 := uint64(uint32(uint64(v2)))
-				r8[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 97: shr.u64
-				v2 := uint64(uint64(v1) >> uint32(k1))
-				// 98: cvt.u32.u64
-				v3 := uint64(uint32(uint64(v2)))
-				r8[l] = v3
-			}
-		}
-	}
-	// PTX line 102: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r8, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/recursion.ptx:102")
-}
-
-// treeDepthB5 runs b5 of function _Z10tree_depthj, PTX lines 109-113.
-func treeDepthB5(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x1)
-	// PTX line 109: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r9, nil, 0, 0xc, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:109")
-	// PTX lines 111, 112: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: max.s32
-				v1 := uint64(uint32(max(int32(r5[l]), int32(r9[l]))))
-				// 112: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r11[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: max.s32
-				v1 := uint64(uint32(max(int32(r5[l]), int32(r9[l]))))
-				// 112: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r11[l] = v2
-			}
-		}
-	}
-	// PTX line 113: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r11, nil, 0, 0x14, 4, m, "testdata/ptx/nvcc/recursion.ptx:113")
-}
-
-// gcdB0 runs b0 of function _Z3gcdjj, PTX lines 126-128.
-func gcdB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX line 126: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:126")
-	// PTX line 127: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:127")
-	// PTX lines 128: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 128: setp.eq.s32
-				c1t := uint32(r1[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 128: setp.eq.s32
-				c1t := uint32(r1[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// gcdB1 runs b1 ($L__BB2_2) of function _Z3gcdjj, PTX lines 134-137.
-func gcdB1(w *runtime.Warp, m uint32) {
+// gcdRegion1 runs blocks 1 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: mov.u32
-				v1 := uint64(r1[l])
-				r0[l] = v1
-				// 135: rem.u32
-				v2 := isa.Rem(r2[l], v1, 32, false)
-				r1[l] = v2
-				// 136: setp.ne.s32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 137: mov.u32
-				v4 := uint64(v1)
-				r2[l] = v4
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q1 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: mov.u32
-				v1 := uint64(r1[l])
-				r0[l] = v1
-				// 135: rem.u32
-				v2 := isa.Rem(r2[l], v1, 32, false)
-				r1[l] = v2
-				// 136: setp.ne.s32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 137: mov.u32
-				v4 := uint64(v1)
-				r2[l] = v4
-			}
+			goto done
 		}
-		w.P[1] = p1
-	}
-}
-
-// gcdB2 runs b2 ($L__BB2_3) of function _Z3gcdjj, PTX lines 141-141.
-func gcdB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 141: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/recursion.ptx:141")
-}
-
-// gcdB3 runs b3 of function _Z3gcdjj, PTX lines 131-131.
-func gcdB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	// PTX lines 131: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 131: mov.u32
-				v1 := uint64(r0[l])
-				r2[l] = v1
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
+			n++
+			// 134: mov.u32
+			v1 := uint64(x1)
+			x0 = v1
+			// 135: rem.u32
+			v2 := isa.Rem(x2, x0, 32, false)
+			x1 = v2
+			// 136: setp.ne.s32
+			c3t := uint32(x1) != uint32(k0)
+			c3 := c3t
+			q1 = c3
+			// 137: mov.u32
+			v4 := uint64(x0)
+			x2 = v4
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r0[l] = x0
+		r1[l] = x1
+		r2[l] = x2
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 131: mov.u32
-				v1 := uint64(r0[l])
-				r2[l] = v1
-			}
+			p1 &^= 1 << l
 		}
 	}
-}
-
-// recursionB0 runs b0 of kernel recursion, PTX lines 160-170.
-func recursionB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	// PTX line 160: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/recursion.ptx:160")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 161: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/recursion.ptx:161")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 162: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/recursion.ptx:162")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 163: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/recursion.ptx:163")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 164: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/recursion.ptx:164")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 165: ld.param.u32
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/recursion.ptx:165")
-	// PTX line 166: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX line 167: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	// PTX lines 168, 169, 170: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 169: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 170: setp.ge.s32
-				c11t := int32(v10) >= int32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 169: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 170: setp.ge.s32
-				c11t := int32(v10) >= int32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u5
-}
-
-// recursionB2 runs b2 of kernel recursion, PTX lines 173-180.
-func recursionB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	// PTX lines 173, 174, 175: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 173: cvta.to.global.u64
-				v1 := uint64(r3[l])
-				// 174: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-				r11[l] = v2
-				// 175: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r12[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 173: cvta.to.global.u64
-				v1 := uint64(r3[l])
-				// 174: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-				r11[l] = v2
-				// 175: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r12[l] = v3
-			}
-		}
-	}
-	// PTX line 176: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:176")
-	// PTX line 180: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r13, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/recursion.ptx:180")
-}
-
-// recursionB3 runs b3 of kernel recursion, PTX lines 187-196.
-func recursionB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	// PTX line 187: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r16, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:187")
-	// PTX lines 189, 190: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 189: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 190: add.s64
-				v2 := uint64(uint64(v1) + uint64(r11[l]))
-				r18[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 189: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 190: add.s64
-				v2 := uint64(uint64(v1) + uint64(r11[l]))
-				r18[l] = v2
-			}
-		}
-	}
-	// PTX line 191: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/recursion.ptx:191")
-	// PTX line 192: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:192")
-	// PTX line 196: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/recursion.ptx:196")
-}
-
-// recursionB4 runs b4 of kernel recursion, PTX lines 203-217.
-func recursionB4(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	// PTX line 203: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r20, nil, 0, 0xc, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:203")
-	// PTX lines 205, 206: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 206: add.s64
-				v2 := uint64(uint64(v1) + uint64(r11[l]))
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 205: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 206: add.s64
-				v2 := uint64(uint64(v1) + uint64(r11[l]))
-				r22[l] = v2
-			}
-		}
-	}
-	// PTX line 207: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/recursion.ptx:207")
-	// PTX lines 208, 209: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 208: cvta.to.global.u64
-				v3 := uint64(r4[l])
-				// 209: add.s64
-				v4 := uint64(uint64(v3) + uint64(r11[l]))
-				r24[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 208: cvta.to.global.u64
-				v3 := uint64(r4[l])
-				// 209: add.s64
-				v4 := uint64(uint64(v3) + uint64(r11[l]))
-				r24[l] = v4
-			}
-		}
-	}
-	// PTX line 210: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r25, r24, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:210")
-	// PTX line 211: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r26, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:211")
-	// PTX line 215: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r26, nil, 0, 0x10, 4, m, "testdata/ptx/nvcc/recursion.ptx:215")
-	// PTX line 217: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x14, 4, m, "testdata/ptx/nvcc/recursion.ptx:217")
-}
-
-// recursionB5 runs b5 of kernel recursion, PTX lines 225-229.
-func recursionB5(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r11 := w.Reg(11)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	// PTX line 225: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r27, nil, 0, 0x18, 4, 0, m, "testdata/ptx/nvcc/recursion.ptx:225")
-	// PTX lines 227, 228: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 227: cvta.to.global.u64
-				v1 := uint64(r2[l])
-				// 228: add.s64
-				v2 := uint64(uint64(v1) + uint64(r11[l]))
-				r29[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 227: cvta.to.global.u64
-				v1 := uint64(r2[l])
-				// 228: add.s64
-				v2 := uint64(uint64(v1) + uint64(r11[l]))
-				r29[l] = v2
-			}
-		}
-	}
-	// PTX line 229: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r27, r29, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/recursion.ptx:229")
+	w.P[1] = p1
+	w.Split(4, parked, &at)
+	return most
 }

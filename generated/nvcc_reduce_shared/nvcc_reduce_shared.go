@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/reduce_shared.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 2048,
 }
@@ -105,9 +106,47 @@ func init() {
 	reduceSumFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 29-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	reduceSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:29",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -119,9 +158,30 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
 	reduceSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:46",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -135,9 +195,23 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 51-51; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 	reduceSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:51",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -151,6 +225,13 @@ func init() {
 	reduceSumFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:60",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -164,9 +245,23 @@ func init() {
 	}
 	// b2 ($L__BB0_4), PTX lines 61-61; divergent, reconverges at block 5 (b3 ($L__BB0_6))
 	reduceSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:61",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -180,6 +275,13 @@ func init() {
 	reduceSumFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:70",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -193,9 +295,23 @@ func init() {
 	}
 	// b3 ($L__BB0_6), PTX lines 71-71; divergent, reconverges at block 7 (b4 ($L__BB0_8))
 	reduceSumFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:71",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -209,6 +325,13 @@ func init() {
 	reduceSumFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:80",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -222,9 +345,23 @@ func init() {
 	}
 	// b4 ($L__BB0_8), PTX lines 81-81; divergent, reconverges at block 9 (b5 ($L__BB0_10))
 	reduceSumFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:81",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -238,6 +375,13 @@ func init() {
 	reduceSumFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:90",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -251,9 +395,23 @@ func init() {
 	}
 	// b5 ($L__BB0_10), PTX lines 91-91; divergent, reconverges at block 11 (b6 ($L__BB0_12))
 	reduceSumFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:91",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -267,6 +425,13 @@ func init() {
 	reduceSumFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:100",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -280,9 +445,23 @@ func init() {
 	}
 	// b6 ($L__BB0_12), PTX lines 101-101; divergent, reconverges at block 13 (b7 ($L__BB0_14))
 	reduceSumFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB6_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:101",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -296,6 +475,13 @@ func init() {
 	reduceSumFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:110",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -309,9 +495,23 @@ func init() {
 	}
 	// b7 ($L__BB0_14), PTX lines 111-111; divergent, reconverges at block 15 (b8 ($L__BB0_16))
 	reduceSumFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB7_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:111",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -325,6 +525,13 @@ func init() {
 	reduceSumFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:120",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  120,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -338,9 +545,23 @@ func init() {
 	}
 	// b8 ($L__BB0_16), PTX lines 121-121; divergent, reconverges at block 17 (b9 ($L__BB0_18))
 	reduceSumFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB8_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:121",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -354,6 +575,13 @@ func init() {
 	reduceSumFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:130",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -369,6 +597,15 @@ func init() {
 	reduceSumFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:131",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -382,6 +619,13 @@ func init() {
 	reduceSumFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:140",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  140,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:140",
@@ -392,9 +636,27 @@ func init() {
 	}
 	// b11, PTX lines 40-43
 	reduceSumFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:40",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:45",
@@ -405,9 +667,27 @@ func init() {
 	}
 	// b12, PTX lines 54-57
 	reduceSumFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:54",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:59",
@@ -418,9 +698,27 @@ func init() {
 	}
 	// b13, PTX lines 64-67
 	reduceSumFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:64",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:69",
@@ -431,9 +729,27 @@ func init() {
 	}
 	// b14, PTX lines 74-77
 	reduceSumFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:74",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:79",
@@ -444,9 +760,27 @@ func init() {
 	}
 	// b15, PTX lines 84-87
 	reduceSumFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 24, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:84",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:89",
@@ -457,9 +791,27 @@ func init() {
 	}
 	// b16, PTX lines 94-97
 	reduceSumFunc.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:94",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:99",
@@ -470,9 +822,27 @@ func init() {
 	}
 	// b17, PTX lines 104-107
 	reduceSumFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 26, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:104",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:109",
@@ -483,9 +853,27 @@ func init() {
 	}
 	// b18, PTX lines 114-117
 	reduceSumFunc.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 27, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:114",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:119",
@@ -496,9 +884,27 @@ func init() {
 	}
 	// b19, PTX lines 124-127
 	reduceSumFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:124",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:129",
@@ -509,9 +915,30 @@ func init() {
 	}
 	// b20, PTX lines 133-137
 	reduceSumFunc.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 29, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:133",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:139",
@@ -525,12 +952,51 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceSumFunc.Run = reduceSumRun
 	reduceMaxFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 157-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	reduceMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:157",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -542,9 +1008,30 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
 	reduceMaxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:174",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -558,9 +1045,23 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 179-179; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 	reduceMaxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:179",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -574,6 +1075,13 @@ func init() {
 	reduceMaxFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:188",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -587,9 +1095,23 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX lines 189-189; divergent, reconverges at block 5 (b3 ($L__BB1_6))
 	reduceMaxFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:189",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -603,6 +1125,13 @@ func init() {
 	reduceMaxFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:198",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -616,9 +1145,23 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX lines 199-199; divergent, reconverges at block 7 (b4 ($L__BB1_8))
 	reduceMaxFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:199",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -632,6 +1175,13 @@ func init() {
 	reduceMaxFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:208",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -645,9 +1195,23 @@ func init() {
 	}
 	// b4 ($L__BB1_8), PTX lines 209-209; divergent, reconverges at block 9 (b5 ($L__BB1_10))
 	reduceMaxFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:209",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -661,6 +1225,13 @@ func init() {
 	reduceMaxFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:218",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  218,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -674,9 +1245,23 @@ func init() {
 	}
 	// b5 ($L__BB1_10), PTX lines 219-219; divergent, reconverges at block 11 (b6 ($L__BB1_12))
 	reduceMaxFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:219",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -690,6 +1275,13 @@ func init() {
 	reduceMaxFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:228",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -703,9 +1295,23 @@ func init() {
 	}
 	// b6 ($L__BB1_12), PTX lines 229-229; divergent, reconverges at block 13 (b7 ($L__BB1_14))
 	reduceMaxFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB6_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:229",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -719,6 +1325,13 @@ func init() {
 	reduceMaxFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:238",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  238,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -732,9 +1345,23 @@ func init() {
 	}
 	// b7 ($L__BB1_14), PTX lines 239-239; divergent, reconverges at block 15 (b8 ($L__BB1_16))
 	reduceMaxFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB7_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:239",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -748,6 +1375,13 @@ func init() {
 	reduceMaxFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:248",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  248,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -761,9 +1395,23 @@ func init() {
 	}
 	// b8 ($L__BB1_16), PTX lines 249-249; divergent, reconverges at block 17 (b9 ($L__BB1_18))
 	reduceMaxFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB8_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:249",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -777,6 +1425,13 @@ func init() {
 	reduceMaxFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:258",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  258,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -792,6 +1447,15 @@ func init() {
 	reduceMaxFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:259",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  259,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -805,6 +1469,13 @@ func init() {
 	reduceMaxFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:268",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  268,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:268",
@@ -815,9 +1486,27 @@ func init() {
 	}
 	// b11, PTX lines 168-171
 	reduceMaxFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:168",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:173",
@@ -828,9 +1517,27 @@ func init() {
 	}
 	// b12, PTX lines 182-185
 	reduceMaxFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:182",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:187",
@@ -841,9 +1548,27 @@ func init() {
 	}
 	// b13, PTX lines 192-195
 	reduceMaxFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:192",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:197",
@@ -854,9 +1579,27 @@ func init() {
 	}
 	// b14, PTX lines 202-205
 	reduceMaxFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:202",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:207",
@@ -867,9 +1610,27 @@ func init() {
 	}
 	// b15, PTX lines 212-215
 	reduceMaxFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 24, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:212",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:217",
@@ -880,9 +1641,27 @@ func init() {
 	}
 	// b16, PTX lines 222-225
 	reduceMaxFunc.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:222",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:227",
@@ -893,9 +1672,27 @@ func init() {
 	}
 	// b17, PTX lines 232-235
 	reduceMaxFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 26, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:232",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:237",
@@ -906,9 +1703,27 @@ func init() {
 	}
 	// b18, PTX lines 242-245
 	reduceMaxFunc.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 27, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:242",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:247",
@@ -919,9 +1734,27 @@ func init() {
 	}
 	// b19, PTX lines 252-255
 	reduceMaxFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:252",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:257",
@@ -932,9 +1765,30 @@ func init() {
 	}
 	// b20, PTX lines 261-265
 	reduceMaxFunc.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 29, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/reduce_shared.ptx:261",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/reduce_shared.ptx:267",
@@ -948,6 +1802,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceMaxFunc.Run = reduceMaxRun
 }
 
 // ReduceSum launches PTX kernel reduce_sum (testdata/ptx/nvcc/reduce_shared.ptx:17) on dev with the launch configuration cfg. Parameters: param0 is reduce_sum_param_0, param1 is reduce_sum_param_1, param2 is reduce_sum_param_2.
@@ -968,1450 +1823,3718 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, reduceMaxFunc, cfg, p[:])
 }
 
-// reduceSumB0 runs b0 of kernel reduce_sum, PTX lines 29-37.
-func reduceSumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	// PTX line 29: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:29")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 30: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:30")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 31: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:31")
-	// PTX line 32: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 33: shl.b32, warp-uniform
-	u5 := uint64(uint32(u4) << uint32(k0))
-	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 35: add.s32
-				v7 := uint64(uint32(u5) + uint32(v6))
-				r6[l] = v7
-				// 36: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// reduceSumRun runs blocks of kernel reduce_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 29-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 35: add.s32
-				v7 := uint64(uint32(u5) + uint32(v6))
-				r6[l] = v7
-				// 36: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 29: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:29")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 37: mov.u32, warp-uniform
-	u9 := uint64(k1)
-	runtime.Broadcast(r7, m, u9)
-	_ = u1
-	_ = u2
-	_ = u9
-}
-
-// reduceSumB1 runs b1 ($L__BB0_2) of kernel reduce_sum, PTX lines 46-49.
-func reduceSumB1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX lines 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-	// PTX line 47: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		}
-	}
-	// PTX line 49: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r7, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:49")
-}
-
-// reduceSumB1_1 runs b1 ($L__BB0_2) of kernel reduce_sum, PTX lines 51-51.
-func reduceSumB1_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x7f)
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 30: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:30")
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// reduceSumB2_1 runs b2 ($L__BB0_4) of kernel reduce_sum, PTX lines 61-61.
-func reduceSumB2_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x3f)
-	// PTX lines 61: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 31: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:31")
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// reduceSumB3_1 runs b3 ($L__BB0_6) of kernel reduce_sum, PTX lines 71-71.
-func reduceSumB3_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x1f)
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 32: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 33: shl.b32, warp-uniform
+				u5 := uint64(uint32(u4) << uint32(k0))
+				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 35: add.s32
+							v7 := uint64(uint32(u5) + uint32(v6))
+							r6[l] = v7
+							// 36: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 35: add.s32
+							v7 := uint64(uint32(u5) + uint32(v6))
+							r6[l] = v7
+							// 36: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				// PTX line 37: mov.u32, warp-uniform
+				u9 := uint64(k1)
+				runtime.Broadcast(r7, m, u9)
+				_ = u1
+				_ = u2
+				_ = u9
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
+			{
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 46: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: shl.b32
+							v1 := uint64(uint32(r5[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: shl.b32
+							v1 := uint64(uint32(r5[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// reduceSumB4_1 runs b4 ($L__BB0_8) of kernel reduce_sum, PTX lines 81-81.
-func reduceSumB4_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0xf)
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 47: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 48, 49: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+							// 49: st.shared.u32
+							s4 := uint64(uint64(uint32(v3))) + 0x0
+							s4v := uint64(r7[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+							// 49: st.shared.u32
+							s4 := uint64(uint64(uint32(v3))) + 0x0
+							s4v := uint64(r7[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:49")
+							}
+						}
+					}
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB0_2), PTX lines 51-51; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x7f)
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// reduceSumB5_1 runs b5 ($L__BB0_10) of kernel reduce_sum, PTX lines 91-91.
-func reduceSumB5_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x7)
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2 ($L__BB0_4), PTX line 59; bar.sync at line 60
+			return pc, budget
+		case 4:
+			// b2 ($L__BB0_4), PTX lines 61-61; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x3f)
+				// PTX lines 61: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b3 ($L__BB0_6), PTX line 69; bar.sync at line 70
+			return pc, budget
+		case 6:
+			// b3 ($L__BB0_6), PTX lines 71-71; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x1f)
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// reduceSumB6_1 runs b6 ($L__BB0_12) of kernel reduce_sum, PTX lines 101-101.
-func reduceSumB6_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x3)
-	// PTX lines 101: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b4 ($L__BB0_8), PTX line 79; bar.sync at line 80
+			return pc, budget
+		case 8:
+			// b4 ($L__BB0_8), PTX lines 81-81; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0xf)
+				// PTX lines 81: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b5 ($L__BB0_10), PTX line 89; bar.sync at line 90
+			return pc, budget
+		case 10:
+			// b5 ($L__BB0_10), PTX lines 91-91; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x7)
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// reduceSumB7_1 runs b7 ($L__BB0_14) of kernel reduce_sum, PTX lines 111-111.
-func reduceSumB7_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x1)
-	// PTX lines 111: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b6 ($L__BB0_12), PTX line 99; bar.sync at line 100
+			return pc, budget
+		case 12:
+			// b6 ($L__BB0_12), PTX lines 101-101; divergent, reconverges at block 13 (b7 ($L__BB0_14))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x3)
+				// PTX lines 101: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 13:
+			// b7 ($L__BB0_14), PTX line 109; bar.sync at line 110
+			return pc, budget
+		case 14:
+			// b7 ($L__BB0_14), PTX lines 111-111; divergent, reconverges at block 15 (b8 ($L__BB0_16))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x1)
+				// PTX lines 111: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// reduceSumB8_1 runs b8 ($L__BB0_16) of kernel reduce_sum, PTX lines 121-121.
-func reduceSumB8_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	// PTX lines 121: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 121: setp.ne.s32
-				c1t := uint32(r5[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b8 ($L__BB0_16), PTX line 119; bar.sync at line 120
+			return pc, budget
+		case 16:
+			// b8 ($L__BB0_16), PTX lines 121-121; divergent, reconverges at block 17 (b9 ($L__BB0_18))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				// PTX lines 121: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: setp.ne.s32
+							c1t := uint32(r5[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: setp.ne.s32
+							c1t := uint32(r5[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 121: setp.ne.s32
-				c1t := uint32(r5[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b9 ($L__BB0_18), PTX line 129; bar.sync at line 130
+			return pc, budget
+		case 18:
+			// b9 ($L__BB0_18), PTX line 129; divergent, reconverges at block 19 (b10 ($L__BB0_20))
+			t := m & w.P[8]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b10 ($L__BB0_20), PTX line 139; ret
+			next = 30
+		case 20:
+			// b11, PTX lines 40-43
+			{
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x4)
+				// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 41: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 42: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 43: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
+									continue
+								}
+								v4 = v4x
+							}
+							r7[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 41: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 42: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 43: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:43")
+									continue
+								}
+								v4 = v4x
+							}
+							r7[l] = v4
+						}
+					}
+					flt.Raise(w)
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// reduceSumB11 runs b11 of kernel reduce_sum, PTX lines 40-43.
-func reduceSumB11(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX lines 40, 41, 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 41: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 42: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 41: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 42: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-			}
-		}
-	}
-	// PTX line 43: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:43")
-}
-
-// reduceSumB122 runs b12 of kernel reduce_sum, PTX lines 54-57.
-func reduceSumB122(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	// PTX line 54: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r14, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:54")
-	// PTX line 55: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r15, r13, 0xffffffff, 0x200, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:55")
-	// PTX lines 56: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(r15[l]))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(r15[l]))
-				r16[l] = v1
-			}
-		}
-	}
-	// PTX line 57: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r16, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:57")
-}
-
-// reduceSumB13 runs b13 of kernel reduce_sum, PTX lines 64-67.
-func reduceSumB13(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	// PTX line 64: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r17, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:64")
-	// PTX line 65: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r18, r13, 0xffffffff, 0x100, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:65")
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r18[l]))
-				r19[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r18[l]))
-				r19[l] = v1
-			}
-		}
-	}
-	// PTX line 67: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r19, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:67")
-}
-
-// reduceSumB14 runs b14 of kernel reduce_sum, PTX lines 74-77.
-func reduceSumB14(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	// PTX line 74: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:74")
-	// PTX line 75: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r21, r13, 0xffffffff, 0x80, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:75")
-	// PTX lines 76: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(r21[l]))
-				r22[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(r21[l]))
-				r22[l] = v1
-			}
-		}
-	}
-	// PTX line 77: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r22, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:77")
-}
-
-// reduceSumB15 runs b15 of kernel reduce_sum, PTX lines 84-87.
-func reduceSumB15(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	// PTX line 84: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r23, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:84")
-	// PTX line 85: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r24, r13, 0xffffffff, 0x40, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:85")
-	// PTX lines 86: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r24[l]))
-				r25[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r24[l]))
-				r25[l] = v1
-			}
-		}
-	}
-	// PTX line 87: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r25, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:87")
-}
-
-// reduceSumB16 runs b16 of kernel reduce_sum, PTX lines 94-97.
-func reduceSumB16(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	// PTX line 94: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r26, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:94")
-	// PTX line 95: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r27, r13, 0xffffffff, 0x20, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:95")
-	// PTX lines 96: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: add.s32
-				v1 := uint64(uint32(r26[l]) + uint32(r27[l]))
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: add.s32
-				v1 := uint64(uint32(r26[l]) + uint32(r27[l]))
-				r28[l] = v1
-			}
-		}
-	}
-	// PTX line 97: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r28, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:97")
-}
-
-// reduceSumB17 runs b17 of kernel reduce_sum, PTX lines 104-107.
-func reduceSumB17(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	// PTX line 104: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r29, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:104")
-	// PTX line 105: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r30, r13, 0xffffffff, 0x10, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:105")
-	// PTX lines 106: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: add.s32
-				v1 := uint64(uint32(r29[l]) + uint32(r30[l]))
-				r31[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: add.s32
-				v1 := uint64(uint32(r29[l]) + uint32(r30[l]))
-				r31[l] = v1
-			}
-		}
-	}
-	// PTX line 107: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r31, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:107")
-}
-
-// reduceSumB18 runs b18 of kernel reduce_sum, PTX lines 114-117.
-func reduceSumB18(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	// PTX line 114: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r32, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:114")
-	// PTX line 115: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r33, r13, 0xffffffff, 0x8, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:115")
-	// PTX lines 116: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: add.s32
-				v1 := uint64(uint32(r32[l]) + uint32(r33[l]))
-				r34[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: add.s32
-				v1 := uint64(uint32(r32[l]) + uint32(r33[l]))
-				r34[l] = v1
-			}
-		}
-	}
-	// PTX line 117: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r34, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:117")
-}
-
-// reduceSumB19 runs b19 of kernel reduce_sum, PTX lines 124-127.
-func reduceSumB19(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	// PTX line 124: ld.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:124")
-	// PTX line 125: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r36, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:125")
-	// PTX lines 126: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 126: add.s32
-				v2 := uint64(uint32(r36[l]) + uint32(u1))
-				r37[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 126: add.s32
-				v2 := uint64(uint32(r36[l]) + uint32(u1))
-				r37[l] = v2
-			}
-		}
-	}
-	// PTX line 127: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r37, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:127")
-}
-
-// reduceSumB20 runs b20 of kernel reduce_sum, PTX lines 133-137.
-func reduceSumB20(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r38 := w.Reg(38)
-	r41 := w.Reg(41)
-	k0 := uint64(0x4)
-	// PTX line 133: ld.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:133")
-	runtime.Broadcast(r38, m, u1)
-	// PTX lines 134, 135, 136: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 135: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 136: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r41[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 135: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 136: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r41[l] = v4
-			}
-		}
-	}
-	// PTX line 137: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r38, r41, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:137")
-	_ = u1
-}
-
-// reduceMaxB0 runs b0 of kernel reduce_max, PTX lines 157-165.
-func reduceMaxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x8)
-	k1 := uint64(0xff800000)
-	// PTX line 157: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:157")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 158: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:158")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 159: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:159")
-	// PTX line 160: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 161: shl.b32, warp-uniform
-	u5 := uint64(uint32(u4) << uint32(k0))
-	// PTX lines 162, 163, 164: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 162: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 163: add.s32
-				v7 := uint64(uint32(u5) + uint32(v6))
-				r6[l] = v7
-				// 164: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			next = 1
+		case 21:
+			// b12, PTX lines 54-57
+			{
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
+									continue
+								}
+								v1 = v1x
+							}
+							// 55: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x200
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
+									continue
+								}
+								v2 = v2x
+							}
+							// 56: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r16[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:54")
+									continue
+								}
+								v1 = v1x
+							}
+							// 55: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x200
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:55")
+									continue
+								}
+								v2 = v2x
+							}
+							// 56: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r16[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 162: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 163: add.s32
-				v7 := uint64(uint32(u5) + uint32(v6))
-				r6[l] = v7
-				// 164: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX lines 57: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r16[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r16[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:57")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
 			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 165: mov.f32, warp-uniform
-	u9 := uint64(k1)
-	runtime.Broadcast(r7, m, u9)
-	_ = u1
-	_ = u2
-	_ = u9
-}
-
-// reduceMaxB1 runs b1 ($L__BB1_2) of kernel reduce_max, PTX lines 174-177.
-func reduceMaxB1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	k0 := uint64(0x2)
-	k1 := uint64(0x400)
-	// PTX lines 174: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 174: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 174: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-	// PTX line 175: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 176: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 176: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 176: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		}
-	}
-	// PTX line 177: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r7, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:177")
-}
-
-// reduceMaxB1_1 runs b1 ($L__BB1_2) of kernel reduce_max, PTX lines 179-179.
-func reduceMaxB1_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x7f)
-	// PTX lines 179: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 179: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			next = 3
+		case 22:
+			// b13, PTX lines 64-67
+			{
+				r13 := w.Reg(13)
+				r19 := w.Reg(19)
+				// PTX lines 64, 65, 66: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
+									continue
+								}
+								v1 = v1x
+							}
+							// 65: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x100
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
+									continue
+								}
+								v2 = v2x
+							}
+							// 66: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r19[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:64")
+									continue
+								}
+								v1 = v1x
+							}
+							// 65: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x100
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:65")
+									continue
+								}
+								v2 = v2x
+							}
+							// 66: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r19[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 179: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 67: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r19[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r19[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:67")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// reduceMaxB2_1 runs b2 ($L__BB1_4) of kernel reduce_max, PTX lines 189-189.
-func reduceMaxB2_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x3f)
-	// PTX lines 189: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 189: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 23:
+			// b14, PTX lines 74-77
+			{
+				r13 := w.Reg(13)
+				r22 := w.Reg(22)
+				// PTX lines 74, 75, 76: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
+									continue
+								}
+								v1 = v1x
+							}
+							// 75: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x80
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
+									continue
+								}
+								v2 = v2x
+							}
+							// 76: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r22[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:74")
+									continue
+								}
+								v1 = v1x
+							}
+							// 75: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x80
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:75")
+									continue
+								}
+								v2 = v2x
+							}
+							// 76: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r22[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 189: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r22[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r22[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:77")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// reduceMaxB3_1 runs b3 ($L__BB1_6) of kernel reduce_max, PTX lines 199-199.
-func reduceMaxB3_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x1f)
-	// PTX lines 199: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 24:
+			// b15, PTX lines 84-87
+			{
+				r13 := w.Reg(13)
+				r25 := w.Reg(25)
+				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
+									continue
+								}
+								v1 = v1x
+							}
+							// 85: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x40
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							// 86: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r25[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:84")
+									continue
+								}
+								v1 = v1x
+							}
+							// 85: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x40
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							// 86: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r25[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r25[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r25[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:87")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// reduceMaxB4_1 runs b4 ($L__BB1_8) of kernel reduce_max, PTX lines 209-209.
-func reduceMaxB4_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0xf)
-	// PTX lines 209: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 209: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 25:
+			// b16, PTX lines 94-97
+			{
+				r13 := w.Reg(13)
+				r28 := w.Reg(28)
+				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
+									continue
+								}
+								v1 = v1x
+							}
+							// 95: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x20
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
+									continue
+								}
+								v2 = v2x
+							}
+							// 96: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r28[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:94")
+									continue
+								}
+								v1 = v1x
+							}
+							// 95: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x20
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:95")
+									continue
+								}
+								v2 = v2x
+							}
+							// 96: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r28[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 209: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r28[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r28[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:97")
+							}
+						}
+					}
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// reduceMaxB5_1 runs b5 ($L__BB1_10) of kernel reduce_max, PTX lines 219-219.
-func reduceMaxB5_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x7)
-	// PTX lines 219: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 219: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 26:
+			// b17, PTX lines 104-107
+			{
+				r13 := w.Reg(13)
+				r31 := w.Reg(31)
+				// PTX lines 104, 105, 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
+									continue
+								}
+								v1 = v1x
+							}
+							// 105: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x10
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
+									continue
+								}
+								v2 = v2x
+							}
+							// 106: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r31[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:104")
+									continue
+								}
+								v1 = v1x
+							}
+							// 105: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x10
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:105")
+									continue
+								}
+								v2 = v2x
+							}
+							// 106: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r31[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 219: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r31[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r31[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:107")
+							}
+						}
+					}
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// reduceMaxB6_1 runs b6 ($L__BB1_12) of kernel reduce_max, PTX lines 229-229.
-func reduceMaxB6_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x3)
-	// PTX lines 229: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 229: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 27:
+			// b18, PTX lines 114-117
+			{
+				r13 := w.Reg(13)
+				r34 := w.Reg(34)
+				// PTX lines 114, 115, 116: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
+									continue
+								}
+								v1 = v1x
+							}
+							// 115: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x8
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
+									continue
+								}
+								v2 = v2x
+							}
+							// 116: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r34[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: ld.shared.u32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:114")
+									continue
+								}
+								v1 = v1x
+							}
+							// 115: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x8
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:115")
+									continue
+								}
+								v2 = v2x
+							}
+							// 116: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r34[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 229: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 117: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r34[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r34[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:117")
+							}
+						}
+					}
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// reduceMaxB7_1 runs b7 ($L__BB1_14) of kernel reduce_max, PTX lines 239-239.
-func reduceMaxB7_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x1)
-	// PTX lines 239: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 239: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 28:
+			// b19, PTX lines 124-127
+			{
+				r13 := w.Reg(13)
+				r37 := w.Reg(37)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 239: setp.gt.u32
-				c1t := uint32(r5[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 124: ld.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:124")
+				// PTX lines 125, 126: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 125: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
+									continue
+								}
+								v2 = v2x
+							}
+							// 126: add.s32
+							v3 := uint64(uint32(v2) + uint32(u1))
+							r37[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 125: ld.shared.u32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:125")
+									continue
+								}
+								v2 = v2x
+							}
+							// 126: add.s32
+							v3 := uint64(uint32(v2) + uint32(u1))
+							r37[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// reduceMaxB8_1 runs b8 ($L__BB1_16) of kernel reduce_max, PTX lines 249-249.
-func reduceMaxB8_1(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	// PTX lines 249: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 249: setp.ne.s32
-				c1t := uint32(r5[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 127: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r37[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: st.shared.u32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r37[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:127")
+							}
+						}
+					}
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 249: setp.ne.s32
-				c1t := uint32(r5[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 29:
+			// b20, PTX lines 133-137
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				// PTX line 133: ld.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:133")
+				// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 135: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 136: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 137: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(u1)
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 135: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 136: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 137: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(u1)
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:137")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 19
+		default:
+			return pc, budget
 		}
-		w.P[8] = p8
+		if next == stop || next >= 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// reduceMaxB11 runs b11 of kernel reduce_max, PTX lines 168-171.
-func reduceMaxB11(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX lines 168, 169, 170: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 169: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 170: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
+// reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 157-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x8)
+				k1 := uint64(0xff800000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 157: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:157")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 158: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/reduce_shared.ptx:158")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 159: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:159")
+				}
+				// PTX line 160: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r3, m, u4)
+				// PTX line 161: shl.b32, warp-uniform
+				u5 := uint64(uint32(u4) << uint32(k0))
+				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 163: add.s32
+							v7 := uint64(uint32(u5) + uint32(v6))
+							r6[l] = v7
+							// 164: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							r5[l] = v6
+							// 163: add.s32
+							v7 := uint64(uint32(u5) + uint32(v6))
+							r6[l] = v7
+							// 164: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 165: mov.f32, warp-uniform
+				u9 := uint64(k1)
+				runtime.Broadcast(r7, m, u9)
+				_ = u1
+				_ = u2
+				_ = u9
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 169: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 170: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
+			{
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				k1 := uint64(0x400)
+				// PTX lines 174: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: shl.b32
+							v1 := uint64(uint32(r5[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: shl.b32
+							v1 := uint64(uint32(r5[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+				// PTX line 175: mov.u32, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 176, 177: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+							// 177: st.shared.f32
+							s4 := uint64(uint64(uint32(v3))) + 0x0
+							s4v := uint64(r7[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: add.s32
+							v3 := uint64(uint32(u2) + uint32(r11[l]))
+							r13[l] = v3
+							// 177: st.shared.f32
+							s4 := uint64(uint64(uint32(v3))) + 0x0
+							s4v := uint64(r7[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:177")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB1_2), PTX lines 179-179; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x7f)
+				// PTX lines 179: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 179: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 179: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2 ($L__BB1_4), PTX line 187; bar.sync at line 188
+			return pc, budget
+		case 4:
+			// b2 ($L__BB1_4), PTX lines 189-189; divergent, reconverges at block 5 (b3 ($L__BB1_6))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x3f)
+				// PTX lines 189: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 189: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 189: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b3 ($L__BB1_6), PTX line 197; bar.sync at line 198
+			return pc, budget
+		case 6:
+			// b3 ($L__BB1_6), PTX lines 199-199; divergent, reconverges at block 7 (b4 ($L__BB1_8))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x1f)
+				// PTX lines 199: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b4 ($L__BB1_8), PTX line 207; bar.sync at line 208
+			return pc, budget
+		case 8:
+			// b4 ($L__BB1_8), PTX lines 209-209; divergent, reconverges at block 9 (b5 ($L__BB1_10))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0xf)
+				// PTX lines 209: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b5 ($L__BB1_10), PTX line 217; bar.sync at line 218
+			return pc, budget
+		case 10:
+			// b5 ($L__BB1_10), PTX lines 219-219; divergent, reconverges at block 11 (b6 ($L__BB1_12))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x7)
+				// PTX lines 219: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 219: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 219: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b6 ($L__BB1_12), PTX line 227; bar.sync at line 228
+			return pc, budget
+		case 12:
+			// b6 ($L__BB1_12), PTX lines 229-229; divergent, reconverges at block 13 (b7 ($L__BB1_14))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x3)
+				// PTX lines 229: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 229: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 229: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 13:
+			// b7 ($L__BB1_14), PTX line 237; bar.sync at line 238
+			return pc, budget
+		case 14:
+			// b7 ($L__BB1_14), PTX lines 239-239; divergent, reconverges at block 15 (b8 ($L__BB1_16))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x1)
+				// PTX lines 239: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 239: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 239: setp.gt.u32
+							c1t := uint32(r5[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b8 ($L__BB1_16), PTX line 247; bar.sync at line 248
+			return pc, budget
+		case 16:
+			// b8 ($L__BB1_16), PTX lines 249-249; divergent, reconverges at block 17 (b9 ($L__BB1_18))
+			{
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				// PTX lines 249: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 249: setp.ne.s32
+							c1t := uint32(r5[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 249: setp.ne.s32
+							c1t := uint32(r5[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b9 ($L__BB1_18), PTX line 257; bar.sync at line 258
+			return pc, budget
+		case 18:
+			// b9 ($L__BB1_18), PTX line 257; divergent, reconverges at block 19 (b10 ($L__BB1_20))
+			t := m & w.P[8]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b10 ($L__BB1_20), PTX line 267; ret
+			next = 30
+		case 20:
+			// b11, PTX lines 168-171
+			{
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x4)
+				// PTX lines 168, 169, 170, 171: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 169: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 170: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 171: ld.global.f32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
+									continue
+								}
+								v4 = v4x
+							}
+							r7[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 169: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 170: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 171: ld.global.f32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:171")
+									continue
+								}
+								v4 = v4x
+							}
+							r7[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 21:
+			// b12, PTX lines 182-185
+			{
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				// PTX lines 182, 183, 184: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 182: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
+									continue
+								}
+								v1 = v1x
+							}
+							// 183: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x200
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
+									continue
+								}
+								v2 = v2x
+							}
+							// 184: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r16[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 182: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:182")
+									continue
+								}
+								v1 = v1x
+							}
+							// 183: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x200
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:183")
+									continue
+								}
+								v2 = v2x
+							}
+							// 184: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r16[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 185: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 185: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r16[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 185: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r16[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:185")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 22:
+			// b13, PTX lines 192-195
+			{
+				r13 := w.Reg(13)
+				r19 := w.Reg(19)
+				// PTX lines 192, 193, 194: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 192: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
+									continue
+								}
+								v1 = v1x
+							}
+							// 193: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x100
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
+									continue
+								}
+								v2 = v2x
+							}
+							// 194: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r19[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 192: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:192")
+									continue
+								}
+								v1 = v1x
+							}
+							// 193: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x100
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:193")
+									continue
+								}
+								v2 = v2x
+							}
+							// 194: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r19[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 195: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 195: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r19[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 195: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r19[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:195")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 23:
+			// b14, PTX lines 202-205
+			{
+				r13 := w.Reg(13)
+				r22 := w.Reg(22)
+				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x80
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
+									continue
+								}
+								v2 = v2x
+							}
+							// 204: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r22[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x80
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:203")
+									continue
+								}
+								v2 = v2x
+							}
+							// 204: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r22[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 205: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 205: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r22[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 205: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r22[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:205")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 24:
+			// b15, PTX lines 212-215
+			{
+				r13 := w.Reg(13)
+				r25 := w.Reg(25)
+				// PTX lines 212, 213, 214: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 212: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
+									continue
+								}
+								v1 = v1x
+							}
+							// 213: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x40
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
+									continue
+								}
+								v2 = v2x
+							}
+							// 214: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r25[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 212: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:212")
+									continue
+								}
+								v1 = v1x
+							}
+							// 213: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x40
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:213")
+									continue
+								}
+								v2 = v2x
+							}
+							// 214: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r25[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 215: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r25[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r25[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:215")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 25:
+			// b16, PTX lines 222-225
+			{
+				r13 := w.Reg(13)
+				r28 := w.Reg(28)
+				// PTX lines 222, 223, 224: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 222: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
+									continue
+								}
+								v1 = v1x
+							}
+							// 223: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x20
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
+									continue
+								}
+								v2 = v2x
+							}
+							// 224: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r28[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 222: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:222")
+									continue
+								}
+								v1 = v1x
+							}
+							// 223: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x20
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:223")
+									continue
+								}
+								v2 = v2x
+							}
+							// 224: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r28[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 225: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 225: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r28[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 225: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r28[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:225")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 26:
+			// b17, PTX lines 232-235
+			{
+				r13 := w.Reg(13)
+				r31 := w.Reg(31)
+				// PTX lines 232, 233, 234: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
+									continue
+								}
+								v1 = v1x
+							}
+							// 233: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x10
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
+									continue
+								}
+								v2 = v2x
+							}
+							// 234: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r31[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:232")
+									continue
+								}
+								v1 = v1x
+							}
+							// 233: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x10
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:233")
+									continue
+								}
+								v2 = v2x
+							}
+							// 234: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r31[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 235: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 235: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r31[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 235: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r31[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:235")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 27:
+			// b18, PTX lines 242-245
+			{
+				r13 := w.Reg(13)
+				r34 := w.Reg(34)
+				// PTX lines 242, 243, 244: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 242: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
+									continue
+								}
+								v1 = v1x
+							}
+							// 243: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x8
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
+									continue
+								}
+								v2 = v2x
+							}
+							// 244: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r34[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 242: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:242")
+									continue
+								}
+								v1 = v1x
+							}
+							// 243: ld.shared.f32
+							v2a := uint64(uint64(uint32(r13[l]))) + 0x8
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:243")
+									continue
+								}
+								v2 = v2x
+							}
+							// 244: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r34[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 245: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 245: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r34[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 245: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(r34[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:245")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 28:
+			// b19, PTX lines 252-255
+			{
+				r13 := w.Reg(13)
+				r35 := w.Reg(35)
+				// PTX lines 252: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 252: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
+									continue
+								}
+								v1 = v1x
+							}
+							r35[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 252: ld.shared.f32
+							v1a := uint64(uint64(uint32(r13[l]))) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/nvcc/reduce_shared.ptx:252")
+									continue
+								}
+								v1 = v1x
+							}
+							r35[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 253: ld.shared.f32
+				u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:253")
+				// PTX lines 254, 255: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 254: max.f32
+							v3 := uint64(isa.MaxF32(uint32(r35[l]), uint32(u2), false))
+							// 255: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(v3)
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 254: max.f32
+							v3 := uint64(isa.MaxF32(uint32(r35[l]), uint32(u2), false))
+							// 255: st.shared.f32
+							s4 := uint64(uint64(uint32(r13[l]))) + 0x0
+							s4v := uint64(v3)
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/reduce_shared.ptx:255")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 29:
+			// b20, PTX lines 261-265
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 261: ld.shared.f32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
+				// PTX lines 262, 263, 264, 265: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 262: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 263: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 264: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 265: st.global.f32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(u1)
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 262: cvta.to.global.u64
+							v2 := uint64(r0[l])
+							// 263: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 264: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 265: st.global.f32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(u1)
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/nvcc/reduce_shared.ptx:265")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 19
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 171: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:171")
-}
-
-// reduceMaxB122 runs b12 of kernel reduce_max, PTX lines 182-185.
-func reduceMaxB122(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	// PTX line 182: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r14, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:182")
-	// PTX line 183: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r15, r13, 0xffffffff, 0x200, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:183")
-	// PTX lines 184: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 184: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 184: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r14[l]), uint32(r15[l]), false))
-				r16[l] = v1
-			}
+		if next == stop || next >= 30 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 185: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r16, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:185")
-}
-
-// reduceMaxB13 runs b13 of kernel reduce_max, PTX lines 192-195.
-func reduceMaxB13(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	// PTX line 192: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r17, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:192")
-	// PTX line 193: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r13, 0xffffffff, 0x100, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:193")
-	// PTX lines 194: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r18[l]), false))
-				r19[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r18[l]), false))
-				r19[l] = v1
-			}
-		}
-	}
-	// PTX line 195: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r19, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:195")
-}
-
-// reduceMaxB14 runs b14 of kernel reduce_max, PTX lines 202-205.
-func reduceMaxB14(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	// PTX line 202: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r20, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:202")
-	// PTX line 203: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r21, r13, 0xffffffff, 0x80, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:203")
-	// PTX lines 204: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r20[l]), uint32(r21[l]), false))
-				r22[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r20[l]), uint32(r21[l]), false))
-				r22[l] = v1
-			}
-		}
-	}
-	// PTX line 205: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r22, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:205")
-}
-
-// reduceMaxB15 runs b15 of kernel reduce_max, PTX lines 212-215.
-func reduceMaxB15(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	// PTX line 212: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r23, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:212")
-	// PTX line 213: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r24, r13, 0xffffffff, 0x40, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:213")
-	// PTX lines 214: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 214: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r23[l]), uint32(r24[l]), false))
-				r25[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 214: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r23[l]), uint32(r24[l]), false))
-				r25[l] = v1
-			}
-		}
-	}
-	// PTX line 215: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r25, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:215")
-}
-
-// reduceMaxB16 runs b16 of kernel reduce_max, PTX lines 222-225.
-func reduceMaxB16(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	// PTX line 222: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r26, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:222")
-	// PTX line 223: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r27, r13, 0xffffffff, 0x20, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:223")
-	// PTX lines 224: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 224: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r26[l]), uint32(r27[l]), false))
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 224: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r26[l]), uint32(r27[l]), false))
-				r28[l] = v1
-			}
-		}
-	}
-	// PTX line 225: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r28, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:225")
-}
-
-// reduceMaxB17 runs b17 of kernel reduce_max, PTX lines 232-235.
-func reduceMaxB17(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	// PTX line 232: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r29, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:232")
-	// PTX line 233: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r30, r13, 0xffffffff, 0x10, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:233")
-	// PTX lines 234: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 234: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r29[l]), uint32(r30[l]), false))
-				r31[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 234: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r29[l]), uint32(r30[l]), false))
-				r31[l] = v1
-			}
-		}
-	}
-	// PTX line 235: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r31, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:235")
-}
-
-// reduceMaxB18 runs b18 of kernel reduce_max, PTX lines 242-245.
-func reduceMaxB18(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	// PTX line 242: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r32, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:242")
-	// PTX line 243: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r33, r13, 0xffffffff, 0x8, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:243")
-	// PTX lines 244: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 244: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r32[l]), uint32(r33[l]), false))
-				r34[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 244: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r32[l]), uint32(r33[l]), false))
-				r34[l] = v1
-			}
-		}
-	}
-	// PTX line 245: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r34, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:245")
-}
-
-// reduceMaxB19 runs b19 of kernel reduce_max, PTX lines 252-255.
-func reduceMaxB19(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	// PTX line 252: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r35, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/reduce_shared.ptx:252")
-	// PTX line 253: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:253")
-	// PTX lines 254: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 254: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r35[l]), uint32(u1), false))
-				r37[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 254: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r35[l]), uint32(u1), false))
-				r37[l] = v2
-			}
-		}
-	}
-	// PTX line 255: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r37, r13, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:255")
-}
-
-// reduceMaxB20 runs b20 of kernel reduce_max, PTX lines 261-265.
-func reduceMaxB20(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r38 := w.Reg(38)
-	r41 := w.Reg(41)
-	k0 := uint64(0x4)
-	// PTX line 261: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
-	runtime.Broadcast(r38, m, u1)
-	// PTX lines 262, 263, 264: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 262: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 263: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 264: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r41[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 262: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 263: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 264: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r41[l] = v4
-			}
-		}
-	}
-	// PTX line 265: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r38, r41, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:265")
-	_ = u1
 }

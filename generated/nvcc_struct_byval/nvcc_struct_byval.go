@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/struct_byval.ptx",
+	NumWindows: 14,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -205,9 +206,48 @@ func init() {
 	dot3Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 22-31; ret
 	dot3Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{dot3B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dot3Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:22",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:32",
@@ -221,12 +261,76 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	dot3Func.Run = dot3Run
 	cross3Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 43-60; ret
 	cross3Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{cross3B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cross3Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:43",
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:61",
@@ -240,12 +344,57 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	cross3Func.Run = cross3Run
 	affineFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 77-87; divergent, reconverges at block 2 (b2 ($L__BB2_4))
 	affineFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{affineB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			affineRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:77",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -257,9 +406,27 @@ func init() {
 	}
 	// b1 ($L__BB2_3), PTX lines 107-110
 	affineFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{affineB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			affineRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:107",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:112",
@@ -272,6 +439,13 @@ func init() {
 	affineFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:113",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:113",
@@ -282,9 +456,53 @@ func init() {
 	}
 	// b3, PTX lines 90-100
 	affineFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{affineB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			affineRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:90",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     4,
 			Kind:    runtime.TermBranch,
@@ -297,9 +515,21 @@ func init() {
 	}
 	// b4, PTX lines 103-104
 	affineFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{affineB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			affineRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:103",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:106",
@@ -313,12 +543,60 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	affineFunc.Run = affineRun
 	vecOpsFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 131-142; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 	vecOpsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{vecOpsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecOpsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:131",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -332,6 +610,13 @@ func init() {
 	vecOpsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:205",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:205",
@@ -342,9 +627,54 @@ func init() {
 	}
 	// b2, PTX lines 145-161; code before the call
 	vecOpsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{vecOpsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecOpsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:145",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -355,6 +685,13 @@ func init() {
 	vecOpsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:163",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -383,9 +720,54 @@ func init() {
 	}
 	// b3, PTX lines 169-186; code before the call
 	vecOpsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{vecOpsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecOpsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:169",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -396,6 +778,13 @@ func init() {
 	vecOpsFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:188",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -425,9 +814,39 @@ func init() {
 	}
 	// b4, PTX lines 194-202
 	vecOpsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{vecOpsB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecOpsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:194",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:204",
@@ -441,12 +860,60 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	vecOpsFunc.Run = vecOpsRun
 	mixedParamFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 223-234; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 	mixedParamFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mixedParamB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mixedParamRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:223",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -460,6 +927,13 @@ func init() {
 	mixedParamFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:255",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  255,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:255",
@@ -470,9 +944,63 @@ func init() {
 	}
 	// b2, PTX lines 237-252
 	mixedParamFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mixedParamB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mixedParamRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/struct_byval.ptx:237",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/struct_byval.ptx:254",
@@ -486,6 +1014,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mixedParamFunc.Run = mixedParamRun
 }
 
 // Affine launches PTX kernel affine (testdata/ptx/nvcc/struct_byval.ptx:65) on dev with the launch configuration cfg. Parameters: param0 is affine_param_0, param1 is affine_param_1, param2 is affine_param_2.
@@ -518,878 +1047,2931 @@ func MixedParam(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, mixedParamFunc, cfg, p[:])
 }
 
-// dot3B0 runs b0 of function _Z4dot34Vec3S_, PTX lines 22-31.
-func dot3B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	// PTX line 22: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x14, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:22")
-	// PTX line 23: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:23")
-	// PTX line 24: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0xc, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:24")
-	// PTX line 25: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:25")
-	// PTX line 26: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x10, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:26")
-	// PTX line 27: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r5, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:27")
-	// PTX lines 28, 29, 30: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r5[l]), uint32(r4[l])))
-				// 29: fma.rn.f32
-				var v2 uint64
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1)))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
+// dot3Run runs blocks of function _Z4dot34Vec3S_ for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 22-31; ret
+			{
+				r8 := w.Reg(8)
+				// PTX lines 22, 23, 24, 25, 26, 27, 28, 29, 30: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: ld.param.f32
+							v1a := uint64(0x14)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
+									continue
+								}
+								v1 = v1x
+							}
+							// 23: ld.param.f32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
+									continue
+								}
+								v2 = v2x
+							}
+							// 24: ld.param.f32
+							v3a := uint64(0xc)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
+									continue
+								}
+								v3 = v3x
+							}
+							// 25: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
+									continue
+								}
+								v4 = v4x
+							}
+							// 26: ld.param.f32
+							v5a := uint64(0x10)
+							var v5 uint64
+							if v5a < pmEnd4 {
+								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
+									continue
+								}
+								v5 = v5x
+							}
+							// 27: ld.param.f32
+							v6a := uint64(0x4)
+							var v6 uint64
+							if v6a < pmEnd4 {
+								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
+									continue
+								}
+								v6 = v6x
+							}
+							// 28: mul.f32
+							v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+							// 29: fma.rn.f32
+							var v8 uint64
+							if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+								v8 = uint64(math.Float32bits(float32(v8f)))
+							} else {
+								v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(v7)))
+							}
+							// 30: fma.rn.f32
+							var v9 uint64
+							if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+								v9 = uint64(math.Float32bits(float32(v9f)))
+							} else {
+								v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(v8)))
+							}
+							r8[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: ld.param.f32
+							v1a := uint64(0x14)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
+									continue
+								}
+								v1 = v1x
+							}
+							// 23: ld.param.f32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
+									continue
+								}
+								v2 = v2x
+							}
+							// 24: ld.param.f32
+							v3a := uint64(0xc)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
+									continue
+								}
+								v3 = v3x
+							}
+							// 25: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
+									continue
+								}
+								v4 = v4x
+							}
+							// 26: ld.param.f32
+							v5a := uint64(0x10)
+							var v5 uint64
+							if v5a < pmEnd4 {
+								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
+									continue
+								}
+								v5 = v5x
+							}
+							// 27: ld.param.f32
+							v6a := uint64(0x4)
+							var v6 uint64
+							if v6a < pmEnd4 {
+								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
+									continue
+								}
+								v6 = v6x
+							}
+							// 28: mul.f32
+							v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+							// 29: fma.rn.f32
+							var v8 uint64
+							if v8f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+								v8 = uint64(math.Float32bits(float32(v8f)))
+							} else {
+								v8 = uint64(isa.FmaF32RN(uint32(v4), uint32(v3), uint32(v7)))
+							}
+							// 30: fma.rn.f32
+							var v9 uint64
+							if v9f := math.FMA(float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+								v9 = uint64(math.Float32bits(float32(v9f)))
+							} else {
+								v9 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(v8)))
+							}
+							r8[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 31: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: st.param.f32
+							s10 := uint64(0x18)
+							s10v := uint64(r8[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: st.param.f32
+							s10 := uint64(0x18)
+							s10v := uint64(r8[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// cross3Run runs blocks of function _Z6cross34Vec3S_ for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 43-60; ret
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
+									continue
+								}
+								v1 = v1x
+							}
+							// 44: ld.param.f32
+							v2a := uint64(0xc)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
+									continue
+								}
+								v2 = v2x
+							}
+							// 45: ld.param.f32
+							v3a := uint64(0x10)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
+									continue
+								}
+								v3 = v3x
+							}
+							// 46: ld.param.f32
+							v4a := uint64(0x8)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
+									continue
+								}
+								v4 = v4x
+							}
+							// 47: ld.param.f32
+							v5a := uint64(0x14)
+							var v5 uint64
+							if v5a < pmEnd4 {
+								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
+									continue
+								}
+								v5 = v5x
+							}
+							// 48: ld.param.f32
+							v6a := uint64(0x4)
+							var v6 uint64
+							if v6a < pmEnd4 {
+								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
+									continue
+								}
+								v6 = v6x
+							}
+							// 49: mul.f32
+							v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+							// 50: mul.f32
+							v8 := uint64(isa.MulF32RN(uint32(v4), uint32(v3)))
+							// 51: mul.f32
+							v9 := uint64(isa.MulF32RN(uint32(v4), uint32(v2)))
+							// 52: mul.f32
+							v10 := uint64(isa.MulF32RN(uint32(v1), uint32(v5)))
+							// 53: mul.f32
+							v11 := uint64(isa.MulF32RN(uint32(v1), uint32(v3)))
+							// 54: mul.f32
+							v12 := uint64(isa.MulF32RN(uint32(v6), uint32(v2)))
+							// 55: sub.f32
+							v13 := uint64(isa.SubF32RN(uint32(v11), uint32(v12)))
+							r12[l] = v13
+							// 56: sub.f32
+							v14 := uint64(isa.SubF32RN(uint32(v9), uint32(v10)))
+							r13[l] = v14
+							// 57: sub.f32
+							v15 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+							r14[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
+									continue
+								}
+								v1 = v1x
+							}
+							// 44: ld.param.f32
+							v2a := uint64(0xc)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
+									continue
+								}
+								v2 = v2x
+							}
+							// 45: ld.param.f32
+							v3a := uint64(0x10)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
+									continue
+								}
+								v3 = v3x
+							}
+							// 46: ld.param.f32
+							v4a := uint64(0x8)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
+									continue
+								}
+								v4 = v4x
+							}
+							// 47: ld.param.f32
+							v5a := uint64(0x14)
+							var v5 uint64
+							if v5a < pmEnd4 {
+								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
+									continue
+								}
+								v5 = v5x
+							}
+							// 48: ld.param.f32
+							v6a := uint64(0x4)
+							var v6 uint64
+							if v6a < pmEnd4 {
+								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
+									continue
+								}
+								v6 = v6x
+							}
+							// 49: mul.f32
+							v7 := uint64(isa.MulF32RN(uint32(v6), uint32(v5)))
+							// 50: mul.f32
+							v8 := uint64(isa.MulF32RN(uint32(v4), uint32(v3)))
+							// 51: mul.f32
+							v9 := uint64(isa.MulF32RN(uint32(v4), uint32(v2)))
+							// 52: mul.f32
+							v10 := uint64(isa.MulF32RN(uint32(v1), uint32(v5)))
+							// 53: mul.f32
+							v11 := uint64(isa.MulF32RN(uint32(v1), uint32(v3)))
+							// 54: mul.f32
+							v12 := uint64(isa.MulF32RN(uint32(v6), uint32(v2)))
+							// 55: sub.f32
+							v13 := uint64(isa.SubF32RN(uint32(v11), uint32(v12)))
+							r12[l] = v13
+							// 56: sub.f32
+							v14 := uint64(isa.SubF32RN(uint32(v9), uint32(v10)))
+							r13[l] = v14
+							// 57: sub.f32
+							v15 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+							r14[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 58: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: st.param.f32
+							s16 := uint64(0x18)
+							s16v := uint64(r14[l])
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: st.param.f32
+							s16 := uint64(0x18)
+							s16v := uint64(r14[l])
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
+							}
+						}
+					}
+				}
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.param.f32
+							s17 := uint64(0x1c)
+							s17v := uint64(r13[l])
+							if s17 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.param.f32
+							s17 := uint64(0x1c)
+							s17v := uint64(r13[l])
+							if s17 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
+							}
+						}
+					}
+				}
+				// PTX lines 60: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: st.param.f32
+							s18 := uint64(0x20)
+							s18v := uint64(r12[l])
+							if s18 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: st.param.f32
+							s18 := uint64(0x20)
+							s18v := uint64(r12[l])
+							if s18 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// affineRun runs blocks of kernel affine for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 77-87; divergent, reconverges at block 2 (b2 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 77: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r3[l]), uint32(r2[l]), uint32(v1)))
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:77")
 				}
-				// 30: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(v2)))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 78: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(r1[l]), uint32(r0[l]), uint32(v2)))
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:78")
 				}
-				r8[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r5[l]), uint32(r4[l])))
-				// 29: fma.rn.f32
-				var v2 uint64
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v1)))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 79: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
 				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r3[l]), uint32(r2[l]), uint32(v1)))
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:79")
 				}
-				// 30: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(v2)))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 80: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
 				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(r1[l]), uint32(r0[l]), uint32(v2)))
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:80")
 				}
-				r8[l] = v3
-			}
-		}
-	}
-	// PTX line 31: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r8, nil, 0, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:31")
-}
-
-// cross3B0 runs b0 of function _Z6cross34Vec3S_, PTX lines 43-60.
-func cross3B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	// PTX line 43: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:43")
-	// PTX line 44: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0xc, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:44")
-	// PTX line 45: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x10, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:45")
-	// PTX line 46: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x8, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:46")
-	// PTX line 47: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x14, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:47")
-	// PTX line 48: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r5, nil, 0, 0x4, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:48")
-	// PTX lines 49, 50, 51, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r5[l]), uint32(r4[l])))
-				// 50: mul.f32
-				v2 := uint64(isa.MulF32RN(uint32(r3[l]), uint32(r2[l])))
-				// 51: mul.f32
-				v3 := uint64(isa.MulF32RN(uint32(r3[l]), uint32(r1[l])))
-				// 52: mul.f32
-				v4 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r4[l])))
-				// 53: mul.f32
-				v5 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r2[l])))
-				// 54: mul.f32
-				v6 := uint64(isa.MulF32RN(uint32(r5[l]), uint32(r1[l])))
-				// 55: sub.f32
-				v7 := uint64(isa.SubF32RN(uint32(v5), uint32(v6)))
-				r12[l] = v7
-				// 56: sub.f32
-				v8 := uint64(isa.SubF32RN(uint32(v3), uint32(v4)))
-				r13[l] = v8
-				// 57: sub.f32
-				v9 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
-				r14[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: mul.f32
-				v1 := uint64(isa.MulF32RN(uint32(r5[l]), uint32(r4[l])))
-				// 50: mul.f32
-				v2 := uint64(isa.MulF32RN(uint32(r3[l]), uint32(r2[l])))
-				// 51: mul.f32
-				v3 := uint64(isa.MulF32RN(uint32(r3[l]), uint32(r1[l])))
-				// 52: mul.f32
-				v4 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r4[l])))
-				// 53: mul.f32
-				v5 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r2[l])))
-				// 54: mul.f32
-				v6 := uint64(isa.MulF32RN(uint32(r5[l]), uint32(r1[l])))
-				// 55: sub.f32
-				v7 := uint64(isa.SubF32RN(uint32(v5), uint32(v6)))
-				r12[l] = v7
-				// 56: sub.f32
-				v8 := uint64(isa.SubF32RN(uint32(v3), uint32(v4)))
-				r13[l] = v8
-				// 57: sub.f32
-				v9 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
-				r14[l] = v9
-			}
-		}
-	}
-	// PTX line 58: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r14, nil, 0, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:58")
-	// PTX line 59: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r13, nil, 0, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:59")
-	// PTX line 60: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r12, nil, 0, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:60")
-}
-
-// affineB0 runs b0 of kernel affine, PTX lines 77-87.
-func affineB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	// PTX line 77: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:77")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 78: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:78")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 79: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:79")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 80: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:80")
-	// PTX line 81: ld.param.f32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:81")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 82: ld.param.f32
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:82")
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 83: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.NTID().X))
-	// PTX line 84: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.CTAID().X))
-	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 86: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-				r9[l] = v10
-				// 87: setp.ge.s32
-				c11t := int32(v10) >= int32(u4)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 86: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
-				r9[l] = v10
-				// 87: setp.ge.s32
-				c11t := int32(v10) >= int32(u4)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u5
-	_ = u6
-}
-
-// affineB1 runs b1 ($L__BB2_3) of kernel affine, PTX lines 107-110.
-func affineB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	k0 := uint64(0x2)
-	// PTX lines 107, 108, 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 107: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 108: shl.b64
-				v2 := uint64(uint64(r10[l]) << uint32(k0))
-				// 109: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r20[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 107: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 108: shl.b64
-				v2 := uint64(uint64(r10[l]) << uint32(k0))
-				// 109: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r20[l] = v3
-			}
-		}
-	}
-	// PTX line 110: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:110")
-}
-
-// affineB3 runs b3 of kernel affine, PTX lines 90-100.
-func affineB3(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX lines 90, 91, 92, 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: cvt.s64.s32
-				v1 := uint64(uint64(int32(r9[l])))
-				r10[l] = v1
-				// 91: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				// 92: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-				// 93: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r13[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: cvt.s64.s32
-				v1 := uint64(uint64(int32(r9[l])))
-				r10[l] = v1
-				// 91: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				// 92: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
-				// 93: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r13[l] = v4
-			}
-		}
-	}
-	// PTX line 94: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:94")
-	// PTX lines 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: fma.rn.f32
-				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+				// PTX line 81: ld.param.f32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(r14[l]), uint32(r4[l])))
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:81")
 				}
-				r15[l] = v5
-				// 96: and.b32
-				v6 := uint64(uint32(r2[l]) & uint32(k1))
-				// 97: setp.eq.b32
-				c7t := uint32(v6) == uint32(k1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				runtime.Broadcast(r4, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
-				// 98: mov.pred
-				c8 := false
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p2 = p2&^(1<<l) | c8b0<<l
-				// 99: xor.pred
-				c9 := (c7) != (c8)
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p3 = p3&^(1<<l) | c9b0<<l
-				// 100: not.pred
-				c10 := !(c9)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p4 = p4&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: fma.rn.f32
-				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+				// PTX line 82: ld.param.f32
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u6 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(r14[l]), uint32(r4[l])))
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:82")
 				}
-				r15[l] = v5
-				// 96: and.b32
-				v6 := uint64(uint32(r2[l]) & uint32(k1))
-				// 97: setp.eq.b32
-				c7t := uint32(v6) == uint32(k1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				runtime.Broadcast(r5, m, u6)
+				// PTX line 83: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.NTID().X))
+				// PTX line 84: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.CTAID().X))
+				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 86: mad.lo.s32
+							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+							r9[l] = v10
+							// 87: setp.ge.s32
+							c11t := int32(v10) >= int32(u4)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 86: mad.lo.s32
+							v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+							r9[l] = v10
+							// 87: setp.ge.s32
+							c11t := int32(v10) >= int32(u4)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
-				// 98: mov.pred
-				c8 := false
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p2 = p2&^(1<<l) | c8b0<<l
-				// 99: xor.pred
-				c9 := (c7) != (c8)
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p3 = p3&^(1<<l) | c9b0<<l
-				// 100: not.pred
-				c10 := !(c9)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p4 = p4&^(1<<l) | c10b0<<l
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u5
+				_ = u6
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_3), PTX lines 107-110
+			{
+				r0 := w.Reg(0)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				k0 := uint64(0x2)
+				// PTX lines 107, 108, 109, 110: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 108: shl.b64
+							v2 := uint64(uint64(r10[l]) << uint32(k0))
+							// 109: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 110: st.global.f32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r15[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 108: shl.b64
+							v2 := uint64(uint64(r10[l]) << uint32(k0))
+							// 109: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 110: st.global.f32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r15[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:110")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB2_4), PTX line 112; ret
+			next = 5
+		case 3:
+			// b3, PTX lines 90-100
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: cvt.s64.s32
+							v1 := uint64(uint64(int32(r9[l])))
+							r10[l] = v1
+							// 91: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							// 92: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+							// 93: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 94: ld.global.f32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
+									continue
+								}
+								v5 = v5x
+							}
+							// 95: fma.rn.f32
+							var v6 uint64
+							if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
+								v6 = uint64(math.Float32bits(float32(v6f)))
+							} else {
+								v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
+							}
+							r15[l] = v6
+							// 96: and.b32
+							v7 := uint64(uint32(r2[l]) & uint32(k1))
+							// 97: setp.eq.b32
+							c8t := uint32(v7) == uint32(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+							// 98: mov.pred
+							c9 := false
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p2 = p2&^(1<<l) | c9b0<<l
+							// 99: xor.pred
+							c10 := (c8) != (c9)
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p3 = p3&^(1<<l) | c10b0<<l
+							// 100: not.pred
+							c11 := !(c10)
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p4 = p4&^(1<<l) | c11b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: cvt.s64.s32
+							v1 := uint64(uint64(int32(r9[l])))
+							r10[l] = v1
+							// 91: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							// 92: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r9[l])) * int64(int32(k0))))
+							// 93: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 94: ld.global.f32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:94")
+									continue
+								}
+								v5 = v5x
+							}
+							// 95: fma.rn.f32
+							var v6 uint64
+							if v6f := math.FMA(float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))); isa.FmaF32Direct(v6f) {
+								v6 = uint64(math.Float32bits(float32(v6f)))
+							} else {
+								v6 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v5), uint32(r4[l])))
+							}
+							r15[l] = v6
+							// 96: and.b32
+							v7 := uint64(uint32(r2[l]) & uint32(k1))
+							// 97: setp.eq.b32
+							c8t := uint32(v7) == uint32(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+							// 98: mov.pred
+							c9 := false
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p2 = p2&^(1<<l) | c9b0<<l
+							// 99: xor.pred
+							c10 := (c8) != (c9)
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p3 = p3&^(1<<l) | c10b0<<l
+							// 100: not.pred
+							c11 := !(c10)
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p4 = p4&^(1<<l) | c11b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4, PTX lines 103-104
+			{
+				r15 := w.Reg(15)
+				k0 := uint64(0x0)
+				// PTX line 103: mov.f32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: max.f32
+							v2 := uint64(isa.MaxF32(uint32(r15[l]), uint32(u1), false))
+							r15[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: max.f32
+							v2 := uint64(isa.MaxF32(uint32(r15[l]), uint32(u1), false))
+							r15[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// affineB4 runs b4 of kernel affine, PTX lines 103-104.
-func affineB4(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	// PTX line 103: mov.f32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 104: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 104: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r15[l]), uint32(u1), false))
-				r15[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 104: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r15[l]), uint32(u1), false))
-				r15[l] = v2
-			}
-		}
-	}
-}
-
-// vecOpsB0 runs b0 of kernel vec_ops, PTX lines 131-142.
-func vecOpsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	// PTX line 131: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:131")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 132: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:132")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 133: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:133")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 134: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:134")
-	// PTX line 135: ld.param.f32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:135")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 136: ld.param.f32
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:136")
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 137: ld.param.f32
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:137")
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 138: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	// PTX line 139: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
-	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 141: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-				r10[l] = v11
-				// 142: setp.ge.s32
-				c12t := int32(v11) >= int32(u4)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+// vecOpsRun runs blocks of kernel vec_ops for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 131-142; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 141: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
-				r10[l] = v11
-				// 142: setp.ge.s32
-				c12t := int32(v11) >= int32(u4)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				// PTX line 131: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:131")
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-	_ = u5
-	_ = u6
-	_ = u7
-}
-
-// vecOpsB2 runs b2 of kernel vec_ops, PTX lines 145-161.
-func vecOpsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0xc)
-	// PTX lines 145, 146, 147, 148: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 145: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r11[l] = v1
-				// 146: cvta.to.global.u64
-				v2 := uint64(r2[l])
-				// 147: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				r13[l] = v3
-				// 148: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r14[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 145: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r11[l] = v1
-				// 146: cvta.to.global.u64
-				v2 := uint64(r2[l])
-				// 147: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				r13[l] = v3
-				// 148: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r14[l] = v4
-			}
-		}
-	}
-	// PTX line 149: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:149")
-	// PTX line 150: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r14, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:150")
-	// PTX line 151: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:151")
-	// PTX line 155: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:155")
-	// PTX line 156: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r16, nil, 0, 0x4, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:156")
-	// PTX line 157: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r15, nil, 0, 0x8, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:157")
-	// PTX line 159: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r6, nil, 0, 0xc, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:159")
-	// PTX line 160: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x10, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:160")
-	// PTX line 161: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x14, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:161")
-}
-
-// vecOpsB3 runs b3 of kernel vec_ops, PTX lines 169-186.
-func vecOpsB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x4)
-	// PTX line 169: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r20, nil, 0, 0x18, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:169")
-	// PTX lines 171, 172: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 171: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				// 172: add.s64
-				v2 := uint64(uint64(r11[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 171: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				// 172: add.s64
-				v2 := uint64(uint64(r11[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		}
-	}
-	// PTX line 173: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:173")
-	// PTX line 174: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r23, r14, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:174")
-	// PTX line 175: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r24, r14, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:175")
-	// PTX line 176: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r25, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:176")
-	// PTX line 180: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:180")
-	// PTX line 181: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r24, nil, 0, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:181")
-	// PTX line 182: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r23, nil, 0, 0x24, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:182")
-	// PTX line 184: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r6, nil, 0, 0x28, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:184")
-	// PTX line 185: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x2c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:185")
-	// PTX line 186: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x30, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:186")
-}
-
-// vecOpsB4 runs b4 of kernel vec_ops, PTX lines 194-202.
-func vecOpsB4(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r13 := w.Reg(13)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	// PTX line 194: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r26, nil, 0, 0x34, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:194")
-	// PTX line 195: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r27, nil, 0, 0x38, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:195")
-	// PTX line 196: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r28, nil, 0, 0x3c, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:196")
-	// PTX lines 198, 199: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 198: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 199: add.s64
-				v2 := uint64(uint64(v1) + uint64(r13[l]))
-				r30[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 198: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 199: add.s64
-				v2 := uint64(uint64(v1) + uint64(r13[l]))
-				r30[l] = v2
-			}
-		}
-	}
-	// PTX line 200: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:200")
-	// PTX line 201: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r27, r30, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:201")
-	// PTX line 202: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r30, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:202")
-}
-
-// mixedParamB0 runs b0 of kernel mixed_param, PTX lines 223-234.
-func mixedParamB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	// PTX line 223: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:223")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 224: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:224")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 225: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:225")
-	// PTX line 226: ld.param.u16
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x24, 2, m, "testdata/ptx/nvcc/struct_byval.ptx:226")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 227: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:227")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 228: ld.param.f64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:228")
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 229: ld.param.u8
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 1, m, "testdata/ptx/nvcc/struct_byval.ptx:229")
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 230: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.CTAID().X))
-	// PTX line 231: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.NTID().X))
-	// PTX lines 232, 233, 234: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 232: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 233: mad.lo.s32
-				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
-				r10[l] = v11
-				// 234: setp.ge.s32
-				c12t := int32(v11) >= int32(u3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 232: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 233: mad.lo.s32
-				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
-				r10[l] = v11
-				// 234: setp.ge.s32
-				c12t := int32(v11) >= int32(u3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				// PTX line 132: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:132")
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 133: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:133")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 134: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:134")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 135: ld.param.f32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:135")
+				}
+				runtime.Broadcast(r4, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 136: ld.param.f32
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u6 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:136")
+				}
+				runtime.Broadcast(r5, m, u6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 137: ld.param.f32
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u7 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:137")
+				}
+				runtime.Broadcast(r6, m, u7)
+				// PTX line 138: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.NTID().X))
+				// PTX line 139: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.CTAID().X))
+				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							// 141: mad.lo.s32
+							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+							r10[l] = v11
+							// 142: setp.ge.s32
+							c12t := int32(v11) >= int32(u4)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							// 141: mad.lo.s32
+							v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+							r10[l] = v11
+							// 142: setp.ge.s32
+							c12t := int32(v11) >= int32(u4)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
+				_ = u5
+				_ = u6
+				_ = u7
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_2), PTX line 204; ret
+			next = 7
+		case 2:
+			// b2, PTX lines 145-161; code before the call
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0xc)
+				// PTX lines 145, 146, 147, 148, 149, 150, 151: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(2)
+					v6aw := w.Window(3)
+					v7aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r11[l] = v1
+							// 146: cvta.to.global.u64
+							v2 := uint64(r2[l])
+							// 147: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							r13[l] = v3
+							// 148: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							r14[l] = v4
+							// 149: ld.global.f32
+							v5a := uint64(v4) + 0x8
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
+									continue
+								}
+								v5 = v5x
+							}
+							r15[l] = v5
+							// 150: ld.global.f32
+							v6a := uint64(v4) + 0x4
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
+									continue
+								}
+								v6 = v6x
+							}
+							r16[l] = v6
+							// 151: ld.global.f32
+							v7a := uint64(v4) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
+									continue
+								}
+								v7 = v7x
+							}
+							r17[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							r11[l] = v1
+							// 146: cvta.to.global.u64
+							v2 := uint64(r2[l])
+							// 147: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							r13[l] = v3
+							// 148: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							r14[l] = v4
+							// 149: ld.global.f32
+							v5a := uint64(v4) + 0x8
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:149")
+									continue
+								}
+								v5 = v5x
+							}
+							r15[l] = v5
+							// 150: ld.global.f32
+							v6a := uint64(v4) + 0x4
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:150")
+									continue
+								}
+								v6 = v6x
+							}
+							r16[l] = v6
+							// 151: ld.global.f32
+							v7a := uint64(v4) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:151")
+									continue
+								}
+								v7 = v7x
+							}
+							r17[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 155: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 155: st.param.f32
+							s8 := uint64(0x0)
+							s8v := uint64(r17[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 155: st.param.f32
+							s8 := uint64(0x0)
+							s8v := uint64(r17[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
+							}
+						}
+					}
+				}
+				// PTX lines 156: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 156: st.param.f32
+							s9 := uint64(0x4)
+							s9v := uint64(r16[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 156: st.param.f32
+							s9 := uint64(0x4)
+							s9v := uint64(r16[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
+							}
+						}
+					}
+				}
+				// PTX lines 157: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: st.param.f32
+							s10 := uint64(0x8)
+							s10v := uint64(r15[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: st.param.f32
+							s10 := uint64(0x8)
+							s10v := uint64(r15[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
+							}
+						}
+					}
+				}
+				// PTX lines 159: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 159: st.param.f32
+							s11 := uint64(0xc)
+							s11v := uint64(r6[l])
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 159: st.param.f32
+							s11 := uint64(0xc)
+							s11v := uint64(r6[l])
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
+							}
+						}
+					}
+				}
+				// PTX lines 160: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: st.param.f32
+							s12 := uint64(0x10)
+							s12v := uint64(r5[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: st.param.f32
+							s12 := uint64(0x10)
+							s12v := uint64(r5[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
+							}
+						}
+					}
+				}
+				// PTX lines 161: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: st.param.f32
+							s13 := uint64(0x14)
+							s13v := uint64(r4[l])
+							if s13 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: st.param.f32
+							s13 := uint64(0x14)
+							s13v := uint64(r4[l])
+							if s13 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 143
+			return pc, budget
+		case 4:
+			// b3, PTX lines 169-186; code before the call
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				k0 := uint64(0x4)
+				// PTX lines 169, 171, 172: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 169: ld.param.f32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
+									continue
+								}
+								v1 = v1x
+							}
+							r20[l] = v1
+							// 171: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 172: add.s64
+							v3 := uint64(uint64(r11[l]) + uint64(v2))
+							r22[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 169: ld.param.f32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
+									continue
+								}
+								v1 = v1x
+							}
+							r20[l] = v1
+							// 171: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 172: add.s64
+							v3 := uint64(uint64(r11[l]) + uint64(v2))
+							r22[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 173: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: st.global.f32
+							s4 := uint64(r22[l]) + 0x0
+							s4v := uint64(r20[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: st.global.f32
+							s4 := uint64(r22[l]) + 0x0
+							s4v := uint64(r20[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/struct_byval.ptx:173")
+							}
+						}
+					}
+				}
+				// PTX lines 174, 175, 176: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(6)
+					v6aw := w.Window(7)
+					v7aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: ld.global.f32
+							v5a := uint64(r14[l]) + 0x8
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
+									continue
+								}
+								v5 = v5x
+							}
+							r23[l] = v5
+							// 175: ld.global.f32
+							v6a := uint64(r14[l]) + 0x4
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
+									continue
+								}
+								v6 = v6x
+							}
+							r24[l] = v6
+							// 176: ld.global.f32
+							v7a := uint64(r14[l]) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
+									continue
+								}
+								v7 = v7x
+							}
+							r25[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: ld.global.f32
+							v5a := uint64(r14[l]) + 0x8
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:174")
+									continue
+								}
+								v5 = v5x
+							}
+							r23[l] = v5
+							// 175: ld.global.f32
+							v6a := uint64(r14[l]) + 0x4
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:175")
+									continue
+								}
+								v6 = v6x
+							}
+							r24[l] = v6
+							// 176: ld.global.f32
+							v7a := uint64(r14[l]) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/struct_byval.ptx:176")
+									continue
+								}
+								v7 = v7x
+							}
+							r25[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 180: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 180: st.param.f32
+							s8 := uint64(0x1c)
+							s8v := uint64(r25[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 180: st.param.f32
+							s8 := uint64(0x1c)
+							s8v := uint64(r25[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
+							}
+						}
+					}
+				}
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: st.param.f32
+							s9 := uint64(0x20)
+							s9v := uint64(r24[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: st.param.f32
+							s9 := uint64(0x20)
+							s9v := uint64(r24[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
+							}
+						}
+					}
+				}
+				// PTX lines 182: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 182: st.param.f32
+							s10 := uint64(0x24)
+							s10v := uint64(r23[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 182: st.param.f32
+							s10 := uint64(0x24)
+							s10v := uint64(r23[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
+							}
+						}
+					}
+				}
+				// PTX lines 184: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: st.param.f32
+							s11 := uint64(0x28)
+							s11v := uint64(r6[l])
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: st.param.f32
+							s11 := uint64(0x28)
+							s11v := uint64(r6[l])
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
+							}
+						}
+					}
+				}
+				// PTX lines 185: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 185: st.param.f32
+							s12 := uint64(0x2c)
+							s12v := uint64(r5[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 185: st.param.f32
+							s12 := uint64(0x2c)
+							s12v := uint64(r5[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
+							}
+						}
+					}
+				}
+				// PTX lines 186: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: st.param.f32
+							s13 := uint64(0x30)
+							s13v := uint64(r4[l])
+							if s13 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: st.param.f32
+							s13 := uint64(0x30)
+							s13v := uint64(r4[l])
+							if s13 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3, PTX line 163
+			return pc, budget
+		case 6:
+			// b4, PTX lines 194-202
+			{
+				r1 := w.Reg(1)
+				r13 := w.Reg(13)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r30 := w.Reg(30)
+				// PTX lines 194, 195, 196, 198, 199: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: ld.param.f32
+							v1a := uint64(0x34)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+							// 195: ld.param.f32
+							v2a := uint64(0x38)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
+									continue
+								}
+								v2 = v2x
+							}
+							r27[l] = v2
+							// 196: ld.param.f32
+							v3a := uint64(0x3c)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
+									continue
+								}
+								v3 = v3x
+							}
+							r28[l] = v3
+							// 198: cvta.to.global.u64
+							v4 := uint64(r1[l])
+							// 199: add.s64
+							v5 := uint64(uint64(v4) + uint64(r13[l]))
+							r30[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: ld.param.f32
+							v1a := uint64(0x34)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+							// 195: ld.param.f32
+							v2a := uint64(0x38)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
+									continue
+								}
+								v2 = v2x
+							}
+							r27[l] = v2
+							// 196: ld.param.f32
+							v3a := uint64(0x3c)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
+									continue
+								}
+								v3 = v3x
+							}
+							r28[l] = v3
+							// 198: cvta.to.global.u64
+							v4 := uint64(r1[l])
+							// 199: add.s64
+							v5 := uint64(uint64(v4) + uint64(r13[l]))
+							r30[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 200: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 200: st.global.f32
+							s6 := uint64(r30[l]) + 0x0
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 200: st.global.f32
+							s6 := uint64(r30[l]) + 0x0
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/struct_byval.ptx:200")
+							}
+						}
+					}
+				}
+				// PTX lines 201: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 201: st.global.f32
+							s7 := uint64(r30[l]) + 0x4
+							s7v := uint64(r27[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 201: st.global.f32
+							s7 := uint64(r30[l]) + 0x4
+							s7v := uint64(r27[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/struct_byval.ptx:201")
+							}
+						}
+					}
+				}
+				// PTX lines 202: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s8w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: st.global.f32
+							s8 := uint64(r30[l]) + 0x8
+							s8v := uint64(r28[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: st.global.f32
+							s8 := uint64(r30[l]) + 0x8
+							s8v := uint64(r28[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:202")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
-	_ = u4
-	_ = u5
-	_ = u6
-	_ = u7
 }
 
-// mixedParamB2 runs b2 of kernel mixed_param, PTX lines 237-252.
-func mixedParamB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	r25 := w.Reg(25)
-	k0 := uint64(0x4)
-	k1 := uint64(0x8)
-	// PTX lines 237, 238, 239, 240: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 237: cvt.u32.u16
-				v1 := uint64(uint32(uint16(r6[l])))
-				r11[l] = v1
-				// 238: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				// 239: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				// 240: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r14[l] = v4
+// mixedParamRun runs blocks of kernel mixed_param for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 223-234; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 223: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:223")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 224: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:224")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 225: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 44 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:225")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 2,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 226: ld.param.u16
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 38 {
+					u4 = uint64(binary.LittleEndian.Uint16(kp[0x24:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 2, m, "testdata/ptx/nvcc/struct_byval.ptx:226")
+				}
+				runtime.Broadcast(r3, m, u4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 227: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:227")
+				}
+				runtime.Broadcast(r4, m, u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 228: ld.param.f64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:228")
+				}
+				runtime.Broadcast(r5, m, u6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 1,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 229: ld.param.u8
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 17 {
+					u7 = uint64(kp[0x10])
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 1, m, "testdata/ptx/nvcc/struct_byval.ptx:229")
+				}
+				runtime.Broadcast(r6, m, u7)
+				// PTX line 230: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.CTAID().X))
+				// PTX line 231: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.NTID().X))
+				// PTX lines 232, 233, 234: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							// 233: mad.lo.s32
+							v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+							r10[l] = v11
+							// 234: setp.ge.s32
+							c12t := int32(v11) >= int32(u3)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: mov.u32
+							v10 := uint64(uint64(tid0[l]))
+							// 233: mad.lo.s32
+							v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+							r10[l] = v11
+							// 234: setp.ge.s32
+							c12t := int32(v11) >= int32(u3)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u4
+				_ = u5
+				_ = u6
+				_ = u7
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 237: cvt.u32.u16
-				v1 := uint64(uint32(uint16(r6[l])))
-				r11[l] = v1
-				// 238: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				// 239: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				// 240: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r14[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB4_2), PTX line 254; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 237-252
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				r22 := w.Reg(22)
+				r25 := w.Reg(25)
+				k0 := uint64(0x4)
+				k1 := uint64(0x8)
+				// PTX lines 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(12)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 237: cvt.u32.u16
+							v1 := uint64(uint32(uint16(r6[l])))
+							// 238: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							// 239: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 240: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 241: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
+									continue
+								}
+								v5 = v5x
+							}
+							// 242: cvt.rn.f64.s32
+							v6 := math.Float64bits(float64(int32(v5)))
+							// 243: cvt.s32.s16
+							v7 := uint64(uint32(int16(r3[l])))
+							// 244: cvt.s32.s8
+							v8 := uint64(uint32(int8(v1)))
+							// 245: add.s32
+							v9 := uint64(uint32(r4[l]) + uint32(v8))
+							// 246: mad.lo.s32
+							v10 := uint64(uint32(uint32(r10[l])*uint32(v7) + uint32(v9)))
+							// 247: cvt.rn.f64.s32
+							v11 := math.Float64bits(float64(int32(v10)))
+							// 248: fma.rn.f64
+							v12 := isa.FmaF64RN(r5[l], v6, v11)
+							r22[l] = v12
+							// 249: cvta.to.global.u64
+							v13 := uint64(r0[l])
+							// 250: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+							// 251: add.s64
+							v15 := uint64(uint64(v13) + uint64(v14))
+							r25[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 237: cvt.u32.u16
+							v1 := uint64(uint32(uint16(r6[l])))
+							// 238: cvta.to.global.u64
+							v2 := uint64(r1[l])
+							// 239: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+							// 240: add.s64
+							v4 := uint64(uint64(v2) + uint64(v3))
+							// 241: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:241")
+									continue
+								}
+								v5 = v5x
+							}
+							// 242: cvt.rn.f64.s32
+							v6 := math.Float64bits(float64(int32(v5)))
+							// 243: cvt.s32.s16
+							v7 := uint64(uint32(int16(r3[l])))
+							// 244: cvt.s32.s8
+							v8 := uint64(uint32(int8(v1)))
+							// 245: add.s32
+							v9 := uint64(uint32(r4[l]) + uint32(v8))
+							// 246: mad.lo.s32
+							v10 := uint64(uint32(uint32(r10[l])*uint32(v7) + uint32(v9)))
+							// 247: cvt.rn.f64.s32
+							v11 := math.Float64bits(float64(int32(v10)))
+							// 248: fma.rn.f64
+							v12 := isa.FmaF64RN(r5[l], v6, v11)
+							r22[l] = v12
+							// 249: cvta.to.global.u64
+							v13 := uint64(r0[l])
+							// 250: mul.wide.s32
+							v14 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+							// 251: add.s64
+							v15 := uint64(uint64(v13) + uint64(v14))
+							r25[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 252: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 252: st.global.f64
+							s16 := uint64(r25[l]) + 0x0
+							s16v := uint64(r22[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 252: st.global.f64
+							s16 := uint64(r25[l]) + 0x0
+							s16v := uint64(r22[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 8, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:252")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 241: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/struct_byval.ptx:241")
-	// PTX lines 242, 243, 244, 245, 246, 247, 248, 249, 250, 251: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 242: cvt.rn.f64.s32
-				v5 := math.Float64bits(float64(int32(r15[l])))
-				// 243: cvt.s32.s16
-				v6 := uint64(uint32(int16(r3[l])))
-				// 244: cvt.s32.s8
-				v7 := uint64(uint32(int8(r11[l])))
-				// 245: add.s32
-				v8 := uint64(uint32(r4[l]) + uint32(v7))
-				// 246: mad.lo.s32
-				v9 := uint64(uint32(uint32(r10[l])*uint32(v6) + uint32(v8)))
-				// 247: cvt.rn.f64.s32
-				v10 := math.Float64bits(float64(int32(v9)))
-				// 248: fma.rn.f64
-				v11 := isa.FmaF64RN(r5[l], v5, v10)
-				r22[l] = v11
-				// 249: cvta.to.global.u64
-				v12 := uint64(r0[l])
-				// 250: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-				// 251: add.s64
-				v14 := uint64(uint64(v12) + uint64(v13))
-				r25[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 242: cvt.rn.f64.s32
-				v5 := math.Float64bits(float64(int32(r15[l])))
-				// 243: cvt.s32.s16
-				v6 := uint64(uint32(int16(r3[l])))
-				// 244: cvt.s32.s8
-				v7 := uint64(uint32(int8(r11[l])))
-				// 245: add.s32
-				v8 := uint64(uint32(r4[l]) + uint32(v7))
-				// 246: mad.lo.s32
-				v9 := uint64(uint32(uint32(r10[l])*uint32(v6) + uint32(v8)))
-				// 247: cvt.rn.f64.s32
-				v10 := math.Float64bits(float64(int32(v9)))
-				// 248: fma.rn.f64
-				v11 := isa.FmaF64RN(r5[l], v5, v10)
-				r22[l] = v11
-				// 249: cvta.to.global.u64
-				v12 := uint64(r0[l])
-				// 250: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
-				// 251: add.s64
-				v14 := uint64(uint64(v12) + uint64(v13))
-				r25[l] = v14
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 252: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r22, r25, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:252")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/switch_dense.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -97,9 +98,44 @@ func init() {
 	switchDenseFunc.Blocks = make([]runtime.Block, 24)
 	// b0, PTX lines 27-34; divergent, reconverges at block 12 (b12 ($L__BB0_19))
 	switchDenseFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:27",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -111,9 +147,23 @@ func init() {
 	}
 	// b1 ($L__BB0_5), PTX lines 49-49; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:49",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -125,9 +175,23 @@ func init() {
 	}
 	// b2 ($L__BB0_12), PTX lines 60-60
 	switchDenseFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:60",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:61",
@@ -138,9 +202,23 @@ func init() {
 	}
 	// b3 ($L__BB0_2), PTX lines 64-64; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:64",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -152,9 +230,23 @@ func init() {
 	}
 	// b4 ($L__BB0_14), PTX lines 75-75
 	switchDenseFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:75",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:76",
@@ -165,9 +257,23 @@ func init() {
 	}
 	// b5 ($L__BB0_8), PTX lines 79-79; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:79",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -179,9 +285,23 @@ func init() {
 	}
 	// b6 ($L__BB0_13), PTX lines 89-89
 	switchDenseFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:89",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:90",
@@ -192,9 +312,23 @@ func init() {
 	}
 	// b7 ($L__BB0_16), PTX lines 93-93
 	switchDenseFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:93",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:94",
@@ -205,9 +339,35 @@ func init() {
 	}
 	// b8 ($L__BB0_11), PTX lines 97-101
 	switchDenseFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:97",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:102",
@@ -218,9 +378,23 @@ func init() {
 	}
 	// b9 ($L__BB0_17), PTX lines 105-105
 	switchDenseFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:105",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:106",
@@ -231,9 +405,18 @@ func init() {
 	}
 	// b10 ($L__BB0_15), PTX lines 109-109
 	switchDenseFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:109",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:111",
@@ -244,9 +427,27 @@ func init() {
 	}
 	// b11 ($L__BB0_18), PTX lines 112-115
 	switchDenseFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:112",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:117",
@@ -259,6 +460,13 @@ func init() {
 	switchDenseFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:118",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  118,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:118",
@@ -269,9 +477,44 @@ func init() {
 	}
 	// b13, PTX lines 37-44; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:37",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -285,6 +528,15 @@ func init() {
 	switchDenseFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:46",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:46",
@@ -295,9 +547,23 @@ func init() {
 	}
 	// b15, PTX lines 52-52; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:52",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -309,9 +575,23 @@ func init() {
 	}
 	// b16, PTX lines 55-55; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:55",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -325,6 +605,15 @@ func init() {
 	switchDenseFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:57",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:57",
@@ -335,9 +624,23 @@ func init() {
 	}
 	// b18, PTX lines 67-67; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[18] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 18, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:67",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -349,9 +652,23 @@ func init() {
 	}
 	// b19, PTX lines 70-70; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:70",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -365,6 +682,15 @@ func init() {
 	switchDenseFunc.Blocks[20] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:72",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:72",
@@ -375,9 +701,23 @@ func init() {
 	}
 	// b21, PTX lines 82-82; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 	switchDenseFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:82",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -389,9 +729,23 @@ func init() {
 	}
 	// b22, PTX lines 85-85
 	switchDenseFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB22},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:85",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:86",
@@ -405,12 +759,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	switchDenseFunc.Run = switchDenseRun
 	switchDefaultFunc.Blocks = make([]runtime.Block, 30)
 	// b0, PTX lines 133-140; divergent, reconverges at block 15 (b15 ($L__BB1_23))
 	switchDefaultFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:133",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -422,9 +812,23 @@ func init() {
 	}
 	// b1 ($L__BB1_7), PTX lines 154-154; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:154",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -436,9 +840,23 @@ func init() {
 	}
 	// b2 ($L__BB1_10), PTX lines 159-159; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:159",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -450,9 +868,23 @@ func init() {
 	}
 	// b3 ($L__BB1_2), PTX lines 172-172; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:172",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -464,9 +896,23 @@ func init() {
 	}
 	// b4 ($L__BB1_20), PTX lines 183-183
 	switchDefaultFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:183",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:184",
@@ -477,9 +923,23 @@ func init() {
 	}
 	// b5 ($L__BB1_8), PTX lines 187-187; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:187",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -491,9 +951,23 @@ func init() {
 	}
 	// b6 ($L__BB1_16), PTX lines 195-195
 	switchDefaultFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:195",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:196",
@@ -504,9 +978,23 @@ func init() {
 	}
 	// b7 ($L__BB1_5), PTX lines 199-199; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:199",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -518,9 +1006,23 @@ func init() {
 	}
 	// b8 ($L__BB1_18), PTX lines 207-207
 	switchDefaultFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:207",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:208",
@@ -531,9 +1033,23 @@ func init() {
 	}
 	// b9 ($L__BB1_15), PTX lines 211-211
 	switchDefaultFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:211",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:212",
@@ -544,9 +1060,23 @@ func init() {
 	}
 	// b10 ($L__BB1_14), PTX lines 215-215
 	switchDefaultFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:215",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:216",
@@ -557,9 +1087,23 @@ func init() {
 	}
 	// b11 ($L__BB1_17), PTX lines 219-219
 	switchDefaultFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:219",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:220",
@@ -570,9 +1114,23 @@ func init() {
 	}
 	// b12 ($L__BB1_19), PTX lines 223-223
 	switchDefaultFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:223",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:224",
@@ -583,9 +1141,18 @@ func init() {
 	}
 	// b13 ($L__BB1_21), PTX lines 227-227
 	switchDefaultFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:227",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  227,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:229",
@@ -596,9 +1163,27 @@ func init() {
 	}
 	// b14 ($L__BB1_22), PTX lines 230-233
 	switchDefaultFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:230",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:235",
@@ -611,6 +1196,13 @@ func init() {
 	switchDefaultFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:236",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  236,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:236",
@@ -621,9 +1213,41 @@ func init() {
 	}
 	// b16, PTX lines 143-149; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:143",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -637,6 +1261,15 @@ func init() {
 	switchDefaultFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:151",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:151",
@@ -649,6 +1282,15 @@ func init() {
 	switchDefaultFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:156",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:156",
@@ -659,9 +1301,23 @@ func init() {
 	}
 	// b19, PTX lines 162-162; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:162",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -673,9 +1329,23 @@ func init() {
 	}
 	// b20, PTX lines 165-165; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:165",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -687,9 +1357,23 @@ func init() {
 	}
 	// b21, PTX lines 168-168
 	switchDefaultFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:168",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:169",
@@ -700,9 +1384,23 @@ func init() {
 	}
 	// b22, PTX lines 175-175; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB22},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:175",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -714,9 +1412,23 @@ func init() {
 	}
 	// b23, PTX lines 178-178; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB23},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:178",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -730,6 +1442,15 @@ func init() {
 	switchDefaultFunc.Blocks[24] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:180",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  180,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:180",
@@ -740,9 +1461,23 @@ func init() {
 	}
 	// b25, PTX lines 190-190; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB25},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:190",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -756,6 +1491,15 @@ func init() {
 	switchDefaultFunc.Blocks[26] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:192",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  192,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:192",
@@ -766,9 +1510,23 @@ func init() {
 	}
 	// b27, PTX lines 202-202; divergent, reconverges at block 14 (b14 ($L__BB1_22))
 	switchDefaultFunc.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB27},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 27, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:202",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -782,6 +1540,15 @@ func init() {
 	switchDefaultFunc.Blocks[28] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/switch_dense.ptx:204",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  204,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/switch_dense.ptx:204",
@@ -795,6 +1562,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	switchDefaultFunc.Run = switchDefaultRun
 }
 
 // SwitchDense launches PTX kernel switch_dense (testdata/ptx/nvcc/switch_dense.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is switch_dense_param_0, param1 is switch_dense_param_1, param2 is switch_dense_param_2.
@@ -815,1440 +1583,3512 @@ func SwitchDefault(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, switchDefaultFunc, cfg, p[:])
 }
 
-// switchDenseB0 runs b0 of kernel switch_dense, PTX lines 27-34.
-func switchDenseB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX line 27: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:27")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 28: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:28")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 29: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:29")
-	// PTX line 30: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX line 31: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 32, 33, 34: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 33: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 34: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// switchDenseRun runs blocks of kernel switch_dense for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 27-34; divergent, reconverges at block 12 (b12 ($L__BB0_19))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 33: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 34: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 27: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:27")
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 28: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:28")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 29: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:29")
+				}
+				// PTX line 30: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX line 31: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 32, 33, 34: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 33: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 34: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 33: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 34: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 12
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_5), PTX lines 49-49; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: setp.gt.s16
+							c1t := int16(r13[l]) > int16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: setp.gt.s16
+							c1t := int16(r13[l]) > int16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 15
+			} else {
+				switch stop {
+				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_12), PTX lines 60-60
+			{
+				r6 := w.Reg(6)
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				// PTX lines 60: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: sub.s32
+							v1 := uint64(uint32(r6[l]) - uint32(r11[l]))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: sub.s32
+							v1 := uint64(uint32(r6[l]) - uint32(r11[l]))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 3:
+			// b3 ($L__BB0_2), PTX lines 64-64; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x0)
+				// PTX lines 64: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 18
+			} else {
+				switch stop {
+				case 4, 7, 9, 10, 18, 19, 20:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB0_14), PTX lines 75-75
+			{
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				k0 := uint64(0x55)
+				// PTX lines 75: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: xor.b32
+							v1 := uint64(uint32(r11[l]) ^ uint32(k0))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: xor.b32
+							v1 := uint64(uint32(r11[l]) ^ uint32(k0))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 5:
+			// b5 ($L__BB0_8), PTX lines 79-79; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x5)
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 21
+			} else {
+				switch stop {
+				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+				}
+				switch stop {
+				case 8, 9, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion5(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB0_13), PTX lines 89-89
+			{
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				k0 := uint64(0x2)
+				// PTX lines 89: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: shl.b32
+							v1 := uint64(uint32(r11[l]) << uint32(k0))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: shl.b32
+							v1 := uint64(uint32(r11[l]) << uint32(k0))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 7:
+			// b7 ($L__BB0_16), PTX lines 93-93
+			{
+				r6 := w.Reg(6)
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				// PTX lines 93: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: add.s32
+							v1 := uint64(uint32(r11[l]) + uint32(r6[l]))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: add.s32
+							v1 := uint64(uint32(r11[l]) + uint32(r6[l]))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 8:
+			// b8 ($L__BB0_11), PTX lines 97-101
+			{
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				k0 := uint64(0x92492493)
+				k1 := uint64(0x1f)
+				k2 := uint64(0x2)
+				// PTX lines 97, 98, 99, 100, 101: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: mul.hi.s32
+							v1 := uint64(uint32(isa.MulHi(r11[l], k0, 32, true)))
+							// 98: add.s32
+							v2 := uint64(uint32(v1) + uint32(r11[l]))
+							// 99: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k1))
+							// 100: shr.s32
+							v4 := uint64(uint32(int32(v2) >> uint32(k2)))
+							// 101: add.s32
+							v5 := uint64(uint32(v4) + uint32(v3))
+							r14[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: mul.hi.s32
+							v1 := uint64(uint32(isa.MulHi(r11[l], k0, 32, true)))
+							// 98: add.s32
+							v2 := uint64(uint32(v1) + uint32(r11[l]))
+							// 99: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k1))
+							// 100: shr.s32
+							v4 := uint64(uint32(int32(v2) >> uint32(k2)))
+							// 101: add.s32
+							v5 := uint64(uint32(v4) + uint32(v3))
+							r14[l] = v5
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 9:
+			// b9 ($L__BB0_17), PTX lines 105-105
+			{
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: not.b32
+							v1 := uint64(^uint32(r11[l]))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: not.b32
+							v1 := uint64(^uint32(r11[l]))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 10:
+			// b10 ($L__BB0_15), PTX lines 109-109
+			{
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				k0 := uint64(0x3)
+				// PTX lines 109: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: mul.lo.s32
+							v1 := uint64(uint32(r11[l]) * uint32(k0))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: mul.lo.s32
+							v1 := uint64(uint32(r11[l]) * uint32(k0))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b11 ($L__BB0_18), PTX lines 112-115
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r14 := w.Reg(14)
+				k0 := uint64(0x2)
+				// PTX lines 112, 113, 114, 115: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 113: shl.b64
+							v2 := uint64(uint64(r8[l]) << uint32(k0))
+							// 114: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 115: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r14[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:115")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 113: shl.b64
+							v2 := uint64(uint64(r8[l]) << uint32(k0))
+							// 114: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 115: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r14[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:115")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 12
+		case 12:
+			// b12 ($L__BB0_19), PTX line 117; ret
+			next = 23
+		case 13:
+			// b13, PTX lines 37-44; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				k1 := uint64(0x7)
+				k2 := uint64(0x2)
+				// PTX lines 37, 38, 39, 40, 41, 42, 43, 44: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 38: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 39: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 40: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 41: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:41")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 42: cvt.u16.u32
+							v6 := uint64(uint16(uint32(v5)))
+							// 43: and.b16
+							v7 := uint64(uint16(v6) & uint16(k1))
+							r13[l] = v7
+							// 44: setp.gt.s16
+							c8t := int16(v7) > int16(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 38: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 39: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 40: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 41: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:41")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+							// 42: cvt.u16.u32
+							v6 := uint64(uint16(uint32(v5)))
+							// 43: and.b16
+							v7 := uint64(uint16(v6) & uint16(k1))
+							r13[l] = v7
+							// 44: setp.gt.s16
+							c8t := int16(v7) > int16(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 14:
+			// b14, PTX line 45
+			next = 3
+		case 15:
+			// b15, PTX lines 52-52; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x3)
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 16
+			} else {
+				switch stop {
+				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+				}
+				switch stop {
+				case 2, 6, 9, 16, 17:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion15(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 16:
+			// b16, PTX lines 55-55; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 17
+			} else {
+				switch stop {
+				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+				}
+				switch stop {
+				case 2, 6, 9, 16, 17:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion15(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 17:
+			// b17, PTX line 56
+			next = 9
+		case 18:
+			// b18, PTX lines 67-67; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x1)
+				// PTX lines 67: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 19
+			} else {
+				switch stop {
+				case 4, 7, 9, 10, 18, 19, 20:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
+				}
+				switch stop {
+				case 4, 9, 10, 19, 20:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion18(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 19:
+			// b19, PTX lines 70-70; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: setp.eq.s16
+							c1t := uint16(r13[l]) == uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 20
+			} else {
+				switch stop {
+				case 4, 7, 9, 10, 18, 19, 20:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
+				}
+				switch stop {
+				case 4, 9, 10, 19, 20:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion18(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 20:
+			// b20, PTX line 71
+			next = 9
+		case 21:
+			// b21, PTX lines 82-82; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x6)
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: setp.ne.s16
+							c1t := uint16(r13[l]) != uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: setp.ne.s16
+							c1t := uint16(r13[l]) != uint16(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 22
+			} else {
+				switch stop {
+				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+				}
+				switch stop {
+				case 8, 9, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDenseRegion5(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 22:
+			// b22, PTX lines 85-85
+			{
+				r11 := w.Reg(11)
+				r14 := w.Reg(14)
+				// PTX lines 85: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: mul.lo.s32
+							v1 := uint64(uint32(r11[l]) * uint32(r11[l]))
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: mul.lo.s32
+							v1 := uint64(uint32(r11[l]) * uint32(r11[l]))
+							r14[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u1
-	_ = u2
 }
 
-// switchDenseB1 runs b1 ($L__BB0_5) of kernel switch_dense, PTX lines 49-49.
-func switchDenseB1(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	// PTX lines 49: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: setp.gt.s16
-				c1t := int16(r13[l]) > int16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 133-140; divergent, reconverges at block 15 (b15 ($L__BB1_23))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: setp.gt.s16
-				c1t := int16(r13[l]) > int16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 133: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:133")
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 134: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:134")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 135: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:135")
+				}
+				// PTX line 136: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.NTID().X))
+				// PTX line 137: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX lines 138, 139, 140: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 139: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 140: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 139: mad.lo.s32
+							v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+							r6[l] = v7
+							// 140: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_7), PTX lines 154-154; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x5)
+				// PTX lines 154: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: setp.gt.s32
+							c1t := int32(r11[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: setp.gt.s32
+							c1t := int32(r11[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 18
+			} else {
+				switch stop {
+				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_10), PTX lines 159-159; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x6)
+				// PTX lines 159: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 159: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 159: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 19
+			} else {
+				switch stop {
+				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 9, 10, 13, 19, 20, 21:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_2), PTX lines 172-172; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x1)
+				// PTX lines 172: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 172: setp.gt.s32
+							c1t := int32(r11[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 172: setp.gt.s32
+							c1t := int32(r11[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 22
+			} else {
+				switch stop {
+				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_20), PTX lines 183-183
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x15)
+				// PTX lines 183: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 183: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 183: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 5:
+			// b5 ($L__BB1_8), PTX lines 187-187; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x4)
+				// PTX lines 187: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 187: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 187: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 25
+			} else {
+				switch stop {
+				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 6, 11, 13, 25, 26:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion5(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB1_16), PTX lines 195-195
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x41)
+				// PTX lines 195: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 195: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 195: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 7:
+			// b7 ($L__BB1_5), PTX lines 199-199; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x2)
+				// PTX lines 199: lane-local, one loop over the lanes
+				{
+					p11 := w.P[11]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[11] = p11
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[11]
+			if t == m {
+				next = 12
+			} else if t == 0 {
+				next = 27
+			} else {
+				switch stop {
+				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+				}
+				switch stop {
+				case 8, 12, 13, 27, 28:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion7(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB1_18), PTX lines 207-207
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x2b)
+				// PTX lines 207: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 207: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 207: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 9:
+			// b9 ($L__BB1_15), PTX lines 211-211
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x4c)
+				// PTX lines 211: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 211: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 211: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 10:
+			// b10 ($L__BB1_14), PTX lines 215-215
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x57)
+				// PTX lines 215: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 11:
+			// b11 ($L__BB1_17), PTX lines 219-219
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x36)
+				// PTX lines 219: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 219: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 219: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 12:
+			// b12 ($L__BB1_19), PTX lines 223-223
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x20)
+				// PTX lines 223: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 223: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 223: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 13:
+			// b13 ($L__BB1_21), PTX lines 227-227
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0xffffffff)
+				// PTX lines 227: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 227: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 227: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 14:
+			// b14 ($L__BB1_22), PTX lines 230-233
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				k0 := uint64(0x2)
+				// PTX lines 230, 231, 232, 233: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 231: shl.b64
+							v2 := uint64(uint64(r8[l]) << uint32(k0))
+							// 232: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 233: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r12[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:233")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: cvta.to.global.u64
+							v1 := uint64(r0[l])
+							// 231: shl.b64
+							v2 := uint64(uint64(r8[l]) << uint32(k0))
+							// 232: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 233: st.global.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r12[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/switch_dense.ptx:233")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 15:
+			// b15 ($L__BB1_23), PTX line 235; ret
+			next = 29
+		case 16:
+			// b16, PTX lines 143-149; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0xa)
+				k2 := uint64(0x3)
+				// PTX lines 143, 144, 145, 146, 147: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 143: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 144: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 145: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 146: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 147: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:147")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 143: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 144: cvt.s64.s32
+							v2 := uint64(uint64(int32(r6[l])))
+							r8[l] = v2
+							// 145: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 146: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 147: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/nvcc/switch_dense.ptx:147")
+									continue
+								}
+								v5 = v5x
+							}
+							r11[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 148: mov.u32, warp-uniform
+				u6 := uint64(k1)
+				runtime.Broadcast(r12, m, u6)
+				// PTX lines 149: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 149: setp.gt.s32
+							c7t := int32(r11[l]) > int32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 149: setp.gt.s32
+							c7t := int32(r11[l]) > int32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b17, PTX line 150
+			next = 3
+		case 18:
+			// b18, PTX line 155
+			next = 5
+		case 19:
+			// b19, PTX lines 162-162; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x7)
+				// PTX lines 162: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 20
+			} else {
+				switch stop {
+				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 9, 10, 13, 19, 20, 21:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 20:
+			// b20, PTX lines 165-165; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x8)
+				// PTX lines 165: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 165: setp.ne.s32
+							c1t := uint32(r11[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 165: setp.ne.s32
+							c1t := uint32(r11[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 21
+			} else {
+				switch stop {
+				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 9, 10, 13, 19, 20, 21:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 21:
+			// b21, PTX lines 168-168
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x62)
+				// PTX lines 168: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: mov.u32
+							v1 := uint64(k0)
+							r12[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 22:
+			// b22, PTX lines 175-175; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x0)
+				// PTX lines 175: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 14
+			} else if t == 0 {
+				next = 23
+			} else {
+				switch stop {
+				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+				}
+				switch stop {
+				case 4, 13, 23, 24:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion22(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 23:
+			// b23, PTX lines 178-178; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x1)
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 24
+			} else {
+				switch stop {
+				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+				}
+				switch stop {
+				case 4, 13, 23, 24:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion22(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 24:
+			// b24, PTX line 179
+			next = 13
+		case 25:
+			// b25, PTX lines 190-190; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x5)
+				// PTX lines 190: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 190: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 190: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[10] = p10
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[10]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 26
+			} else {
+				switch stop {
+				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 6, 11, 13, 25, 26:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion5(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 26:
+			// b26, PTX line 191
+			next = 13
+		case 27:
+			// b27, PTX lines 202-202; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+			{
+				r11 := w.Reg(11)
+				k0 := uint64(0x3)
+				// PTX lines 202: lane-local, one loop over the lanes
+				{
+					p12 := w.P[12]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p12 = p12&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: setp.eq.s32
+							c1t := uint32(r11[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p12 = p12&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[12] = p12
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[12]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 28
+			} else {
+				switch stop {
+				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+				}
+				switch stop {
+				case 8, 12, 13, 27, 28:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion7(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 28:
+			// b28, PTX line 203
+			next = 13
+		default:
+			return pc, budget
 		}
-		w.P[2] = p2
+		if next == stop || next >= 29 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// switchDenseB2 runs b2 ($L__BB0_12) of kernel switch_dense, PTX lines 60-60.
-func switchDenseB2(w *runtime.Warp, m uint32) {
+// switchDenseRegion1 runs blocks 2, 5, 6, 8, 9, 15, 16, 17, 21, 22 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 1, 5, 15, 16, 21) to block 11,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func switchDenseRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r6 := w.Reg(6)
 	r11 := w.Reg(11)
+	r13 := w.Reg(13)
 	r14 := w.Reg(14)
-	// PTX lines 60: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: sub.s32
-				v1 := uint64(uint32(r6[l]) - uint32(r11[l]))
-				r14[l] = v1
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x5)
+	k1 := uint64(0x2)
+	k2 := uint64(0x92492493)
+	k3 := uint64(0x1f)
+	k4 := uint64(0x3)
+	k5 := uint64(0x4)
+	k6 := uint64(0x6)
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p8 := w.P[8]
+	p9 := w.P[9]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x6 := r6[l]
+		x11 := r11[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		q9 := p9>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q2 {
+				goto b5
 			}
+			goto b15
+		case 5:
+			if q8 {
+				goto b8
+			}
+			goto b21
+		case 15:
+			if q3 {
+				goto b6
+			}
+			goto b16
+		case 16:
+			if q4 {
+				goto b2
+			}
+			goto b17
+		case 21:
+			if q9 {
+				goto b9
+			}
+			goto b22
+		}
+	b2:
+		{
+			// 60: sub.s32
+			v1 := uint64(uint32(x6) - uint32(x11))
+			x14 = v1
+			goto done
+		}
+	b5:
+		{
+			// 79: setp.eq.s16
+			c2t := uint16(x13) == uint16(k0)
+			c2 := c2t
+			q8 = c2
+			if q8 {
+				goto b8
+			}
+			goto b21
+		}
+	b6:
+		{
+			// 89: shl.b32
+			v3 := uint64(uint32(x11) << uint32(k1))
+			x14 = v3
+			goto done
+		}
+	b8:
+		{
+			// 97: mul.hi.s32
+			v4 := uint64(uint32(isa.MulHi(x11, k2, 32, true)))
+			x15 = v4
+			// 98: add.s32
+			v5 := uint64(uint32(x15) + uint32(x11))
+			x16 = v5
+			// 99: shr.u32
+			v6 := uint64(uint32(x16) >> uint32(k3))
+			x17 = v6
+			// 100: shr.s32
+			v7 := uint64(uint32(int32(x16) >> uint32(k1)))
+			x18 = v7
+			// 101: add.s32
+			v8 := uint64(uint32(x18) + uint32(x17))
+			x14 = v8
+			goto done
+		}
+	b9:
+		{
+			// 105: not.b32
+			v9 := uint64(^uint32(x11))
+			x14 = v9
+			goto done
+		}
+	b15:
+		{
+			// 52: setp.eq.s16
+			c10t := uint16(x13) == uint16(k4)
+			c10 := c10t
+			q3 = c10
+			if q3 {
+				goto b6
+			}
+			goto b16
+		}
+	b16:
+		{
+			// 55: setp.eq.s16
+			c11t := uint16(x13) == uint16(k5)
+			c11 := c11t
+			q4 = c11
+			if q4 {
+				goto b2
+			}
+			goto b17
+		}
+	b17:
+		{
+			goto b9
+		}
+	b21:
+		{
+			// 82: setp.ne.s16
+			c12t := uint16(x13) != uint16(k6)
+			c12 := c12t
+			q9 = c12
+			if q9 {
+				goto b9
+			}
+			goto b22
+		}
+	b22:
+		{
+			// 85: mul.lo.s32
+			v13 := uint64(uint32(x11) * uint32(x11))
+			x14 = v13
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		r15[l] = x15
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		if q3 {
+			p3 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: sub.s32
-				v1 := uint64(uint32(r6[l]) - uint32(r11[l]))
-				r14[l] = v1
-			}
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+		if q9 {
+			p9 |= 1 << l
+		} else {
+			p9 &^= 1 << l
 		}
 	}
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[8] = p8
+	w.P[9] = p9
+	w.Split(11, parked, &at)
+	return most
 }
 
-// switchDenseB3 runs b3 ($L__BB0_2) of kernel switch_dense, PTX lines 64-64.
-func switchDenseB3(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x0)
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// switchDenseB4 runs b4 ($L__BB0_14) of kernel switch_dense, PTX lines 75-75.
-func switchDenseB4(w *runtime.Warp, m uint32) {
+// switchDenseRegion3 runs blocks 4, 7, 9, 10, 18, 19, 20 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 3, 18, 19) to block 11,
+// the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
+func switchDenseRegion3(w *runtime.Warp, m uint32, from int32) int {
+	r6 := w.Reg(6)
 	r11 := w.Reg(11)
+	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	k0 := uint64(0x55)
-	// PTX lines 75: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: xor.b32
-				v1 := uint64(uint32(r11[l]) ^ uint32(k0))
-				r14[l] = v1
+	k1 := uint64(0x3)
+	k2 := uint64(0x1)
+	k3 := uint64(0x2)
+	p5 := w.P[5]
+	p6 := w.P[6]
+	p7 := w.P[7]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x6 := r6[l]
+		x11 := r11[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		n := 0
+		switch from {
+		case 3:
+			if q5 {
+				goto b7
 			}
+			goto b18
+		case 18:
+			if q6 {
+				goto b10
+			}
+			goto b19
+		case 19:
+			if q7 {
+				goto b4
+			}
+			goto b20
+		}
+	b4:
+		{
+			// 75: xor.b32
+			v1 := uint64(uint32(x11) ^ uint32(k0))
+			x14 = v1
+			goto done
+		}
+	b7:
+		{
+			// 93: add.s32
+			v2 := uint64(uint32(x11) + uint32(x6))
+			x14 = v2
+			goto done
+		}
+	b9:
+		{
+			// 105: not.b32
+			v3 := uint64(^uint32(x11))
+			x14 = v3
+			goto done
+		}
+	b10:
+		{
+			// 109: mul.lo.s32
+			v4 := uint64(uint32(x11) * uint32(k1))
+			x14 = v4
+			goto done
+		}
+	b18:
+		{
+			// 67: setp.eq.s16
+			c5t := uint16(x13) == uint16(k2)
+			c5 := c5t
+			q6 = c5
+			if q6 {
+				goto b10
+			}
+			goto b19
+		}
+	b19:
+		{
+			// 70: setp.eq.s16
+			c6t := uint16(x13) == uint16(k3)
+			c6 := c6t
+			q7 = c6
+			if q7 {
+				goto b4
+			}
+			goto b20
+		}
+	b20:
+		{
+			goto b9
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		if q6 {
+			p6 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: xor.b32
-				v1 := uint64(uint32(r11[l]) ^ uint32(k0))
-				r14[l] = v1
-			}
+			p6 &^= 1 << l
+		}
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
 		}
 	}
+	w.P[6] = p6
+	w.P[7] = p7
+	w.Split(11, parked, &at)
+	return most
 }
 
-// switchDenseB5 runs b5 ($L__BB0_8) of kernel switch_dense, PTX lines 79-79.
-func switchDenseB5(w *runtime.Warp, m uint32) {
+// switchDenseRegion5 runs blocks 8, 9, 21, 22 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 5, 21) to block 11,
+// the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
+func switchDenseRegion5(w *runtime.Warp, m uint32, from int32) int {
+	r11 := w.Reg(11)
 	r13 := w.Reg(13)
-	k0 := uint64(0x5)
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// switchDenseB6 runs b6 ($L__BB0_13) of kernel switch_dense, PTX lines 89-89.
-func switchDenseB6(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
 	r14 := w.Reg(14)
-	k0 := uint64(0x2)
-	// PTX lines 89: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: shl.b32
-				v1 := uint64(uint32(r11[l]) << uint32(k0))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: shl.b32
-				v1 := uint64(uint32(r11[l]) << uint32(k0))
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB7 runs b7 ($L__BB0_16) of kernel switch_dense, PTX lines 93-93.
-func switchDenseB7(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: add.s32
-				v1 := uint64(uint32(r11[l]) + uint32(r6[l]))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: add.s32
-				v1 := uint64(uint32(r11[l]) + uint32(r6[l]))
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB8 runs b8 ($L__BB0_11) of kernel switch_dense, PTX lines 97-101.
-func switchDenseB8(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
 	k0 := uint64(0x92492493)
 	k1 := uint64(0x1f)
 	k2 := uint64(0x2)
-	// PTX lines 97, 98, 99, 100, 101: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r11[l], k0, 32, true)))
-				// 98: add.s32
-				v2 := uint64(uint32(v1) + uint32(r11[l]))
-				// 99: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k1))
-				// 100: shr.s32
-				v4 := uint64(uint32(int32(v2) >> uint32(k2)))
-				// 101: add.s32
-				v5 := uint64(uint32(v4) + uint32(v3))
-				r14[l] = v5
+	k3 := uint64(0x6)
+	p8 := w.P[8]
+	p9 := w.P[9]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		q8 := p8>>l&1 != 0
+		q9 := p9>>l&1 != 0
+		n := 0
+		switch from {
+		case 5:
+			if q8 {
+				goto b8
 			}
+			goto b21
+		case 21:
+			if q9 {
+				goto b9
+			}
+			goto b22
+		}
+	b8:
+		{
+			// 97: mul.hi.s32
+			v1 := uint64(uint32(isa.MulHi(x11, k0, 32, true)))
+			x15 = v1
+			// 98: add.s32
+			v2 := uint64(uint32(x15) + uint32(x11))
+			x16 = v2
+			// 99: shr.u32
+			v3 := uint64(uint32(x16) >> uint32(k1))
+			x17 = v3
+			// 100: shr.s32
+			v4 := uint64(uint32(int32(x16) >> uint32(k2)))
+			x18 = v4
+			// 101: add.s32
+			v5 := uint64(uint32(x18) + uint32(x17))
+			x14 = v5
+			goto done
+		}
+	b9:
+		{
+			// 105: not.b32
+			v6 := uint64(^uint32(x11))
+			x14 = v6
+			goto done
+		}
+	b21:
+		{
+			// 82: setp.ne.s16
+			c7t := uint16(x13) != uint16(k3)
+			c7 := c7t
+			q9 = c7
+			if q9 {
+				goto b9
+			}
+			goto b22
+		}
+	b22:
+		{
+			// 85: mul.lo.s32
+			v8 := uint64(uint32(x11) * uint32(x11))
+			x14 = v8
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		r15[l] = x15
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		if q9 {
+			p9 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r11[l], k0, 32, true)))
-				// 98: add.s32
-				v2 := uint64(uint32(v1) + uint32(r11[l]))
-				// 99: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k1))
-				// 100: shr.s32
-				v4 := uint64(uint32(int32(v2) >> uint32(k2)))
-				// 101: add.s32
-				v5 := uint64(uint32(v4) + uint32(v3))
-				r14[l] = v5
-			}
+			p9 &^= 1 << l
 		}
 	}
+	w.P[9] = p9
+	w.Split(11, parked, &at)
+	return most
 }
 
-// switchDenseB9 runs b9 ($L__BB0_17) of kernel switch_dense, PTX lines 105-105.
-func switchDenseB9(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	// PTX lines 105: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: not.b32
-				v1 := uint64(^uint32(r11[l]))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: not.b32
-				v1 := uint64(^uint32(r11[l]))
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB10 runs b10 ($L__BB0_15) of kernel switch_dense, PTX lines 109-109.
-func switchDenseB10(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	k0 := uint64(0x3)
-	// PTX lines 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 109: mul.lo.s32
-				v1 := uint64(uint32(r11[l]) * uint32(k0))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 109: mul.lo.s32
-				v1 := uint64(uint32(r11[l]) * uint32(k0))
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB11 runs b11 ($L__BB0_18) of kernel switch_dense, PTX lines 112-115.
-func switchDenseB11(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r14 := w.Reg(14)
-	r21 := w.Reg(21)
-	k0 := uint64(0x2)
-	// PTX lines 112, 113, 114: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 112: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 113: shl.b64
-				v2 := uint64(uint64(r8[l]) << uint32(k0))
-				// 114: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r21[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 112: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 113: shl.b64
-				v2 := uint64(uint64(r8[l]) << uint32(k0))
-				// 114: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r21[l] = v3
-			}
-		}
-	}
-	// PTX line 115: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:115")
-}
-
-// switchDenseB13 runs b13 of kernel switch_dense, PTX lines 37-44.
-func switchDenseB13(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
+// switchDenseRegion15 runs blocks 2, 6, 9, 16, 17 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 15, 16) to block 11,
+// the reconvergence point of the divergent branch of block 15 (a per-lane region, region.go in codegen/gosrc).
+func switchDenseRegion15(w *runtime.Warp, m uint32, from int32) int {
 	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	k1 := uint64(0x7)
+	r14 := w.Reg(14)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	p3 := w.P[3]
+	p4 := w.P[4]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x6 := r6[l]
+		x11 := r11[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		n := 0
+		switch from {
+		case 15:
+			if q3 {
+				goto b6
+			}
+			goto b16
+		case 16:
+			if q4 {
+				goto b2
+			}
+			goto b17
+		}
+	b2:
+		{
+			// 60: sub.s32
+			v1 := uint64(uint32(x6) - uint32(x11))
+			x14 = v1
+			goto done
+		}
+	b6:
+		{
+			// 89: shl.b32
+			v2 := uint64(uint32(x11) << uint32(k0))
+			x14 = v2
+			goto done
+		}
+	b9:
+		{
+			// 105: not.b32
+			v3 := uint64(^uint32(x11))
+			x14 = v3
+			goto done
+		}
+	b16:
+		{
+			// 55: setp.eq.s16
+			c4t := uint16(x13) == uint16(k1)
+			c4 := c4t
+			q4 = c4
+			if q4 {
+				goto b2
+			}
+			goto b17
+		}
+	b17:
+		{
+			goto b9
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+	}
+	w.P[4] = p4
+	w.Split(11, parked, &at)
+	return most
+}
+
+// switchDenseRegion18 runs blocks 4, 9, 10, 19, 20 of kernel switch_dense for each lane of m on its own, from the branch ending block from (one of 18, 19) to block 11,
+// the reconvergence point of the divergent branch of block 18 (a per-lane region, region.go in codegen/gosrc).
+func switchDenseRegion18(w *runtime.Warp, m uint32, from int32) int {
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x55)
+	k1 := uint64(0x3)
 	k2 := uint64(0x2)
-	// PTX lines 37, 38, 39, 40: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 38: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 39: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 40: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
+	p6 := w.P[6]
+	p7 := w.P[7]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		n := 0
+		switch from {
+		case 18:
+			if q6 {
+				goto b10
 			}
+			goto b19
+		case 19:
+			if q7 {
+				goto b4
+			}
+			goto b20
+		}
+	b4:
+		{
+			// 75: xor.b32
+			v1 := uint64(uint32(x11) ^ uint32(k0))
+			x14 = v1
+			goto done
+		}
+	b9:
+		{
+			// 105: not.b32
+			v2 := uint64(^uint32(x11))
+			x14 = v2
+			goto done
+		}
+	b10:
+		{
+			// 109: mul.lo.s32
+			v3 := uint64(uint32(x11) * uint32(k1))
+			x14 = v3
+			goto done
+		}
+	b19:
+		{
+			// 70: setp.eq.s16
+			c4t := uint16(x13) == uint16(k2)
+			c4 := c4t
+			q7 = c4
+			if q7 {
+				goto b4
+			}
+			goto b20
+		}
+	b20:
+		{
+			goto b9
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		if q7 {
+			p7 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 38: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 39: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 40: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
-			}
+			p7 &^= 1 << l
 		}
 	}
-	// PTX line 41: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/switch_dense.ptx:41")
-	// PTX lines 42, 43, 44: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: cvt.u16.u32
-				v5 := uint64(uint16(uint32(r11[l])))
-				// 43: and.b16
-				v6 := uint64(uint16(v5) & uint16(k1))
-				r13[l] = v6
-				// 44: setp.gt.s16
-				c7t := int16(v6) > int16(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: cvt.u16.u32
-				v5 := uint64(uint16(uint32(r11[l])))
-				// 43: and.b16
-				v6 := uint64(uint16(v5) & uint16(k1))
-				r13[l] = v6
-				// 44: setp.gt.s16
-				c7t := int16(v6) > int16(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
+	w.P[7] = p7
+	w.Split(11, parked, &at)
+	return most
 }
 
-// switchDenseB15 runs b15 of kernel switch_dense, PTX lines 52-52.
-func switchDenseB15(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x3)
-	// PTX lines 52: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// switchDenseB16 runs b16 of kernel switch_dense, PTX lines 55-55.
-func switchDenseB16(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// switchDenseB18 runs b18 of kernel switch_dense, PTX lines 67-67.
-func switchDenseB18(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x1)
-	// PTX lines 67: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// switchDenseB19 runs b19 of kernel switch_dense, PTX lines 70-70.
-func switchDenseB19(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x2)
-	// PTX lines 70: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: setp.eq.s16
-				c1t := uint16(r13[l]) == uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// switchDenseB21 runs b21 of kernel switch_dense, PTX lines 82-82.
-func switchDenseB21(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
+// switchDefaultRegion1 runs blocks 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 1, 2, 5, 19, 20, 25) to block 14,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
 	k0 := uint64(0x6)
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: setp.ne.s16
-				c1t := uint16(r13[l]) != uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
+	k1 := uint64(0x4)
+	k2 := uint64(0x41)
+	k3 := uint64(0x4c)
+	k4 := uint64(0x57)
+	k5 := uint64(0x36)
+	k6 := uint64(0xffffffff)
+	k7 := uint64(0x7)
+	k8 := uint64(0x8)
+	k9 := uint64(0x62)
+	k10 := uint64(0x5)
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p9 := w.P[9]
+	p10 := w.P[10]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x12 := r12[l]
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q9 := p9>>l&1 != 0
+		q10 := p10>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q2 {
+				goto b2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: setp.ne.s16
-				c1t := uint16(r13[l]) != uint16(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
+			goto b18
+		case 2:
+			if q3 {
+				goto b9
 			}
+			goto b19
+		case 5:
+			if q9 {
+				goto b11
+			}
+			goto b25
+		case 19:
+			if q4 {
+				goto b10
+			}
+			goto b20
+		case 20:
+			if q5 {
+				goto b13
+			}
+			goto b21
+		case 25:
+			if q10 {
+				goto b6
+			}
+			goto b26
 		}
-		w.P[9] = p9
+	b2:
+		{
+			// 159: setp.eq.s32
+			c1t := uint32(x11) == uint32(k0)
+			c1 := c1t
+			q3 = c1
+			if q3 {
+				goto b9
+			}
+			goto b19
+		}
+	b5:
+		{
+			// 187: setp.eq.s32
+			c2t := uint32(x11) == uint32(k1)
+			c2 := c2t
+			q9 = c2
+			if q9 {
+				goto b11
+			}
+			goto b25
+		}
+	b6:
+		{
+			// 195: mov.u32
+			v3 := uint64(k2)
+			x12 = v3
+			goto done
+		}
+	b9:
+		{
+			// 211: mov.u32
+			v4 := uint64(k3)
+			x12 = v4
+			goto done
+		}
+	b10:
+		{
+			// 215: mov.u32
+			v5 := uint64(k4)
+			x12 = v5
+			goto done
+		}
+	b11:
+		{
+			// 219: mov.u32
+			v6 := uint64(k5)
+			x12 = v6
+			goto done
+		}
+	b13:
+		{
+			// 227: mov.u32
+			v7 := uint64(k6)
+			x12 = v7
+			goto done
+		}
+	b18:
+		{
+			goto b5
+		}
+	b19:
+		{
+			// 162: setp.eq.s32
+			c8t := uint32(x11) == uint32(k7)
+			c8 := c8t
+			q4 = c8
+			if q4 {
+				goto b10
+			}
+			goto b20
+		}
+	b20:
+		{
+			// 165: setp.ne.s32
+			c9t := uint32(x11) != uint32(k8)
+			c9 := c9t
+			q5 = c9
+			if q5 {
+				goto b13
+			}
+			goto b21
+		}
+	b21:
+		{
+			// 168: mov.u32
+			v10 := uint64(k9)
+			x12 = v10
+			goto done
+		}
+	b25:
+		{
+			// 190: setp.eq.s32
+			c11t := uint32(x11) == uint32(k10)
+			c11 := c11t
+			q10 = c11
+			if q10 {
+				goto b6
+			}
+			goto b26
+		}
+	b26:
+		{
+			goto b13
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q9 {
+			p9 |= 1 << l
+		} else {
+			p9 &^= 1 << l
+		}
+		if q10 {
+			p10 |= 1 << l
+		} else {
+			p10 &^= 1 << l
+		}
 	}
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[9] = p9
+	w.P[10] = p10
+	w.Split(14, parked, &at)
+	return most
 }
 
-// switchDenseB22 runs b22 of kernel switch_dense, PTX lines 85-85.
-func switchDenseB22(w *runtime.Warp, m uint32) {
+// switchDefaultRegion2 runs blocks 9, 10, 13, 19, 20, 21 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 2, 19, 20) to block 14,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 	r11 := w.Reg(11)
-	r14 := w.Reg(14)
-	// PTX lines 85: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: mul.lo.s32
-				v1 := uint64(uint32(r11[l]) * uint32(r11[l]))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: mul.lo.s32
-				v1 := uint64(uint32(r11[l]) * uint32(r11[l]))
-				r14[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB0 runs b0 of kernel switch_default, PTX lines 133-140.
-func switchDefaultB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX line 133: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:133")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 134: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/switch_dense.ptx:134")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 135: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:135")
-	// PTX line 136: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.NTID().X))
-	// PTX line 137: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 138, 139, 140: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 138: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 139: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 140: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 138: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 139: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
-				r6[l] = v7
-				// 140: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// switchDefaultB1 runs b1 ($L__BB1_7) of kernel switch_default, PTX lines 154-154.
-func switchDefaultB1(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x5)
-	// PTX lines 154: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: setp.gt.s32
-				c1t := int32(r11[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: setp.gt.s32
-				c1t := int32(r11[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// switchDefaultB2 runs b2 ($L__BB1_10) of kernel switch_default, PTX lines 159-159.
-func switchDefaultB2(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x6)
-	// PTX lines 159: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 159: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 159: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// switchDefaultB3 runs b3 ($L__BB1_2) of kernel switch_default, PTX lines 172-172.
-func switchDefaultB3(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x1)
-	// PTX lines 172: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 172: setp.gt.s32
-				c1t := int32(r11[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 172: setp.gt.s32
-				c1t := int32(r11[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// switchDefaultB4 runs b4 ($L__BB1_20) of kernel switch_default, PTX lines 183-183.
-func switchDefaultB4(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x15)
-	// PTX lines 183: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 183: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 183: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB5 runs b5 ($L__BB1_8) of kernel switch_default, PTX lines 187-187.
-func switchDefaultB5(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	// PTX lines 187: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 187: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 187: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// switchDefaultB6 runs b6 ($L__BB1_16) of kernel switch_default, PTX lines 195-195.
-func switchDefaultB6(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x41)
-	// PTX lines 195: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 195: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 195: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB7 runs b7 ($L__BB1_5) of kernel switch_default, PTX lines 199-199.
-func switchDefaultB7(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x2)
-	// PTX lines 199: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[11] = p11
-	}
-}
-
-// switchDefaultB8 runs b8 ($L__BB1_18) of kernel switch_default, PTX lines 207-207.
-func switchDefaultB8(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x2b)
-	// PTX lines 207: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB9 runs b9 ($L__BB1_15) of kernel switch_default, PTX lines 211-211.
-func switchDefaultB9(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
 	k0 := uint64(0x4c)
-	// PTX lines 211: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 211: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
+	k1 := uint64(0x57)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x7)
+	k4 := uint64(0x8)
+	k5 := uint64(0x62)
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x12 := r12[l]
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q3 {
+				goto b9
 			}
+			goto b19
+		case 19:
+			if q4 {
+				goto b10
+			}
+			goto b20
+		case 20:
+			if q5 {
+				goto b13
+			}
+			goto b21
+		}
+	b9:
+		{
+			// 211: mov.u32
+			v1 := uint64(k0)
+			x12 = v1
+			goto done
+		}
+	b10:
+		{
+			// 215: mov.u32
+			v2 := uint64(k1)
+			x12 = v2
+			goto done
+		}
+	b13:
+		{
+			// 227: mov.u32
+			v3 := uint64(k2)
+			x12 = v3
+			goto done
+		}
+	b19:
+		{
+			// 162: setp.eq.s32
+			c4t := uint32(x11) == uint32(k3)
+			c4 := c4t
+			q4 = c4
+			if q4 {
+				goto b10
+			}
+			goto b20
+		}
+	b20:
+		{
+			// 165: setp.ne.s32
+			c5t := uint32(x11) != uint32(k4)
+			c5 := c5t
+			q5 = c5
+			if q5 {
+				goto b13
+			}
+			goto b21
+		}
+	b21:
+		{
+			// 168: mov.u32
+			v6 := uint64(k5)
+			x12 = v6
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		if q4 {
+			p4 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 211: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
 		}
 	}
+	w.P[4] = p4
+	w.P[5] = p5
+	w.Split(14, parked, &at)
+	return most
 }
 
-// switchDefaultB10 runs b10 ($L__BB1_14) of kernel switch_default, PTX lines 215-215.
-func switchDefaultB10(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x57)
-	// PTX lines 215: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 215: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 215: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB11 runs b11 ($L__BB1_17) of kernel switch_default, PTX lines 219-219.
-func switchDefaultB11(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x36)
-	// PTX lines 219: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 219: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 219: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB12 runs b12 ($L__BB1_19) of kernel switch_default, PTX lines 223-223.
-func switchDefaultB12(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x20)
-	// PTX lines 223: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 223: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 223: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB13 runs b13 ($L__BB1_21) of kernel switch_default, PTX lines 227-227.
-func switchDefaultB13(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0xffffffff)
-	// PTX lines 227: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 227: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 227: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB14 runs b14 ($L__BB1_22) of kernel switch_default, PTX lines 230-233.
-func switchDefaultB14(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	k0 := uint64(0x2)
-	// PTX lines 230, 231, 232: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 230: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 231: shl.b64
-				v2 := uint64(uint64(r8[l]) << uint32(k0))
-				// 232: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r15[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 230: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 231: shl.b64
-				v2 := uint64(uint64(r8[l]) << uint32(k0))
-				// 232: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r15[l] = v3
-			}
-		}
-	}
-	// PTX line 233: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/switch_dense.ptx:233")
-}
-
-// switchDefaultB16 runs b16 of kernel switch_default, PTX lines 143-149.
-func switchDefaultB16(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
+// switchDefaultRegion3 runs blocks 4, 7, 8, 12, 13, 22, 23, 24, 27, 28 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 3, 7, 22, 23, 27) to block 14,
+// the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion3(w *runtime.Warp, m uint32, from int32) int {
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0xa)
-	k2 := uint64(0x3)
-	// PTX lines 143, 144, 145, 146: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 143: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 144: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 145: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 146: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
+	k0 := uint64(0x15)
+	k1 := uint64(0x2)
+	k2 := uint64(0x2b)
+	k3 := uint64(0x20)
+	k4 := uint64(0xffffffff)
+	k5 := uint64(0x0)
+	k6 := uint64(0x1)
+	k7 := uint64(0x3)
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	p11 := w.P[11]
+	p12 := w.P[12]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x12 := r12[l]
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		q11 := p11>>l&1 != 0
+		q12 := p12>>l&1 != 0
+		n := 0
+		switch from {
+		case 3:
+			if q6 {
+				goto b7
 			}
+			goto b22
+		case 7:
+			if q11 {
+				goto b12
+			}
+			goto b27
+		case 22:
+			if q7 {
+				goto done
+			}
+			goto b23
+		case 23:
+			if q8 {
+				goto b4
+			}
+			goto b24
+		case 27:
+			if q12 {
+				goto b8
+			}
+			goto b28
+		}
+	b4:
+		{
+			// 183: mov.u32
+			v1 := uint64(k0)
+			x12 = v1
+			goto done
+		}
+	b7:
+		{
+			// 199: setp.eq.s32
+			c2t := uint32(x11) == uint32(k1)
+			c2 := c2t
+			q11 = c2
+			if q11 {
+				goto b12
+			}
+			goto b27
+		}
+	b8:
+		{
+			// 207: mov.u32
+			v3 := uint64(k2)
+			x12 = v3
+			goto done
+		}
+	b12:
+		{
+			// 223: mov.u32
+			v4 := uint64(k3)
+			x12 = v4
+			goto done
+		}
+	b13:
+		{
+			// 227: mov.u32
+			v5 := uint64(k4)
+			x12 = v5
+			goto done
+		}
+	b22:
+		{
+			// 175: setp.eq.s32
+			c6t := uint32(x11) == uint32(k5)
+			c6 := c6t
+			q7 = c6
+			if q7 {
+				goto done
+			}
+			goto b23
+		}
+	b23:
+		{
+			// 178: setp.eq.s32
+			c7t := uint32(x11) == uint32(k6)
+			c7 := c7t
+			q8 = c7
+			if q8 {
+				goto b4
+			}
+			goto b24
+		}
+	b24:
+		{
+			goto b13
+		}
+	b27:
+		{
+			// 202: setp.eq.s32
+			c8t := uint32(x11) == uint32(k7)
+			c8 := c8t
+			q12 = c8
+			if q12 {
+				goto b8
+			}
+			goto b28
+		}
+	b28:
+		{
+			goto b13
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		if q7 {
+			p7 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 143: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 144: cvt.s64.s32
-				v2 := uint64(uint64(int32(r6[l])))
-				r8[l] = v2
-				// 145: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				// 146: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				r10[l] = v4
-			}
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+		if q11 {
+			p11 |= 1 << l
+		} else {
+			p11 &^= 1 << l
+		}
+		if q12 {
+			p12 |= 1 << l
+		} else {
+			p12 &^= 1 << l
 		}
 	}
-	// PTX line 147: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/switch_dense.ptx:147")
-	// PTX line 148: mov.u32, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r12, m, u5)
-	// PTX lines 149: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 149: setp.gt.s32
-				c6t := int32(r11[l]) > int32(k2)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 149: setp.gt.s32
-				c6t := int32(r11[l]) > int32(k2)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	_ = u5
+	w.P[7] = p7
+	w.P[8] = p8
+	w.P[11] = p11
+	w.P[12] = p12
+	w.Split(14, parked, &at)
+	return most
 }
 
-// switchDefaultB19 runs b19 of kernel switch_default, PTX lines 162-162.
-func switchDefaultB19(w *runtime.Warp, m uint32) {
+// switchDefaultRegion5 runs blocks 6, 11, 13, 25, 26 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 5, 25) to block 14,
+// the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion5(w *runtime.Warp, m uint32, from int32) int {
 	r11 := w.Reg(11)
-	k0 := uint64(0x7)
-	// PTX lines 162: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 162: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 162: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// switchDefaultB20 runs b20 of kernel switch_default, PTX lines 165-165.
-func switchDefaultB20(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x8)
-	// PTX lines 165: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: setp.ne.s32
-				c1t := uint32(r11[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: setp.ne.s32
-				c1t := uint32(r11[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// switchDefaultB21 runs b21 of kernel switch_default, PTX lines 168-168.
-func switchDefaultB21(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	k0 := uint64(0x62)
-	// PTX lines 168: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
+	k0 := uint64(0x41)
+	k1 := uint64(0x36)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x5)
+	p9 := w.P[9]
+	p10 := w.P[10]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x12 := r12[l]
+		q9 := p9>>l&1 != 0
+		q10 := p10>>l&1 != 0
+		n := 0
+		switch from {
+		case 5:
+			if q9 {
+				goto b11
 			}
+			goto b25
+		case 25:
+			if q10 {
+				goto b6
+			}
+			goto b26
+		}
+	b6:
+		{
+			// 195: mov.u32
+			v1 := uint64(k0)
+			x12 = v1
+			goto done
+		}
+	b11:
+		{
+			// 219: mov.u32
+			v2 := uint64(k1)
+			x12 = v2
+			goto done
+		}
+	b13:
+		{
+			// 227: mov.u32
+			v3 := uint64(k2)
+			x12 = v3
+			goto done
+		}
+	b25:
+		{
+			// 190: setp.eq.s32
+			c4t := uint32(x11) == uint32(k3)
+			c4 := c4t
+			q10 = c4
+			if q10 {
+				goto b6
+			}
+			goto b26
+		}
+	b26:
+		{
+			goto b13
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		if q10 {
+			p10 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: mov.u32
-				v1 := uint64(k0)
-				r12[l] = v1
-			}
+			p10 &^= 1 << l
 		}
 	}
+	w.P[10] = p10
+	w.Split(14, parked, &at)
+	return most
 }
 
-// switchDefaultB22 runs b22 of kernel switch_default, PTX lines 175-175.
-func switchDefaultB22(w *runtime.Warp, m uint32) {
+// switchDefaultRegion7 runs blocks 8, 12, 13, 27, 28 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 7, 27) to block 14,
+// the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion7(w *runtime.Warp, m uint32, from int32) int {
 	r11 := w.Reg(11)
-	k0 := uint64(0x0)
-	// PTX lines 175: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 175: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
+	r12 := w.Reg(12)
+	k0 := uint64(0x2b)
+	k1 := uint64(0x20)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x3)
+	p11 := w.P[11]
+	p12 := w.P[12]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x12 := r12[l]
+		q11 := p11>>l&1 != 0
+		q12 := p12>>l&1 != 0
+		n := 0
+		switch from {
+		case 7:
+			if q11 {
+				goto b12
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 175: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
+			goto b27
+		case 27:
+			if q12 {
+				goto b8
 			}
+			goto b28
 		}
-		w.P[7] = p7
+	b8:
+		{
+			// 207: mov.u32
+			v1 := uint64(k0)
+			x12 = v1
+			goto done
+		}
+	b12:
+		{
+			// 223: mov.u32
+			v2 := uint64(k1)
+			x12 = v2
+			goto done
+		}
+	b13:
+		{
+			// 227: mov.u32
+			v3 := uint64(k2)
+			x12 = v3
+			goto done
+		}
+	b27:
+		{
+			// 202: setp.eq.s32
+			c4t := uint32(x11) == uint32(k3)
+			c4 := c4t
+			q12 = c4
+			if q12 {
+				goto b8
+			}
+			goto b28
+		}
+	b28:
+		{
+			goto b13
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		if q12 {
+			p12 |= 1 << l
+		} else {
+			p12 &^= 1 << l
+		}
 	}
+	w.P[12] = p12
+	w.Split(14, parked, &at)
+	return most
 }
 
-// switchDefaultB23 runs b23 of kernel switch_default, PTX lines 178-178.
-func switchDefaultB23(w *runtime.Warp, m uint32) {
+// switchDefaultRegion22 runs blocks 4, 13, 23, 24 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 22, 23) to block 14,
+// the reconvergence point of the divergent branch of block 22 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion22(w *runtime.Warp, m uint32, from int32) int {
 	r11 := w.Reg(11)
-	k0 := uint64(0x1)
-	// PTX lines 178: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 178: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
+	r12 := w.Reg(12)
+	k0 := uint64(0x15)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x1)
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x11 := r11[l]
+		x12 := r12[l]
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 22:
+			if q7 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 178: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
+			goto b23
+		case 23:
+			if q8 {
+				goto b4
 			}
+			goto b24
 		}
-		w.P[8] = p8
-	}
-}
-
-// switchDefaultB25 runs b25 of kernel switch_default, PTX lines 190-190.
-func switchDefaultB25(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x5)
-	// PTX lines 190: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 190: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 190: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
+	b4:
+		{
+			// 183: mov.u32
+			v1 := uint64(k0)
+			x12 = v1
+			goto done
 		}
-		w.P[10] = p10
-	}
-}
-
-// switchDefaultB27 runs b27 of kernel switch_default, PTX lines 202-202.
-func switchDefaultB27(w *runtime.Warp, m uint32) {
-	r11 := w.Reg(11)
-	k0 := uint64(0x3)
-	// PTX lines 202: lane-local, one loop over the lanes
-	{
-		p12 := w.P[12]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 202: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p12 = p12&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 202: setp.eq.s32
-				c1t := uint32(r11[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p12 = p12&^(1<<l) | c1b0<<l
-			}
+	b13:
+		{
+			// 227: mov.u32
+			v2 := uint64(k1)
+			x12 = v2
+			goto done
 		}
-		w.P[12] = p12
+	b23:
+		{
+			// 178: setp.eq.s32
+			c3t := uint32(x11) == uint32(k2)
+			c3 := c3t
+			q8 = c3
+			if q8 {
+				goto b4
+			}
+			goto b24
+		}
+	b24:
+		{
+			goto b13
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
 	}
+	w.P[8] = p8
+	w.Split(14, parked, &at)
+	return most
 }

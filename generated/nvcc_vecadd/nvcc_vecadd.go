@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/vecadd.ptx",
+	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -70,9 +71,47 @@ func init() {
 	vecaddFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	vecaddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{vecaddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecaddRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/vecadd.ptx:28",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -86,6 +125,13 @@ func init() {
 	vecaddFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/vecadd.ptx:52",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/vecadd.ptx:52",
@@ -96,9 +142,48 @@ func init() {
 	}
 	// b2, PTX lines 39-49
 	vecaddFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{vecaddB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecaddRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/vecadd.ptx:39",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/vecadd.ptx:51",
@@ -112,6 +197,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	vecaddFunc.Run = vecaddRun
 }
 
 // Vecadd launches PTX kernel vecadd (testdata/ptx/nvcc/vecadd.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is vecadd_param_0, param1 is vecadd_param_1, param2 is vecadd_param_2, param3 is vecadd_param_3.
@@ -124,154 +210,327 @@ func Vecadd(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, vecaddFunc, cfg, p[:])
 }
 
-// vecaddB0 runs b0 of kernel vecadd, PTX lines 28-36.
-func vecaddB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	// PTX line 28: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/vecadd.ptx:28")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 29: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/vecadd.ptx:29")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 30: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/vecadd.ptx:30")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 31: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/vecadd.ptx:31")
-	// PTX line 32: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 33: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				r7[l] = v8
-				// 36: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+// vecaddRun runs blocks of kernel vecadd for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				r7[l] = v8
-				// 36: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				// PTX line 28: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/vecadd.ptx:28")
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 29: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/vecadd.ptx:29")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/vecadd.ptx:30")
+				}
+				runtime.Broadcast(r2, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/vecadd.ptx:31")
+				}
+				// PTX line 32: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 33: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 35: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							r7[l] = v8
+							// 36: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 35: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							r7[l] = v8
+							// 36: setp.ge.s32
+							c9t := int32(v8) >= int32(u4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
+				_ = u3
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 51; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 39-49
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r7 := w.Reg(7)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v6aw := w.Window(0)
+					v7aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 40: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 42: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 43: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 44: ld.global.f32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/vecadd.ptx:44")
+									continue
+								}
+								v6 = v6x
+							}
+							// 45: ld.global.f32
+							v7a := uint64(v3) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/vecadd.ptx:45")
+									continue
+								}
+								v7 = v7x
+							}
+							// 46: add.f32
+							v8 := uint64(isa.AddF32RN(uint32(v7), uint32(v6)))
+							r15[l] = v8
+							// 47: cvta.to.global.u64
+							v9 := uint64(r0[l])
+							// 48: add.s64
+							v10 := uint64(uint64(v9) + uint64(v2))
+							r17[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 40: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+							// 41: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							// 42: cvta.to.global.u64
+							v4 := uint64(r2[l])
+							// 43: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							// 44: ld.global.f32
+							v6a := uint64(v5) + 0x0
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/nvcc/vecadd.ptx:44")
+									continue
+								}
+								v6 = v6x
+							}
+							// 45: ld.global.f32
+							v7a := uint64(v3) + 0x0
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/vecadd.ptx:45")
+									continue
+								}
+								v7 = v7x
+							}
+							// 46: add.f32
+							v8 := uint64(isa.AddF32RN(uint32(v7), uint32(v6)))
+							r15[l] = v8
+							// 47: cvta.to.global.u64
+							v9 := uint64(r0[l])
+							// 48: add.s64
+							v10 := uint64(uint64(v9) + uint64(v2))
+							r17[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s11w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.global.f32
+							s11 := uint64(r17[l]) + 0x0
+							s11v := uint64(r15[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/vecadd.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.global.f32
+							s11 := uint64(r17[l]) + 0x0
+							s11v := uint64(r15[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/nvcc/vecadd.ptx:49")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-	_ = u3
-}
-
-// vecaddB2 runs b2 of kernel vecadd, PTX lines 39-49.
-func vecaddB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	// PTX lines 39, 40, 41, 42, 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 40: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				r9[l] = v2
-				// 41: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-				// 42: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 43: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r12[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 40: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
-				r9[l] = v2
-				// 41: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r10[l] = v3
-				// 42: cvta.to.global.u64
-				v4 := uint64(r2[l])
-				// 43: add.s64
-				v5 := uint64(uint64(v4) + uint64(v2))
-				r12[l] = v5
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 44: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/vecadd.ptx:44")
-	// PTX line 45: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/vecadd.ptx:45")
-	// PTX lines 46, 47, 48: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: add.f32
-				v6 := uint64(isa.AddF32RN(uint32(r14[l]), uint32(r13[l])))
-				r15[l] = v6
-				// 47: cvta.to.global.u64
-				v7 := uint64(r0[l])
-				// 48: add.s64
-				v8 := uint64(uint64(v7) + uint64(r9[l]))
-				r17[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: add.f32
-				v6 := uint64(isa.AddF32RN(uint32(r14[l]), uint32(r13[l])))
-				r15[l] = v6
-				// 47: cvta.to.global.u64
-				v7 := uint64(r0[l])
-				// 48: add.s64
-				v8 := uint64(uint64(v7) + uint64(r9[l]))
-				r17[l] = v8
-			}
-		}
-	}
-	// PTX line 49: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/vecadd.ptx:49")
 }

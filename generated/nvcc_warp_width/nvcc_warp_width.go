@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/warp_width.ptx",
+	NumWindows: 10,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -98,9 +99,75 @@ func init() {
 	shflWidthFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 26-45; the lanes wait here for those shfl.sync.idx.b32 at line 46 names
 	shflWidthFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:26",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/warp_width.ptx:46",
@@ -116,9 +183,27 @@ func init() {
 	}
 	// b0, PTX lines 46-49; the lanes wait here for those shfl.sync.up.b32 at line 50 names
 	shflWidthFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:46",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/warp_width.ptx:50",
@@ -134,9 +219,24 @@ func init() {
 	}
 	// b0, PTX lines 50-52; the lanes wait here for those shfl.sync.down.b32 at line 53 names
 	shflWidthFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:50",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/warp_width.ptx:53",
@@ -152,9 +252,27 @@ func init() {
 	}
 	// b0, PTX lines 53-56; the lanes wait here for those shfl.sync.bfly.b32 at line 57 names
 	shflWidthFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:53",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/warp_width.ptx:57",
@@ -170,9 +288,24 @@ func init() {
 	}
 	// b0, PTX lines 57-58; ret
 	shflWidthFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{shflWidthB0_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflWidthRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:57",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/warp_width.ptx:59",
@@ -186,12 +319,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	shflWidthFunc.Run = shflWidthRun
 	divergentMaskFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 74-81; divergent, reconverges at block 4 (b3 ($L__BB1_4))
 	divergentMaskFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:74",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -203,9 +372,26 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 96-98
 	divergentMaskFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:96",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/warp_width.ptx:99",
@@ -216,9 +402,27 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 103-107; the lanes wait here for those vote.sync.ballot.b32 at line 108 names
 	divergentMaskFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:103",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/nvcc/warp_width.ptx:108",
@@ -234,9 +438,21 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 108-109
 	divergentMaskFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:108",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/warp_width.ptx:111",
@@ -249,6 +465,13 @@ func init() {
 	divergentMaskFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:112",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/warp_width.ptx:112",
@@ -259,9 +482,41 @@ func init() {
 	}
 	// b4, PTX lines 84-90; divergent, reconverges at block 4 (b3 ($L__BB1_4))
 	divergentMaskFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{divergentMaskB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			divergentMaskRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:84",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -275,6 +530,15 @@ func init() {
 	divergentMaskFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/nvcc/warp_width.ptx:92",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/warp_width.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/nvcc/warp_width.ptx:92",
@@ -288,6 +552,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	divergentMaskFunc.Run = divergentMaskRun
 }
 
 // ShflWidth launches PTX kernel shfl_width (testdata/ptx/nvcc/warp_width.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is shfl_width_param_0, param1 is shfl_width_param_1, param2 is shfl_width_param_2.
@@ -308,388 +573,881 @@ func DivergentMask(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, divergentMaskFunc, cfg, p[:])
 }
 
-// shflWidthB0 runs b0 of kernel shfl_width, PTX lines 26-45.
-func shflWidthB0(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	k2 := uint64(0x181f)
-	k3 := uint64(0xffffffff)
-	// PTX line 26: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_width.ptx:26")
-	// PTX line 27: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_width.ptx:27")
-	// PTX line 28: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/warp_width.ptx:28")
-	// PTX line 29: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX line 30: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u3)
-	// PTX line 31: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u2)
-	// PTX line 32: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX line 33: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	// PTX lines 34, 35, 36, 37: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 36: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-				r10[l] = v11
-				// 37: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
-				r11[l] = v12
+// shflWidthRun runs blocks of kernel shfl_width for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 26-45; the lanes wait here for those shfl.sync.idx.b32 at line 46 names
+			{
+				r12 := w.Reg(12)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				k0 := uint64(0x4)
+				k1 := uint64(0x2)
+				k2 := uint64(0x181f)
+				k3 := uint64(0xffffffff)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 26: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_width.ptx:26")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 27: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_width.ptx:27")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 28: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/warp_width.ptx:28")
+				}
+				// PTX line 29: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				// PTX line 30: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u3)
+				// PTX line 31: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u2)
+				// PTX line 32: mov.u32, warp-uniform
+				u7 := uint64(uint64(w.CTAID().X))
+				// PTX line 33: mov.u32, warp-uniform
+				u8 := uint64(uint64(w.NTID().X))
+				// PTX lines 34, 35, 36, 37, 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v13aw := w.Window(0)
+					v18aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 35: mad.lo.s32
+							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+							// 36: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+							// 37: add.s64
+							v12 := uint64(uint64(u6) + uint64(v11))
+							// 38: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
+									continue
+								}
+								v13 = v13x
+							}
+							r12[l] = v13
+							// 39: shl.b32
+							v14 := uint64(uint32(v10) << uint32(k1))
+							// 40: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+							// 41: add.s64
+							v16 := uint64(uint64(u4) + uint64(v15))
+							r15[l] = v16
+							// 42: add.s64
+							v17 := uint64(uint64(u5) + uint64(v11))
+							// 43: ld.global.u32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
+									continue
+								}
+								v18 = v18x
+							}
+							r17[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: mov.u32
+							v9 := uint64(uint64(tid0[l]))
+							// 35: mad.lo.s32
+							v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+							// 36: mul.wide.s32
+							v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+							// 37: add.s64
+							v12 := uint64(uint64(u6) + uint64(v11))
+							// 38: ld.global.u32
+							v13a := uint64(v12) + 0x0
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
+									continue
+								}
+								v13 = v13x
+							}
+							r12[l] = v13
+							// 39: shl.b32
+							v14 := uint64(uint32(v10) << uint32(k1))
+							// 40: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+							// 41: add.s64
+							v16 := uint64(uint64(u4) + uint64(v15))
+							r15[l] = v16
+							// 42: add.s64
+							v17 := uint64(uint64(u5) + uint64(v11))
+							// 43: ld.global.u32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
+									continue
+								}
+								v18 = v18x
+							}
+							r17[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 44: mov.u32, warp-uniform
+				u19 := uint64(k2)
+				runtime.Broadcast(r18, m, u19)
+				// PTX line 45: mov.u32, warp-uniform
+				u20 := uint64(k3)
+				runtime.Broadcast(r19, m, u20)
+				_ = u19
+				_ = u20
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 36: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-				r10[l] = v11
-				// 37: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
-				r11[l] = v12
+			if budget == 0 {
+				return pc, 0
 			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 46-49; the lanes wait here for those shfl.sync.up.b32 at line 50 names
+			{
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				k0 := uint64(0x1000)
+				k1 := uint64(0x3)
+				// PTX line 46: shfl.sync.idx.b32
+				w.Shfl(runtime.ShflIdx, 20, 0, 12, 17, 18, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:46")
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: st.global.u32
+							s1 := uint64(r15[l]) + 0x0
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:47")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: st.global.u32
+							s1 := uint64(r15[l]) + 0x0
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:47")
+							}
+						}
+					}
+				}
+				// PTX line 48: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r21, m, u2)
+				// PTX line 49: mov.u32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r22, m, u3)
+				_ = u2
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX lines 50-52; the lanes wait here for those shfl.sync.down.b32 at line 53 names
+			{
+				r15 := w.Reg(15)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				k0 := uint64(0x5)
+				// PTX line 50: shfl.sync.up.b32
+				w.Shfl(runtime.ShflUp, 23, 1, 12, 22, 21, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:50")
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.global.u32
+							s1 := uint64(r15[l]) + 0x4
+							s1v := uint64(r23[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.global.u32
+							s1 := uint64(r15[l]) + 0x4
+							s1v := uint64(r23[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:51")
+							}
+						}
+					}
+				}
+				// PTX line 52: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r24, m, u2)
+				_ = u2
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b0, PTX lines 53-56; the lanes wait here for those shfl.sync.bfly.b32 at line 57 names
+			{
+				r15 := w.Reg(15)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				k0 := uint64(0x1c1f)
+				k1 := uint64(0x6)
+				// PTX line 53: shfl.sync.down.b32
+				w.Shfl(runtime.ShflDown, 25, 2, 12, 24, 18, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:53")
+				// PTX lines 54: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: st.global.u32
+							s1 := uint64(r15[l]) + 0x8
+							s1v := uint64(r25[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:54")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: st.global.u32
+							s1 := uint64(r15[l]) + 0x8
+							s1v := uint64(r25[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:54")
+							}
+						}
+					}
+				}
+				// PTX line 55: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r26, m, u2)
+				// PTX line 56: mov.u32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r27, m, u3)
+				_ = u2
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b0, PTX lines 57-58; ret
+			{
+				r15 := w.Reg(15)
+				r28 := w.Reg(28)
+				// PTX line 57: shfl.sync.bfly.b32
+				w.Shfl(runtime.ShflBfly, 28, 3, 12, 27, 26, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:57")
+				// PTX lines 58: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: st.global.u32
+							s1 := uint64(r15[l]) + 0xc
+							s1v := uint64(r28[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:58")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: st.global.u32
+							s1 := uint64(r15[l]) + 0xc
+							s1v := uint64(r28[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:58")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 38: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/warp_width.ptx:38")
-	// PTX lines 39, 40, 41, 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: shl.b32
-				v13 := uint64(uint32(r9[l]) << uint32(k1))
-				// 40: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 41: add.s64
-				v15 := uint64(uint64(u4) + uint64(v14))
-				r15[l] = v15
-				// 42: add.s64
-				v16 := uint64(uint64(u5) + uint64(r10[l]))
-				r16[l] = v16
+}
+
+// divergentMaskRun runs blocks of kernel divergent_mask for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 74-81; divergent, reconverges at block 4 (b3 ($L__BB1_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 74: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_width.ptx:74")
+				}
+				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 75: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_width.ptx:75")
+				}
+				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 76: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/warp_width.ptx:76")
+				}
+				// PTX line 77: mov.u32, warp-uniform
+				u4 := uint64(uint64(w.CTAID().X))
+				// PTX line 78: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.NTID().X))
+				// PTX lines 79, 80, 81: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 80: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 81: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: mov.u32
+							v6 := uint64(uint64(tid0[l]))
+							// 80: mad.lo.s32
+							v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+							r6[l] = v7
+							// 81: setp.ge.s32
+							c8t := int32(v7) >= int32(u3)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u1
+				_ = u2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: shl.b32
-				v13 := uint64(uint32(r9[l]) << uint32(k1))
-				// 40: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 41: add.s64
-				v15 := uint64(uint64(u4) + uint64(v14))
-				r15[l] = v15
-				// 42: add.s64
-				v16 := uint64(uint64(u5) + uint64(r10[l]))
-				r16[l] = v16
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_3), PTX lines 96-98
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				// PTX line 96: activemask.b32
+				w.Activemask(13, m)
+				// PTX lines 98: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: st.global.u32
+							s1 := uint64(r12[l]) + 0x0
+							s1v := uint64(r13[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:98")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: st.global.u32
+							s1 := uint64(r12[l]) + 0x0
+							s1v := uint64(r13[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:98")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 103-107; the lanes wait here for those vote.sync.ballot.b32 at line 108 names
+			{
+				r9 := w.Reg(9)
+				k0 := uint64(0x1)
+				// PTX line 103: activemask.b32
+				w.Activemask(14, m)
+				// PTX lines 105, 106, 107: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v1aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: ld.global.u32
+							v1a := uint64(r9[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/warp_width.ptx:105")
+									continue
+								}
+								v1 = v1x
+							}
+							// 106: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 107: setp.eq.b32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: ld.global.u32
+							v1a := uint64(r9[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/nvcc/warp_width.ptx:105")
+									continue
+								}
+								v1 = v1x
+							}
+							// 106: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 107: setp.eq.b32
+							c3t := uint32(v2) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2 ($L__BB1_2), PTX lines 108-109
+			{
+				r12 := w.Reg(12)
+				r17 := w.Reg(17)
+				// PTX line 108: vote.sync.ballot.b32
+				w.Vote(runtime.VoteBallot, 17, w.P[2], 14, m, m, "testdata/ptx/nvcc/warp_width.ptx:108")
+				// PTX lines 109: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: st.global.u32
+							s1 := uint64(r12[l]) + 0x0
+							s1v := uint64(r17[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:109")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: st.global.u32
+							s1 := uint64(r12[l]) + 0x0
+							s1v := uint64(r17[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/nvcc/warp_width.ptx:109")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b3 ($L__BB1_4), PTX line 111; ret
+			next = 7
+		case 5:
+			// b4, PTX lines 84-90; divergent, reconverges at block 4 (b3 ($L__BB1_4))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX lines 84, 85, 86, 87, 88, 89, 90: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 85: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 86: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r9[l] = v3
+							// 87: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/warp_width.ptx:87")
+									continue
+								}
+								v4 = v4x
+							}
+							// 88: setp.gt.s32
+							c5t := int32(v4) > int32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+							// 89: cvta.to.global.u64
+							v6 := uint64(r0[l])
+							// 90: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							r12[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: cvta.to.global.u64
+							v1 := uint64(r1[l])
+							// 85: mul.wide.s32
+							v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+							// 86: add.s64
+							v3 := uint64(uint64(v1) + uint64(v2))
+							r9[l] = v3
+							// 87: ld.global.u32
+							v4a := uint64(v3) + 0x0
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/warp_width.ptx:87")
+									continue
+								}
+								v4 = v4x
+							}
+							// 88: setp.gt.s32
+							c5t := int32(v4) > int32(k1)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+							// 89: cvta.to.global.u64
+							v6 := uint64(r0[l])
+							// 90: add.s64
+							v7 := uint64(uint64(v6) + uint64(v2))
+							r12[l] = v7
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5, PTX line 91
+			next = 2
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 43: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/warp_width.ptx:43")
-	// PTX line 44: mov.u32, warp-uniform
-	u17 := uint64(k2)
-	runtime.Broadcast(r18, m, u17)
-	// PTX line 45: mov.u32, warp-uniform
-	u18 := uint64(k3)
-	runtime.Broadcast(r19, m, u18)
-	_ = u17
-	_ = u18
-}
-
-// shflWidthB0_1 runs b0 of kernel shfl_width, PTX lines 46-49.
-func shflWidthB0_1(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x1000)
-	k1 := uint64(0x3)
-	// PTX line 46: shfl.sync.idx.b32
-	w.Shfl(runtime.ShflIdx, 20, 0, 12, 17, 18, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:46")
-	// PTX line 47: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/warp_width.ptx:47")
-	// PTX line 48: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r21, m, u1)
-	// PTX line 49: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r22, m, u2)
-	_ = u1
-	_ = u2
-}
-
-// shflWidthB0_2 runs b0 of kernel shfl_width, PTX lines 50-52.
-func shflWidthB0_2(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	k0 := uint64(0x5)
-	// PTX line 50: shfl.sync.up.b32
-	w.Shfl(runtime.ShflUp, 23, 1, 12, 22, 21, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:50")
-	// PTX line 51: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r23, r15, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/nvcc/warp_width.ptx:51")
-	// PTX line 52: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r24, m, u1)
-	_ = u1
-}
-
-// shflWidthB0_3 runs b0 of kernel shfl_width, PTX lines 53-56.
-func shflWidthB0_3(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x1c1f)
-	k1 := uint64(0x6)
-	// PTX line 53: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 25, 2, 12, 24, 18, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:53")
-	// PTX line 54: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r15, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/nvcc/warp_width.ptx:54")
-	// PTX line 55: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r26, m, u1)
-	// PTX line 56: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r27, m, u2)
-	_ = u1
-	_ = u2
-}
-
-// shflWidthB0_4 runs b0 of kernel shfl_width, PTX lines 57-58.
-func shflWidthB0_4(w *runtime.Warp, m uint32) {
-	r15 := w.Reg(15)
-	r28 := w.Reg(28)
-	// PTX line 57: shfl.sync.bfly.b32
-	w.Shfl(runtime.ShflBfly, 28, 3, 12, 27, 26, 19, m, m, "testdata/ptx/nvcc/warp_width.ptx:57")
-	// PTX line 58: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r15, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/nvcc/warp_width.ptx:58")
-}
-
-// divergentMaskB0 runs b0 of kernel divergent_mask, PTX lines 74-81.
-func divergentMaskB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX line 74: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/warp_width.ptx:74")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 75: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/warp_width.ptx:75")
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 76: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/warp_width.ptx:76")
-	// PTX line 77: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 78: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 79, 80, 81: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 80: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 81: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 80: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
-				r6[l] = v7
-				// 81: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-			}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
-// divergentMaskB1 runs b1 ($L__BB1_3) of kernel divergent_mask, PTX lines 96-98.
-func divergentMaskB1(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	// PTX line 96: activemask.b32
-	w.Activemask(13, m)
-	// PTX line 98: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/warp_width.ptx:98")
-}
-
-// divergentMaskB2 runs b2 ($L__BB1_2) of kernel divergent_mask, PTX lines 103-107.
-func divergentMaskB2(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	k0 := uint64(0x1)
-	// PTX line 103: activemask.b32
-	w.Activemask(14, m)
-	// PTX line 105: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/warp_width.ptx:105")
-	// PTX lines 106, 107: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: and.b32
-				v1 := uint64(uint32(r15[l]) & uint32(k0))
-				// 107: setp.eq.b32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: and.b32
-				v1 := uint64(uint32(r15[l]) & uint32(k0))
-				// 107: setp.eq.b32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// divergentMaskB2_1 runs b2 ($L__BB1_2) of kernel divergent_mask, PTX lines 108-109.
-func divergentMaskB2_1(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r17 := w.Reg(17)
-	// PTX line 108: vote.sync.ballot.b32
-	w.Vote(runtime.VoteBallot, 17, w.P[2], 14, m, m, "testdata/ptx/nvcc/warp_width.ptx:108")
-	// PTX line 109: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r17, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/nvcc/warp_width.ptx:109")
-}
-
-// divergentMaskB4 runs b4 of kernel divergent_mask, PTX lines 84-90.
-func divergentMaskB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 85: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v2
-				// 86: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r9[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 85: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v2
-				// 86: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r9[l] = v3
-			}
-		}
-	}
-	// PTX line 87: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/nvcc/warp_width.ptx:87")
-	// PTX lines 88, 89, 90: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: setp.gt.s32
-				c4t := int32(r10[l]) > int32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-				// 89: cvta.to.global.u64
-				v5 := uint64(r0[l])
-				// 90: add.s64
-				v6 := uint64(uint64(v5) + uint64(r8[l]))
-				r12[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: setp.gt.s32
-				c4t := int32(r10[l]) > int32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-				// 89: cvta.to.global.u64
-				v5 := uint64(r0[l])
-				// 90: add.s64
-				v6 := uint64(uint64(v5) + uint64(r8[l]))
-				r12[l] = v6
-			}
-		}
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/atomics.ptx",
+	NumWindows: 137,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -299,9 +300,89 @@ func init() {
 	histogramFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 29-51; divergent, reconverges at block 2 (b2 ($L__BB0_2))
 	histogramFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{histogramB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			histogramRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:29",
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -313,9 +394,72 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 55-71
 	histogramFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{histogramB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			histogramRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:55",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:72",
@@ -328,6 +472,13 @@ func init() {
 	histogramFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:74",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:74",
@@ -340,6 +491,15 @@ func init() {
 	histogramFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:53",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:53",
@@ -353,12 +513,111 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	histogramFunc.Run = histogramRun
 	atomicSumFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 95-123; divergent, reconverges at block 2 (b2 ($L__BB1_2))
 	atomicSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{atomicSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			atomicSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:95",
 		PTXInstrs: 30,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -370,9 +629,87 @@ func init() {
 	}
 	// b1 ($L__BB1_1), PTX lines 127-148
 	atomicSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{atomicSumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			atomicSumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:127",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			Atomics:    2,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:149",
@@ -385,6 +722,13 @@ func init() {
 	atomicSumFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:151",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:151",
@@ -397,6 +741,15 @@ func init() {
 	atomicSumFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:125",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  125,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:125",
@@ -410,12 +763,111 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	atomicSumFunc.Run = atomicSumRun
 	bucketMaxFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 171-199; divergent, reconverges at block 2 (b2 ($L__BB2_2))
 	bucketMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{bucketMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bucketMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:171",
 		PTXInstrs: 30,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -427,9 +879,117 @@ func init() {
 	}
 	// b1 ($L__BB2_1), PTX lines 203-234
 	bucketMaxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{bucketMaxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bucketMaxRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:203",
 		PTXInstrs: 33,
+		Profile: &runtime.BlockProfile{
+			Atomics:    2,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:235",
@@ -442,6 +1002,13 @@ func init() {
 	bucketMaxFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:237",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:237",
@@ -454,6 +1021,15 @@ func init() {
 	bucketMaxFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:201",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  201,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:201",
@@ -467,12 +1043,93 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	bucketMaxFunc.Run = bucketMaxRun
 	saturatingAddFunc.Blocks = make([]runtime.Block, 13)
 	// b0, PTX lines 256-278; divergent, reconverges at block 8 (b8 ($L__BB3_8))
 	saturatingAddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:256",
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -486,6 +1143,15 @@ func init() {
 	saturatingAddFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:282",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  282,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:282",
@@ -496,9 +1162,29 @@ func init() {
 	}
 	// b2 ($L__BB3_2), PTX lines 284-286
 	saturatingAddFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:284",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:287",
@@ -509,9 +1195,59 @@ func init() {
 	}
 	// b3 ($L__BB3_3), PTX lines 289-301; divergent, reconverges at block 6 (b6 ($L__BB3_6))
 	saturatingAddFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:289",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  296,
+			}, {
+				Count: 1,
+				Line:  297,
+			}, {
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -523,9 +1259,26 @@ func init() {
 	}
 	// b4 ($L__BB3_4), PTX lines 305-306
 	saturatingAddFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:305",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:307",
@@ -536,9 +1289,26 @@ func init() {
 	}
 	// b5 ($L__BB3_5), PTX lines 309-310
 	saturatingAddFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:309",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  310,
+			}, {
+				Count: 1,
+				Line:  311,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:311",
@@ -549,9 +1319,60 @@ func init() {
 	}
 	// b6 ($L__BB3_6), PTX lines 313-325
 	saturatingAddFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:313",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  313,
+			}, {
+				Count: 1,
+				Line:  314,
+			}, {
+				Count: 1,
+				Line:  315,
+			}, {
+				Count: 1,
+				Line:  316,
+			}, {
+				Count: 1,
+				Line:  317,
+			}, {
+				Count: 1,
+				Line:  318,
+			}, {
+				Count: 1,
+				Line:  319,
+			}, {
+				Count: 1,
+				Line:  320,
+			}, {
+				Count: 1,
+				Line:  321,
+			}, {
+				Count: 1,
+				Line:  322,
+			}, {
+				Count: 1,
+				Line:  323,
+			}, {
+				Count: 1,
+				Line:  324,
+			}, {
+				Count: 1,
+				Line:  325,
+			}, {
+				Count: 1,
+				Line:  326,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:326",
@@ -562,9 +1383,29 @@ func init() {
 	}
 	// b7 ($L__BB3_7), PTX lines 328-330; divergent, reconverges at block 11 (b11)
 	saturatingAddFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{saturatingAddB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			saturatingAddRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:328",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  328,
+			}, {
+				Count: 1,
+				Line:  329,
+			}, {
+				Count: 1,
+				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -578,6 +1419,13 @@ func init() {
 	saturatingAddFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:334",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  334,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:334",
@@ -590,6 +1438,15 @@ func init() {
 	saturatingAddFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:280",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  280,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:280",
@@ -602,6 +1459,15 @@ func init() {
 	saturatingAddFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:303",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  303,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:303",
@@ -614,6 +1480,15 @@ func init() {
 	saturatingAddFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:332",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  332,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:332",
@@ -627,12 +1502,99 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	saturatingAddFunc.Run = saturatingAddRun
 	compactFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 353-377; divergent, reconverges at block 3 (b3 ($L__BB4_3))
 	compactFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{compactB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			compactRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:353",
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  353,
+			}, {
+				Count: 1,
+				Line:  354,
+			}, {
+				Count: 1,
+				Line:  355,
+			}, {
+				Count: 1,
+				Line:  356,
+			}, {
+				Count: 1,
+				Line:  357,
+			}, {
+				Count: 1,
+				Line:  358,
+			}, {
+				Count: 1,
+				Line:  359,
+			}, {
+				Count: 1,
+				Line:  360,
+			}, {
+				Count: 1,
+				Line:  361,
+			}, {
+				Count: 1,
+				Line:  362,
+			}, {
+				Count: 1,
+				Line:  363,
+			}, {
+				Count: 1,
+				Line:  364,
+			}, {
+				Count: 1,
+				Line:  365,
+			}, {
+				Count: 1,
+				Line:  366,
+			}, {
+				Count: 1,
+				Line:  367,
+			}, {
+				Count: 1,
+				Line:  368,
+			}, {
+				Count: 1,
+				Line:  369,
+			}, {
+				Count: 1,
+				Line:  370,
+			}, {
+				Count: 1,
+				Line:  371,
+			}, {
+				Count: 1,
+				Line:  372,
+			}, {
+				Count: 1,
+				Line:  373,
+			}, {
+				Count: 1,
+				Line:  374,
+			}, {
+				Count: 1,
+				Line:  375,
+			}, {
+				Count: 1,
+				Line:  376,
+			}, {
+				Count: 1,
+				Line:  377,
+			}, {
+				Count: 1,
+				Line:  378,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -644,9 +1606,38 @@ func init() {
 	}
 	// b1 ($L__BB4_1), PTX lines 381-386; divergent, reconverges at block 3 (b3 ($L__BB4_3))
 	compactFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{compactB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			compactRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:381",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  381,
+			}, {
+				Count: 1,
+				Line:  382,
+			}, {
+				Count: 1,
+				Line:  383,
+			}, {
+				Count: 1,
+				Line:  384,
+			}, {
+				Count: 1,
+				Line:  385,
+			}, {
+				Count: 1,
+				Line:  386,
+			}, {
+				Count: 1,
+				Line:  387,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -658,9 +1649,72 @@ func init() {
 	}
 	// b2 ($L__BB4_2), PTX lines 390-406
 	compactFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{compactB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			compactRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:390",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  390,
+			}, {
+				Count: 1,
+				Line:  391,
+			}, {
+				Count: 1,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}, {
+				Count: 1,
+				Line:  395,
+			}, {
+				Count: 1,
+				Line:  396,
+			}, {
+				Count: 1,
+				Line:  397,
+			}, {
+				Count: 1,
+				Line:  398,
+			}, {
+				Count: 1,
+				Line:  399,
+			}, {
+				Count: 1,
+				Line:  400,
+			}, {
+				Count: 1,
+				Line:  401,
+			}, {
+				Count: 1,
+				Line:  402,
+			}, {
+				Count: 1,
+				Line:  403,
+			}, {
+				Count: 1,
+				Line:  404,
+			}, {
+				Count: 1,
+				Line:  405,
+			}, {
+				Count: 1,
+				Line:  406,
+			}, {
+				Count: 1,
+				Line:  407,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:407",
@@ -673,6 +1727,13 @@ func init() {
 	compactFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:409",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  409,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:409",
@@ -685,6 +1746,15 @@ func init() {
 	compactFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:379",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  379,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:379",
@@ -697,6 +1767,15 @@ func init() {
 	compactFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:388",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  388,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:388",
@@ -710,12 +1789,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	compactFunc.Run = compactRun
 	exchangeFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 427-447; divergent, reconverges at block 2 (b2 ($L__BB5_2))
 	exchangeFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{exchangeB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exchangeRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:427",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  427,
+			}, {
+				Count: 1,
+				Line:  428,
+			}, {
+				Count: 1,
+				Line:  429,
+			}, {
+				Count: 1,
+				Line:  430,
+			}, {
+				Count: 1,
+				Line:  431,
+			}, {
+				Count: 1,
+				Line:  432,
+			}, {
+				Count: 1,
+				Line:  433,
+			}, {
+				Count: 1,
+				Line:  434,
+			}, {
+				Count: 1,
+				Line:  435,
+			}, {
+				Count: 1,
+				Line:  436,
+			}, {
+				Count: 1,
+				Line:  437,
+			}, {
+				Count: 1,
+				Line:  438,
+			}, {
+				Count: 1,
+				Line:  439,
+			}, {
+				Count: 1,
+				Line:  440,
+			}, {
+				Count: 1,
+				Line:  441,
+			}, {
+				Count: 1,
+				Line:  442,
+			}, {
+				Count: 1,
+				Line:  443,
+			}, {
+				Count: 1,
+				Line:  444,
+			}, {
+				Count: 1,
+				Line:  445,
+			}, {
+				Count: 1,
+				Line:  446,
+			}, {
+				Count: 1,
+				Line:  447,
+			}, {
+				Count: 1,
+				Line:  448,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -727,9 +1881,60 @@ func init() {
 	}
 	// b1 ($L__BB5_1), PTX lines 451-463
 	exchangeFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{exchangeB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exchangeRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/atomics.ptx:451",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  451,
+			}, {
+				Count: 1,
+				Line:  452,
+			}, {
+				Count: 1,
+				Line:  453,
+			}, {
+				Count: 1,
+				Line:  454,
+			}, {
+				Count: 1,
+				Line:  455,
+			}, {
+				Count: 1,
+				Line:  456,
+			}, {
+				Count: 1,
+				Line:  457,
+			}, {
+				Count: 1,
+				Line:  458,
+			}, {
+				Count: 1,
+				Line:  459,
+			}, {
+				Count: 1,
+				Line:  460,
+			}, {
+				Count: 1,
+				Line:  461,
+			}, {
+				Count: 1,
+				Line:  462,
+			}, {
+				Count: 1,
+				Line:  463,
+			}, {
+				Count: 1,
+				Line:  464,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:464",
@@ -742,6 +1947,13 @@ func init() {
 	exchangeFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:466",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  466,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:466",
@@ -754,6 +1966,15 @@ func init() {
 	exchangeFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/atomics.ptx:449",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  449,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/atomics.ptx:449",
@@ -767,6 +1988,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	exchangeFunc.Run = exchangeRun
 }
 
 // Histogram launches PTX kernel histogram (testdata/ptx/O0/atomics.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is histogram_param_0, param1 is histogram_param_1, param2 is histogram_param_2, param3 is histogram_param_3.
@@ -830,578 +2052,6541 @@ func Exchange(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, exchangeFunc, cfg, p[:])
 }
 
-// histogramB0 runs b0 of kernel histogram, PTX lines 29-51.
-func histogramB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 29: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 30: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 31: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/atomics.ptx:31")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 32: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:32")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 33: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:33")
-	// PTX line 34: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:34")
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 36: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u6)
-	// PTX line 38: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 39: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:39")
-	// PTX line 40: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:40")
-	// PTX line 41: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:41")
-	// PTX line 42: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/atomics.ptx:42")
-	// PTX line 43: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 44: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 45: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 46, 47: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 47: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 47: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 48: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/atomics.ptx:48")
-	// PTX line 49: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/atomics.ptx:49")
-	// PTX line 50: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/atomics.ptx:50")
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: setp.ge.s32
-				c16t := int32(r15[l]) >= int32(r16[l])
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+// histogramRun runs blocks of kernel histogram for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 29-51; divergent, reconverges at block 2 (b2 ($L__BB0_2))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 29: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 30: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: setp.ge.s32
-				c16t := int32(r15[l]) >= int32(r16[l])
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				// PTX line 31: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/atomics.ptx:31")
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:33")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:34")
+				}
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u5)
+				// PTX line 36: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u6)
+				// PTX line 38: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: st.u64
+							s11 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: st.u64
+							s11 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:39")
+							}
+						}
+					}
+				}
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: st.u64
+							s12 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:40")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: st.u64
+							s12 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:40")
+							}
+						}
+					}
+				}
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: st.u32
+							s13 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:41")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: st.u32
+							s13 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:41")
+							}
+						}
+					}
+				}
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.u32
+							s14 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.u32
+							s14 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:42")
+							}
+						}
+					}
+				}
+				// PTX line 43: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 44: mov.u32, warp-uniform
+				u16 := uint64(uint64(w.NTID().X))
+				// PTX line 45: mul.lo.s32, warp-uniform
+				u17 := uint64(uint32(u15) * uint32(u16))
+				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s20w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 47: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 48: st.u32
+							s20 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:48")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 47: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 48: st.u32
+							s20 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:48")
+							}
+						}
+					}
+				}
+				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v21aw := w.Window(5)
+					v22aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: ld.u32
+							v21a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:49")
+									continue
+								}
+								v21 = v21x
+							}
+							// 50: ld.u32
+							v22a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:50")
+									continue
+								}
+								v22 = v22x
+							}
+							// 51: setp.ge.s32
+							c23t := int32(v21) >= int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: ld.u32
+							v21a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:49")
+									continue
+								}
+								v21 = v21x
+							}
+							// 50: ld.u32
+							v22a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:50")
+									continue
+								}
+								v22 = v22x
+							}
+							// 51: setp.ge.s32
+							c23t := int32(v21) >= int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 55-71
+			{
+				r0 := w.Reg(0)
+				r27 := w.Reg(27)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				// PTX lines 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(7)
+					v2aw := w.Window(8)
+					v3aw := w.Window(9)
+					v6aw := w.Window(10)
+					v7aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:55")
+									continue
+								}
+								v1 = v1x
+							}
+							// 56: ld.u64
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:56")
+									continue
+								}
+								v2 = v2x
+							}
+							// 57: ld.s32
+							v3a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:57")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 58: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 59: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							// 60: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:60")
+									continue
+								}
+								v6 = v6x
+							}
+							// 61: ld.u32
+							v7a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:61")
+									continue
+								}
+								v7 = v7x
+							}
+							// 62: rem.u32
+							v8 := isa.Rem(v6, v7, 32, false)
+							// 63: cvt.u64.u32
+							v9 := uint64(uint64(uint32(v8)))
+							// 64: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							// 65: add.s64
+							v11 := uint64(uint64(v1) + uint64(v10))
+							r27[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:55")
+									continue
+								}
+								v1 = v1x
+							}
+							// 56: ld.u64
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:56")
+									continue
+								}
+								v2 = v2x
+							}
+							// 57: ld.s32
+							v3a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:57")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 58: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 59: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							// 60: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:60")
+									continue
+								}
+								v6 = v6x
+							}
+							// 61: ld.u32
+							v7a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:61")
+									continue
+								}
+								v7 = v7x
+							}
+							// 62: rem.u32
+							v8 := isa.Rem(v6, v7, 32, false)
+							// 63: cvt.u64.u32
+							v9 := uint64(uint64(uint32(v8)))
+							// 64: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							// 65: add.s64
+							v11 := uint64(uint64(v1) + uint64(v10))
+							r27[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: st.u64
+							s12 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r27[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:66")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: st.u64
+							s12 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r27[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:66")
+							}
+						}
+					}
+				}
+				// PTX line 67: mov.b32, warp-uniform
+				u13 := uint64(k1)
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: st.u32
+							s14 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u13)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:68")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: st.u32
+							s14 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u13)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:68")
+							}
+						}
+					}
+				}
+				// PTX lines 69, 70: lane-local, one loop over the lanes
+				{
+					v15aw := w.Window(14)
+					v16aw := w.Window(15)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: ld.u64
+							v15a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+								v15 = runtime.Load64(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/atomics.ptx:69")
+									continue
+								}
+								v15 = v15x
+							}
+							r29[l] = v15
+							// 70: ld.u32
+							v16a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:70")
+									continue
+								}
+								v16 = v16x
+							}
+							r30[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: ld.u64
+							v15a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+								v15 = runtime.Load64(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/atomics.ptx:69")
+									continue
+								}
+								v15 = v15x
+							}
+							r29[l] = v15
+							// 70: ld.u32
+							v16a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:70")
+									continue
+								}
+								v16 = v16x
+							}
+							r30[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    29,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 71: atom.add.u32
+				w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r31, r29, r30, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:71")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB0_2), PTX line 73; ret
+			next = 4
+		case 3:
+			// b3, PTX line 52
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u8
-	_ = u10
+}
+
+// atomicSumRun runs blocks of kernel atomic_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 95-123; divergent, reconverges at block 2 (b2 ($L__BB1_2))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 95: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 96: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 97: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:97")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 98: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:98")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 99: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:99")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 100: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:100")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 101: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:101")
+				}
+				// PTX line 102: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u4)
+				// PTX line 103: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 104: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u5)
+				// PTX line 105: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX line 106: cvta.to.global.u64, warp-uniform
+				u12 := uint64(u6)
+				// PTX line 107: cvta.global.u64, warp-uniform
+				u13 := uint64(u12)
+				// PTX line 108: cvta.to.global.u64, warp-uniform
+				u14 := uint64(u7)
+				// PTX line 109: cvta.global.u64, warp-uniform
+				u15 := uint64(u14)
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: st.u64
+							s16 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: st.u64
+							s16 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:110")
+							}
+						}
+					}
+				}
+				// PTX lines 111: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: st.u64
+							s17 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:111")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: st.u64
+							s17 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:111")
+							}
+						}
+					}
+				}
+				// PTX lines 112: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: st.u64
+							s18 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:112")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: st.u64
+							s18 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:112")
+							}
+						}
+					}
+				}
+				// PTX lines 113: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 113: st.u64
+							s19 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:113")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 113: st.u64
+							s19 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:113")
+							}
+						}
+					}
+				}
+				// PTX lines 114: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: st.u32
+							s20 := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:114")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: st.u32
+							s20 := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:114")
+							}
+						}
+					}
+				}
+				// PTX line 115: mov.u32, warp-uniform
+				u21 := uint64(uint64(w.CTAID().X))
+				// PTX line 116: mov.u32, warp-uniform
+				u22 := uint64(uint64(w.NTID().X))
+				// PTX line 117: mul.lo.s32, warp-uniform
+				u23 := uint64(uint32(u21) * uint32(u22))
+				// PTX lines 118, 119, 120: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s26w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 119: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 120: st.u32
+							s26 := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:120")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 119: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 120: st.u32
+							s26 := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:120")
+							}
+						}
+					}
+				}
+				// PTX lines 121, 122, 123: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v27aw := w.Window(22)
+					v28aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: ld.u32
+							v27a := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:121")
+									continue
+								}
+								v27 = v27x
+							}
+							// 122: ld.u32
+							v28a := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:122")
+									continue
+								}
+								v28 = v28x
+							}
+							// 123: setp.ge.s32
+							c29t := int32(v27) >= int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: ld.u32
+							v27a := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:121")
+									continue
+								}
+								v27 = v27x
+							}
+							// 122: ld.u32
+							v28a := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:122")
+									continue
+								}
+								v28 = v28x
+							}
+							// 123: setp.ge.s32
+							c29t := int32(v27) >= int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX lines 127-148
+			{
+				r0 := w.Reg(0)
+				r22 := w.Reg(22)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				k0 := uint64(0x2)
+				// PTX lines 127, 128, 129, 130, 131, 132: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(24)
+					v2aw := w.Window(25)
+					v3aw := w.Window(26)
+					v6aw := w.Window(27)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:127")
+									continue
+								}
+								v1 = v1x
+							}
+							r22[l] = v1
+							// 128: ld.u64
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:128")
+									continue
+								}
+								v2 = v2x
+							}
+							// 129: ld.s32
+							v3a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:129")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 130: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 131: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							// 132: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:132")
+									continue
+								}
+								v6 = v6x
+							}
+							r27[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:127")
+									continue
+								}
+								v1 = v1x
+							}
+							r22[l] = v1
+							// 128: ld.u64
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:128")
+									continue
+								}
+								v2 = v2x
+							}
+							// 129: ld.s32
+							v3a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:129")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 130: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 131: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							// 132: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:132")
+									continue
+								}
+								v6 = v6x
+							}
+							r27[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 133: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(28)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: st.u64
+							s7 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
+							}
+							s7v := uint64(r22[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+								runtime.Store64(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/atomics.ptx:133")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: st.u64
+							s7 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
+							}
+							s7v := uint64(r22[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+								runtime.Store64(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/atomics.ptx:133")
+							}
+						}
+					}
+				}
+				// PTX lines 134: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: st.u32
+							s8 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r27[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:134")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: st.u32
+							s8 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r27[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:134")
+							}
+						}
+					}
+				}
+				// PTX lines 135, 136: lane-local, one loop over the lanes
+				{
+					v9aw := w.Window(30)
+					v10aw := w.Window(31)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: ld.u64
+							v9a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:135")
+									continue
+								}
+								v9 = v9x
+							}
+							r28[l] = v9
+							// 136: ld.u32
+							v10a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:136")
+									continue
+								}
+								v10 = v10x
+							}
+							r29[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: ld.u64
+							v9a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:135")
+									continue
+								}
+								v9 = v9x
+							}
+							r28[l] = v9
+							// 136: ld.u32
+							v10a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:136")
+									continue
+								}
+								v10 = v10x
+							}
+							r29[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    28,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 137: atom.add.u32
+				w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r30, r28, r29, r29, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:137")
+				// PTX lines 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
+				{
+					v11aw := w.Window(32)
+					v12aw := w.Window(33)
+					v13aw := w.Window(34)
+					v16aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: ld.u64
+							v11a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:138")
+									continue
+								}
+								v11 = v11x
+							}
+							r31[l] = v11
+							// 139: ld.u64
+							v12a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+								v12 = runtime.Load64(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/atomics.ptx:139")
+									continue
+								}
+								v12 = v12x
+							}
+							// 140: ld.s32
+							v13a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/atomics.ptx:140")
+									continue
+								}
+								v13 = v13x
+							}
+							v13 = uint64(uint64(int64(int32(v13))))
+							// 141: shl.b64
+							v14 := uint64(uint64(v13) << uint32(k0))
+							// 142: add.s64
+							v15 := uint64(uint64(v12) + uint64(v14))
+							// 143: ld.f32
+							v16a := uint64(v15) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:143")
+									continue
+								}
+								v16 = v16x
+							}
+							r36[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: ld.u64
+							v11a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:138")
+									continue
+								}
+								v11 = v11x
+							}
+							r31[l] = v11
+							// 139: ld.u64
+							v12a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+								v12 = runtime.Load64(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/atomics.ptx:139")
+									continue
+								}
+								v12 = v12x
+							}
+							// 140: ld.s32
+							v13a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/atomics.ptx:140")
+									continue
+								}
+								v13 = v13x
+							}
+							v13 = uint64(uint64(int64(int32(v13))))
+							// 141: shl.b64
+							v14 := uint64(uint64(v13) << uint32(k0))
+							// 142: add.s64
+							v15 := uint64(uint64(v12) + uint64(v14))
+							// 143: ld.f32
+							v16a := uint64(v15) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/atomics.ptx:143")
+									continue
+								}
+								v16 = v16x
+							}
+							r36[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 144: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: st.u64
+							s17 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(r31[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:144")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: st.u64
+							s17 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(r31[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:144")
+							}
+						}
+					}
+				}
+				// PTX lines 145: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(37)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: st.f32
+							s18 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r36[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:145")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: st.f32
+							s18 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r36[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:145")
+							}
+						}
+					}
+				}
+				// PTX lines 146, 147: lane-local, one loop over the lanes
+				{
+					v19aw := w.Window(38)
+					v20aw := w.Window(39)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: ld.u64
+							v19a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/atomics.ptx:146")
+									continue
+								}
+								v19 = v19x
+							}
+							r37[l] = v19
+							// 147: ld.f32
+							v20a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:147")
+									continue
+								}
+								v20 = v20x
+							}
+							r38[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: ld.u64
+							v19a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/atomics.ptx:146")
+									continue
+								}
+								v19 = v19x
+							}
+							r37[l] = v19
+							// 147: ld.f32
+							v20a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:147")
+									continue
+								}
+								v20 = v20x
+							}
+							r38[l] = v20
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    37,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 148: atom.add.f32
+				w.AtomLanes(runtime.SpaceGeneric, atomAddF32, r39, r37, r38, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:148")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB1_2), PTX line 150; ret
+			next = 4
+		case 3:
+			// b3, PTX line 124
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// bucketMaxRun runs blocks of kernel bucket_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 171-199; divergent, reconverges at block 2 (b2 ($L__BB2_2))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 171: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 172: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 173: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:173")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 174: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:174")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 175: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:175")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 176: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:176")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 177: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:177")
+				}
+				// PTX line 178: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u4)
+				// PTX line 179: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 180: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u5)
+				// PTX line 181: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX line 182: cvta.to.global.u64, warp-uniform
+				u12 := uint64(u6)
+				// PTX line 183: cvta.global.u64, warp-uniform
+				u13 := uint64(u12)
+				// PTX line 184: cvta.to.global.u64, warp-uniform
+				u14 := uint64(u7)
+				// PTX line 185: cvta.global.u64, warp-uniform
+				u15 := uint64(u14)
+				// PTX lines 186: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: st.u64
+							s16 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:186")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: st.u64
+							s16 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/atomics.ptx:186")
+							}
+						}
+					}
+				}
+				// PTX lines 187: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(41)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 187: st.u64
+							s17 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:187")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 187: st.u64
+							s17 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/atomics.ptx:187")
+							}
+						}
+					}
+				}
+				// PTX lines 188: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: st.u64
+							s18 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:188")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: st.u64
+							s18 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/atomics.ptx:188")
+							}
+						}
+					}
+				}
+				// PTX lines 189: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(43)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 189: st.u64
+							s19 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:189")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 189: st.u64
+							s19 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/atomics.ptx:189")
+							}
+						}
+					}
+				}
+				// PTX lines 190: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 190: st.u32
+							s20 := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:190")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 190: st.u32
+							s20 := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:190")
+							}
+						}
+					}
+				}
+				// PTX line 191: mov.u32, warp-uniform
+				u21 := uint64(uint64(w.CTAID().X))
+				// PTX line 192: mov.u32, warp-uniform
+				u22 := uint64(uint64(w.NTID().X))
+				// PTX line 193: mul.lo.s32, warp-uniform
+				u23 := uint64(uint32(u21) * uint32(u22))
+				// PTX lines 194, 195, 196: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s26w := w.Window(45)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 195: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 196: st.u32
+							s26 := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:196")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 195: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 196: st.u32
+							s26 := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/atomics.ptx:196")
+							}
+						}
+					}
+				}
+				// PTX lines 197, 198, 199: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v27aw := w.Window(46)
+					v28aw := w.Window(47)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: ld.u32
+							v27a := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:197")
+									continue
+								}
+								v27 = v27x
+							}
+							// 198: ld.u32
+							v28a := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:198")
+									continue
+								}
+								v28 = v28x
+							}
+							// 199: setp.ge.s32
+							c29t := int32(v27) >= int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: ld.u32
+							v27a := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/atomics.ptx:197")
+									continue
+								}
+								v27 = v27x
+							}
+							// 198: ld.u32
+							v28a := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/atomics.ptx:198")
+									continue
+								}
+								v28 = v28x
+							}
+							// 199: setp.ge.s32
+							c29t := int32(v27) >= int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_1), PTX lines 203-234
+			{
+				r0 := w.Reg(0)
+				r29 := w.Reg(29)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r43 := w.Reg(43)
+				r46 := w.Reg(46)
+				r47 := w.Reg(47)
+				r48 := w.Reg(48)
+				r49 := w.Reg(49)
+				k0 := uint64(0x2)
+				// PTX lines 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(48)
+					v2aw := w.Window(49)
+					v3aw := w.Window(50)
+					v6aw := w.Window(51)
+					v9aw := w.Window(52)
+					v11aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 203: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:203")
+									continue
+								}
+								v1 = v1x
+							}
+							// 204: ld.u64
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:204")
+									continue
+								}
+								v2 = v2x
+							}
+							// 205: ld.s32
+							v3a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:205")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 206: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 207: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							// 208: ld.s32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:208")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 209: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							// 210: add.s64
+							v8 := uint64(uint64(v1) + uint64(v7))
+							r29[l] = v8
+							// 211: ld.u64
+							v9a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:211")
+									continue
+								}
+								v9 = v9x
+							}
+							// 212: add.s64
+							v10 := uint64(uint64(v9) + uint64(v4))
+							// 213: ld.u32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:213")
+									continue
+								}
+								v11 = v11x
+							}
+							r32[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 203: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:203")
+									continue
+								}
+								v1 = v1x
+							}
+							// 204: ld.u64
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/atomics.ptx:204")
+									continue
+								}
+								v2 = v2x
+							}
+							// 205: ld.s32
+							v3a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:205")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 206: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 207: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							// 208: ld.s32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/atomics.ptx:208")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 209: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							// 210: add.s64
+							v8 := uint64(uint64(v1) + uint64(v7))
+							r29[l] = v8
+							// 211: ld.u64
+							v9a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:211")
+									continue
+								}
+								v9 = v9x
+							}
+							// 212: add.s64
+							v10 := uint64(uint64(v9) + uint64(v4))
+							// 213: ld.u32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:213")
+									continue
+								}
+								v11 = v11x
+							}
+							r32[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 214: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(54)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 214: st.u64
+							s12 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r29[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:214")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 214: st.u64
+							s12 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r29[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:214")
+							}
+						}
+					}
+				}
+				// PTX lines 215: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(55)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: st.u32
+							s13 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(r32[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:215")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: st.u32
+							s13 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(r32[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:215")
+							}
+						}
+					}
+				}
+				// PTX lines 216, 217: lane-local, one loop over the lanes
+				{
+					v14aw := w.Window(56)
+					v15aw := w.Window(57)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 216: ld.u64
+							v14a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/atomics.ptx:216")
+									continue
+								}
+								v14 = v14x
+							}
+							r33[l] = v14
+							// 217: ld.u32
+							v15a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/atomics.ptx:217")
+									continue
+								}
+								v15 = v15x
+							}
+							r34[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 216: ld.u64
+							v14a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/atomics.ptx:216")
+									continue
+								}
+								v14 = v14x
+							}
+							r33[l] = v14
+							// 217: ld.u32
+							v15a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/atomics.ptx:217")
+									continue
+								}
+								v15 = v15x
+							}
+							r34[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    33,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 218: atom.max.s32
+				w.AtomLanes(runtime.SpaceGeneric, atomMaxS32, r35, r33, r34, r34, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:218")
+				// PTX lines 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229: lane-local, one loop over the lanes
+				{
+					v16aw := w.Window(58)
+					v17aw := w.Window(59)
+					v18aw := w.Window(60)
+					v21aw := w.Window(61)
+					v24aw := w.Window(62)
+					v26aw := w.Window(63)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 219: ld.u64
+							v16a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/atomics.ptx:219")
+									continue
+								}
+								v16 = v16x
+							}
+							// 220: ld.u64
+							v17a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+								v17 = runtime.Load64(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/atomics.ptx:220")
+									continue
+								}
+								v17 = v17x
+							}
+							// 221: ld.s32
+							v18a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/atomics.ptx:221")
+									continue
+								}
+								v18 = v18x
+							}
+							v18 = uint64(uint64(int64(int32(v18))))
+							// 222: shl.b64
+							v19 := uint64(uint64(v18) << uint32(k0))
+							// 223: add.s64
+							v20 := uint64(uint64(v17) + uint64(v19))
+							// 224: ld.s32
+							v21a := uint64(v20) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:224")
+									continue
+								}
+								v21 = v21x
+							}
+							v21 = uint64(uint64(int64(int32(v21))))
+							// 225: shl.b64
+							v22 := uint64(uint64(v21) << uint32(k0))
+							// 226: add.s64
+							v23 := uint64(uint64(v16) + uint64(v22))
+							r43[l] = v23
+							// 227: ld.u64
+							v24a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+								v24 = runtime.Load64(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+								if !v24ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/atomics.ptx:227")
+									continue
+								}
+								v24 = v24x
+							}
+							// 228: add.s64
+							v25 := uint64(uint64(v24) + uint64(v19))
+							// 229: ld.u32
+							v26a := uint64(v25) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/atomics.ptx:229")
+									continue
+								}
+								v26 = v26x
+							}
+							r46[l] = v26
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 219: ld.u64
+							v16a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/atomics.ptx:219")
+									continue
+								}
+								v16 = v16x
+							}
+							// 220: ld.u64
+							v17a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+								v17 = runtime.Load64(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/atomics.ptx:220")
+									continue
+								}
+								v17 = v17x
+							}
+							// 221: ld.s32
+							v18a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/atomics.ptx:221")
+									continue
+								}
+								v18 = v18x
+							}
+							v18 = uint64(uint64(int64(int32(v18))))
+							// 222: shl.b64
+							v19 := uint64(uint64(v18) << uint32(k0))
+							// 223: add.s64
+							v20 := uint64(uint64(v17) + uint64(v19))
+							// 224: ld.s32
+							v21a := uint64(v20) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:224")
+									continue
+								}
+								v21 = v21x
+							}
+							v21 = uint64(uint64(int64(int32(v21))))
+							// 225: shl.b64
+							v22 := uint64(uint64(v21) << uint32(k0))
+							// 226: add.s64
+							v23 := uint64(uint64(v16) + uint64(v22))
+							r43[l] = v23
+							// 227: ld.u64
+							v24a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+								v24 = runtime.Load64(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+								if !v24ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/atomics.ptx:227")
+									continue
+								}
+								v24 = v24x
+							}
+							// 228: add.s64
+							v25 := uint64(uint64(v24) + uint64(v19))
+							// 229: ld.u32
+							v26a := uint64(v25) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/atomics.ptx:229")
+									continue
+								}
+								v26 = v26x
+							}
+							r46[l] = v26
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 230: lane-local, one loop over the lanes
+				{
+					s27w := w.Window(64)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: st.u64
+							s27 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
+							}
+							s27v := uint64(r43[l])
+							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+								runtime.Store64(s27w.Mem, s27o, s27v)
+							} else {
+								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/atomics.ptx:230")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: st.u64
+							s27 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 8)
+							}
+							s27v := uint64(r43[l])
+							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
+								runtime.Store64(s27w.Mem, s27o, s27v)
+							} else {
+								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 8, s27v, l, "testdata/ptx/O0/atomics.ptx:230")
+							}
+						}
+					}
+				}
+				// PTX lines 231: lane-local, one loop over the lanes
+				{
+					s28w := w.Window(65)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: st.u32
+							s28 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+							}
+							s28v := uint64(r46[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/atomics.ptx:231")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: st.u32
+							s28 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+							}
+							s28v := uint64(r46[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/atomics.ptx:231")
+							}
+						}
+					}
+				}
+				// PTX lines 232, 233: lane-local, one loop over the lanes
+				{
+					v29aw := w.Window(66)
+					v30aw := w.Window(67)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: ld.u64
+							v29a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
+							}
+							var v29 uint64
+							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
+								v29 = runtime.Load64(v29aw.Mem, v29ao)
+							} else {
+								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+								if !v29ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/atomics.ptx:232")
+									continue
+								}
+								v29 = v29x
+							}
+							r47[l] = v29
+							// 233: ld.u32
+							v30a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/atomics.ptx:233")
+									continue
+								}
+								v30 = v30x
+							}
+							r48[l] = v30
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: ld.u64
+							v29a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 8)
+							}
+							var v29 uint64
+							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&7 == 0 {
+								v29 = runtime.Load64(v29aw.Mem, v29ao)
+							} else {
+								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 8, l)
+								if !v29ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v29a, 8, "testdata/ptx/O0/atomics.ptx:232")
+									continue
+								}
+								v29 = v29x
+							}
+							r47[l] = v29
+							// 233: ld.u32
+							v30a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/atomics.ptx:233")
+									continue
+								}
+								v30 = v30x
+							}
+							r48[l] = v30
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    47,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 234: atom.min.s32
+				w.AtomLanes(runtime.SpaceGeneric, atomMinS32, r49, r47, r48, r48, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:234")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB2_2), PTX line 236; ret
+			next = 4
+		case 3:
+			// b3, PTX line 200
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// saturatingAddRun runs blocks of kernel saturating_add for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 256-278; divergent, reconverges at block 8 (b8 ($L__BB3_8))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 256: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 257: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 258: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/atomics.ptx:258")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 259: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:259")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 260: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:260")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 261: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:261")
+				}
+				// PTX line 262: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u5)
+				// PTX line 263: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 264: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u6)
+				// PTX line 265: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX lines 266: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(68)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 266: st.u64
+							s11 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:266")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 266: st.u64
+							s11 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:266")
+							}
+						}
+					}
+				}
+				// PTX lines 267: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(69)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 267: st.u64
+							s12 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:267")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 267: st.u64
+							s12 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/atomics.ptx:267")
+							}
+						}
+					}
+				}
+				// PTX lines 268: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(70)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 268: st.u32
+							s13 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:268")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 268: st.u32
+							s13 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/atomics.ptx:268")
+							}
+						}
+					}
+				}
+				// PTX lines 269: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(71)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 269: st.u32
+							s14 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:269")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 269: st.u32
+							s14 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:269")
+							}
+						}
+					}
+				}
+				// PTX line 270: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 271: mov.u32, warp-uniform
+				u16 := uint64(uint64(w.NTID().X))
+				// PTX line 272: mul.lo.s32, warp-uniform
+				u17 := uint64(uint32(u15) * uint32(u16))
+				// PTX lines 273, 274, 275: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s20w := w.Window(72)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 273: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 274: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 275: st.u32
+							s20 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:275")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 273: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 274: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 275: st.u32
+							s20 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:275")
+							}
+						}
+					}
+				}
+				// PTX lines 276, 277, 278: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v21aw := w.Window(73)
+					v22aw := w.Window(74)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 276: ld.u32
+							v21a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:276")
+									continue
+								}
+								v21 = v21x
+							}
+							// 277: ld.u32
+							v22a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:277")
+									continue
+								}
+								v22 = v22x
+							}
+							// 278: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 276: ld.u32
+							v21a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/atomics.ptx:276")
+									continue
+								}
+								v21 = v21x
+							}
+							// 277: ld.u32
+							v22a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/atomics.ptx:277")
+									continue
+								}
+								v22 = v22x
+							}
+							// 278: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_1), PTX line 281
+			next = 8
+		case 2:
+			// b2 ($L__BB3_2), PTX lines 284-286
+			{
+				r0 := w.Reg(0)
+				r18 := w.Reg(18)
+				// PTX lines 284, 285: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(75)
+					v2aw := w.Window(76)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 284: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:284")
+									continue
+								}
+								v1 = v1x
+							}
+							// 285: ld.u32
+							v2a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:285")
+									continue
+								}
+								v2 = v2x
+							}
+							r18[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 284: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:284")
+									continue
+								}
+								v1 = v1x
+							}
+							// 285: ld.u32
+							v2a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:285")
+									continue
+								}
+								v2 = v2x
+							}
+							r18[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 286: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(77)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 286: st.u32
+							s3 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r18[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/atomics.ptx:286")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 286: st.u32
+							s3 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r18[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/atomics.ptx:286")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB3_3), PTX lines 289-301; divergent, reconverges at block 6 (b6 ($L__BB3_6))
+			{
+				r0 := w.Reg(0)
+				r19 := w.Reg(19)
+				r26 := w.Reg(26)
+				k0 := uint64(0x2)
+				// PTX lines 289: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(78)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 289: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:289")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 289: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:289")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 290: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(79)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 290: st.u32
+							s2 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r19[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:290")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 290: st.u32
+							s2 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r19[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:290")
+							}
+						}
+					}
+				}
+				// PTX lines 291, 292, 293, 294, 295, 296, 297: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(80)
+					v4aw := w.Window(81)
+					v5aw := w.Window(82)
+					v8aw := w.Window(83)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 291: ld.s32
+							v3a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:291")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 292: ld.u64
+							v4a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/atomics.ptx:292")
+									continue
+								}
+								v4 = v4x
+							}
+							// 293: ld.s32
+							v5a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:293")
+									continue
+								}
+								v5 = v5x
+							}
+							v5 = uint64(uint64(int64(int32(v5))))
+							// 294: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k0))
+							// 295: add.s64
+							v7 := uint64(uint64(v4) + uint64(v6))
+							// 296: ld.s32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/atomics.ptx:296")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 297: add.s64
+							v9 := uint64(uint64(v3) + uint64(v8))
+							r26[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 291: ld.s32
+							v3a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/atomics.ptx:291")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 292: ld.u64
+							v4a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/atomics.ptx:292")
+									continue
+								}
+								v4 = v4x
+							}
+							// 293: ld.s32
+							v5a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:293")
+									continue
+								}
+								v5 = v5x
+							}
+							v5 = uint64(uint64(int64(int32(v5))))
+							// 294: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k0))
+							// 295: add.s64
+							v7 := uint64(uint64(v4) + uint64(v6))
+							// 296: ld.s32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/atomics.ptx:296")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 297: add.s64
+							v9 := uint64(uint64(v3) + uint64(v8))
+							r26[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 298: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(84)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 298: st.u64
+							s10 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(r26[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:298")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 298: st.u64
+							s10 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(r26[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:298")
+							}
+						}
+					}
+				}
+				// PTX lines 299, 300, 301: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v11aw := w.Window(85)
+					v12aw := w.Window(86)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 299: ld.u64
+							v11a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:299")
+									continue
+								}
+								v11 = v11x
+							}
+							// 300: ld.s32
+							v12a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:300")
+									continue
+								}
+								v12 = v12x
+							}
+							v12 = uint64(uint64(int64(int32(v12))))
+							// 301: setp.le.s64
+							c13t := int64(v11) <= int64(v12)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p1 = p1&^(1<<l) | c13b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 299: ld.u64
+							v11a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:299")
+									continue
+								}
+								v11 = v11x
+							}
+							// 300: ld.s32
+							v12a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:300")
+									continue
+								}
+								v12 = v12x
+							}
+							v12 = uint64(uint64(int64(int32(v12))))
+							// 301: setp.le.s64
+							c13t := int64(v11) <= int64(v12)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p1 = p1&^(1<<l) | c13b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB3_4), PTX lines 305-306
+			{
+				r0 := w.Reg(0)
+				r30 := w.Reg(30)
+				// PTX lines 305, 306: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(87)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:305")
+									continue
+								}
+								v1 = v1x
+							}
+							// 306: mov.u32
+							v2 := uint64(v1)
+							r30[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:305")
+									continue
+								}
+								v1 = v1x
+							}
+							// 306: mov.u32
+							v2 := uint64(v1)
+							r30[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 5:
+			// b5 ($L__BB3_5), PTX lines 309-310
+			{
+				r0 := w.Reg(0)
+				r30 := w.Reg(30)
+				// PTX lines 309, 310: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(88)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 309: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:309")
+									continue
+								}
+								v1 = v1x
+							}
+							// 310: mov.u32
+							v2 := uint64(v1)
+							r30[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 309: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:309")
+									continue
+								}
+								v1 = v1x
+							}
+							// 310: mov.u32
+							v2 := uint64(v1)
+							r30[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b6 ($L__BB3_6), PTX lines 313-325
+			{
+				r0 := w.Reg(0)
+				r30 := w.Reg(30)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				// PTX lines 313, 314: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(89)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 313: mov.u32
+							v1 := uint64(r30[l])
+							// 314: st.u32
+							s2 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:314")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 313: mov.u32
+							v1 := uint64(r30[l])
+							// 314: st.u32
+							s2 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/atomics.ptx:314")
+							}
+						}
+					}
+				}
+				// PTX lines 315, 316, 317: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(90)
+					v4aw := w.Window(91)
+					v5aw := w.Window(92)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 315: ld.u64
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/atomics.ptx:315")
+									continue
+								}
+								v3 = v3x
+							}
+							r33[l] = v3
+							// 316: ld.u32
+							v4a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/atomics.ptx:316")
+									continue
+								}
+								v4 = v4x
+							}
+							r34[l] = v4
+							// 317: ld.u32
+							v5a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:317")
+									continue
+								}
+								v5 = v5x
+							}
+							r35[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 315: ld.u64
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/atomics.ptx:315")
+									continue
+								}
+								v3 = v3x
+							}
+							r33[l] = v3
+							// 316: ld.u32
+							v4a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/atomics.ptx:316")
+									continue
+								}
+								v4 = v4x
+							}
+							r34[l] = v4
+							// 317: ld.u32
+							v5a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:317")
+									continue
+								}
+								v5 = v5x
+							}
+							r35[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 318: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(93)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 318: st.u64
+							s6 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r33[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/atomics.ptx:318")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 318: st.u64
+							s6 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r33[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/atomics.ptx:318")
+							}
+						}
+					}
+				}
+				// PTX lines 319: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(94)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 319: st.u32
+							s7 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r34[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/atomics.ptx:319")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 319: st.u32
+							s7 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r34[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/atomics.ptx:319")
+							}
+						}
+					}
+				}
+				// PTX lines 320: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(95)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 320: st.u32
+							s8 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r35[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:320")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 320: st.u32
+							s8 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r35[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/atomics.ptx:320")
+							}
+						}
+					}
+				}
+				// PTX lines 321, 322, 323: lane-local, one loop over the lanes
+				{
+					v9aw := w.Window(96)
+					v10aw := w.Window(97)
+					v11aw := w.Window(98)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 321: ld.u64
+							v9a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:321")
+									continue
+								}
+								v9 = v9x
+							}
+							r36[l] = v9
+							// 322: ld.u32
+							v10a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:322")
+									continue
+								}
+								v10 = v10x
+							}
+							r37[l] = v10
+							// 323: ld.u32
+							v11a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:323")
+									continue
+								}
+								v11 = v11x
+							}
+							r38[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 321: ld.u64
+							v9a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/atomics.ptx:321")
+									continue
+								}
+								v9 = v9x
+							}
+							r36[l] = v9
+							// 322: ld.u32
+							v10a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/atomics.ptx:322")
+									continue
+								}
+								v10 = v10x
+							}
+							r37[l] = v10
+							// 323: ld.u32
+							v11a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/atomics.ptx:323")
+									continue
+								}
+								v11 = v11x
+							}
+							r38[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    36,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 324: atom.cas.b32
+				w.AtomLanes(runtime.SpaceGeneric, atomCas32, r39, r36, r37, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:324")
+				// PTX lines 325: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(99)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 325: st.u32
+							s12 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r39[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:325")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 325: st.u32
+							s12 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r39[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:325")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b7 ($L__BB3_7), PTX lines 328-330; divergent, reconverges at block 11 (b11)
+			{
+				r0 := w.Reg(0)
+				// PTX lines 328, 329, 330: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(100)
+					v2aw := w.Window(101)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 328: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:328")
+									continue
+								}
+								v1 = v1x
+							}
+							// 329: ld.u32
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:329")
+									continue
+								}
+								v2 = v2x
+							}
+							// 330: setp.ne.s32
+							c3t := uint32(v1) != uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 328: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/atomics.ptx:328")
+									continue
+								}
+								v1 = v1x
+							}
+							// 329: ld.u32
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:329")
+									continue
+								}
+								v2 = v2x
+							}
+							// 330: setp.ne.s32
+							c3t := uint32(v1) != uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB3_8), PTX line 333; ret
+			next = 12
+		case 9:
+			// b9, PTX line 279
+			next = 1
+		case 10:
+			// b10, PTX line 302
+			next = 4
+		case 11:
+			// b11, PTX line 331
+			next = 8
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// compactRun runs blocks of kernel compact for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 353-377; divergent, reconverges at block 3 (b3 ($L__BB4_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 353: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 354: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 355: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/atomics.ptx:355")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 356: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:356")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 357: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:357")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 358: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:358")
+				}
+				// PTX line 359: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 360: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 361: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u5)
+				// PTX line 362: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX line 363: cvta.to.global.u64, warp-uniform
+				u11 := uint64(u6)
+				// PTX line 364: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX lines 365: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(102)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 365: st.u64
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/atomics.ptx:365")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 365: st.u64
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/atomics.ptx:365")
+							}
+						}
+					}
+				}
+				// PTX lines 366: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(103)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 366: st.u64
+							s14 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u10)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/atomics.ptx:366")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 366: st.u64
+							s14 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u10)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/atomics.ptx:366")
+							}
+						}
+					}
+				}
+				// PTX lines 367: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(104)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 367: st.u64
+							s15 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u8)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/atomics.ptx:367")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 367: st.u64
+							s15 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u8)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/atomics.ptx:367")
+							}
+						}
+					}
+				}
+				// PTX lines 368: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(105)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 368: st.u32
+							s16 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:368")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 368: st.u32
+							s16 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:368")
+							}
+						}
+					}
+				}
+				// PTX line 369: mov.u32, warp-uniform
+				u17 := uint64(uint64(w.CTAID().X))
+				// PTX line 370: mov.u32, warp-uniform
+				u18 := uint64(uint64(w.NTID().X))
+				// PTX line 371: mul.lo.s32, warp-uniform
+				u19 := uint64(uint32(u17) * uint32(u18))
+				// PTX lines 372, 373, 374: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s22w := w.Window(106)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 372: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 373: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 374: st.u32
+							s22 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/atomics.ptx:374")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 372: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 373: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 374: st.u32
+							s22 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/atomics.ptx:374")
+							}
+						}
+					}
+				}
+				// PTX lines 375, 376, 377: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v23aw := w.Window(107)
+					v24aw := w.Window(108)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 375: ld.u32
+							v23a := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/atomics.ptx:375")
+									continue
+								}
+								v23 = v23x
+							}
+							// 376: ld.u32
+							v24a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/atomics.ptx:376")
+									continue
+								}
+								v24 = v24x
+							}
+							// 377: setp.ge.s32
+							c25t := int32(v23) >= int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 375: ld.u32
+							v23a := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/atomics.ptx:375")
+									continue
+								}
+								v23 = v23x
+							}
+							// 376: ld.u32
+							v24a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/atomics.ptx:376")
+									continue
+								}
+								v24 = v24x
+							}
+							// 377: setp.ge.s32
+							c25t := int32(v23) >= int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB4_1), PTX lines 381-386; divergent, reconverges at block 3 (b3 ($L__BB4_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				// PTX lines 381, 382, 383, 384, 385, 386: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(109)
+					v2aw := w.Window(110)
+					v5aw := w.Window(111)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 381: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:381")
+									continue
+								}
+								v1 = v1x
+							}
+							// 382: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:382")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 383: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 384: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 385: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:385")
+									continue
+								}
+								v5 = v5x
+							}
+							// 386: setp.lt.s32
+							c6t := int32(v5) < int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 381: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:381")
+									continue
+								}
+								v1 = v1x
+							}
+							// 382: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:382")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 383: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 384: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 385: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:385")
+									continue
+								}
+								v5 = v5x
+							}
+							// 386: setp.lt.s32
+							c6t := int32(v5) < int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB4_2), PTX lines 390-406
+			{
+				r0 := w.Reg(0)
+				r28 := w.Reg(28)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				// PTX lines 390, 391, 392, 393, 394, 395, 396: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(112)
+					v2aw := w.Window(113)
+					v5aw := w.Window(114)
+					v6aw := w.Window(115)
+					v7aw := w.Window(116)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 390: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:390")
+									continue
+								}
+								v1 = v1x
+							}
+							// 391: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:391")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 392: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 393: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 394: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:394")
+									continue
+								}
+								v5 = v5x
+							}
+							r28[l] = v5
+							// 395: ld.u64
+							v6a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:395")
+									continue
+								}
+								v6 = v6x
+							}
+							r29[l] = v6
+							// 396: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/atomics.ptx:396")
+									continue
+								}
+								v7 = v7x
+							}
+							r30[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 390: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:390")
+									continue
+								}
+								v1 = v1x
+							}
+							// 391: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:391")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 392: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 393: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 394: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/atomics.ptx:394")
+									continue
+								}
+								v5 = v5x
+							}
+							r28[l] = v5
+							// 395: ld.u64
+							v6a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:395")
+									continue
+								}
+								v6 = v6x
+							}
+							r29[l] = v6
+							// 396: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/atomics.ptx:396")
+									continue
+								}
+								v7 = v7x
+							}
+							r30[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 397: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(117)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 397: st.u64
+							s8 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+							}
+							s8v := uint64(r30[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/atomics.ptx:397")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 397: st.u64
+							s8 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+							}
+							s8v := uint64(r30[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/atomics.ptx:397")
+							}
+						}
+					}
+				}
+				// PTX line 398: mov.b32, warp-uniform
+				u9 := uint64(k1)
+				// PTX lines 399: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(118)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 399: st.u32
+							s10 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/atomics.ptx:399")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 399: st.u32
+							s10 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/atomics.ptx:399")
+							}
+						}
+					}
+				}
+				// PTX lines 400, 401: lane-local, one loop over the lanes
+				{
+					v11aw := w.Window(119)
+					v12aw := w.Window(120)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 400: ld.u64
+							v11a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:400")
+									continue
+								}
+								v11 = v11x
+							}
+							r32[l] = v11
+							// 401: ld.u32
+							v12a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:401")
+									continue
+								}
+								v12 = v12x
+							}
+							r33[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 400: ld.u64
+							v11a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/atomics.ptx:400")
+									continue
+								}
+								v11 = v11x
+							}
+							r32[l] = v11
+							// 401: ld.u32
+							v12a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/atomics.ptx:401")
+									continue
+								}
+								v12 = v12x
+							}
+							r33[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    32,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 402: atom.add.u32
+				w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r34, r32, r33, r33, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:402")
+				// PTX lines 403, 404, 405, 406: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(121)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 403: cvt.s64.s32
+							v13 := uint64(uint64(int32(r34[l])))
+							// 404: shl.b64
+							v14 := uint64(uint64(v13) << uint32(k0))
+							// 405: add.s64
+							v15 := uint64(uint64(r29[l]) + uint64(v14))
+							// 406: st.u32
+							s16 := uint64(v15) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(r28[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:406")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 403: cvt.s64.s32
+							v13 := uint64(uint64(int32(r34[l])))
+							// 404: shl.b64
+							v14 := uint64(uint64(v13) << uint32(k0))
+							// 405: add.s64
+							v15 := uint64(uint64(r29[l]) + uint64(v14))
+							// 406: st.u32
+							s16 := uint64(v15) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(r28[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:406")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB4_3), PTX line 408; ret
+			next = 6
+		case 4:
+			// b4, PTX line 378
+			next = 1
+		case 5:
+			// b5, PTX line 387
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// exchangeRun runs blocks of kernel exchange for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 427-447; divergent, reconverges at block 2 (b2 ($L__BB5_2))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 427: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 428: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 429: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:429")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 430: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:430")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 431: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:431")
+				}
+				// PTX line 432: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 433: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 434: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 435: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 436: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(122)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 436: st.u64
+							s10 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:436")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 436: st.u64
+							s10 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/atomics.ptx:436")
+							}
+						}
+					}
+				}
+				// PTX lines 437: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(123)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 437: st.u64
+							s11 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:437")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 437: st.u64
+							s11 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/atomics.ptx:437")
+							}
+						}
+					}
+				}
+				// PTX lines 438: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(124)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 438: st.u32
+							s12 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:438")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 438: st.u32
+							s12 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:438")
+							}
+						}
+					}
+				}
+				// PTX line 439: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 440: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 441: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 442, 443, 444: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(125)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 442: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 443: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 444: st.u32
+							s18 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:444")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 442: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 443: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 444: st.u32
+							s18 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/atomics.ptx:444")
+							}
+						}
+					}
+				}
+				// PTX lines 445, 446, 447: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(126)
+					v20aw := w.Window(127)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 445: ld.u32
+							v19a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/atomics.ptx:445")
+									continue
+								}
+								v19 = v19x
+							}
+							// 446: ld.u32
+							v20a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:446")
+									continue
+								}
+								v20 = v20x
+							}
+							// 447: setp.ge.s32
+							c21t := int32(v19) >= int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 445: ld.u32
+							v19a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/atomics.ptx:445")
+									continue
+								}
+								v19 = v19x
+							}
+							// 446: ld.u32
+							v20a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/atomics.ptx:446")
+									continue
+								}
+								v20 = v20x
+							}
+							// 447: setp.ge.s32
+							c21t := int32(v19) >= int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB5_1), PTX lines 451-463
+			{
+				r0 := w.Reg(0)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r25 := w.Reg(25)
+				k0 := uint64(0x1)
+				k1 := uint64(0x2)
+				// PTX lines 451, 452, 453: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(128)
+					v2aw := w.Window(129)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 451: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:451")
+									continue
+								}
+								v1 = v1x
+							}
+							r16[l] = v1
+							// 452: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:452")
+									continue
+								}
+								v2 = v2x
+							}
+							// 453: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r18[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 451: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/atomics.ptx:451")
+									continue
+								}
+								v1 = v1x
+							}
+							r16[l] = v1
+							// 452: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/atomics.ptx:452")
+									continue
+								}
+								v2 = v2x
+							}
+							// 453: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r18[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 454: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(130)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 454: st.u64
+							s4 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+							}
+							s4v := uint64(r16[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/atomics.ptx:454")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 454: st.u64
+							s4 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+							}
+							s4v := uint64(r16[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/atomics.ptx:454")
+							}
+						}
+					}
+				}
+				// PTX lines 455: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(131)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 455: st.u32
+							s5 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r18[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/atomics.ptx:455")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 455: st.u32
+							s5 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r18[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/atomics.ptx:455")
+							}
+						}
+					}
+				}
+				// PTX lines 456, 457: lane-local, one loop over the lanes
+				{
+					v6aw := w.Window(132)
+					v7aw := w.Window(133)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 456: ld.u64
+							v6a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:456")
+									continue
+								}
+								v6 = v6x
+							}
+							r19[l] = v6
+							// 457: ld.u32
+							v7a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:457")
+									continue
+								}
+								v7 = v7x
+							}
+							r20[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 456: ld.u64
+							v6a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/atomics.ptx:456")
+									continue
+								}
+								v6 = v6x
+							}
+							r19[l] = v6
+							// 457: ld.u32
+							v7a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/atomics.ptx:457")
+									continue
+								}
+								v7 = v7x
+							}
+							r20[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    19,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 458: atom.exch.b32
+				w.AtomLanes(runtime.SpaceGeneric, atomExch32, r21, r19, r20, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:458")
+				// PTX lines 459, 460, 461, 462: lane-local, one loop over the lanes
+				{
+					v8aw := w.Window(134)
+					v9aw := w.Window(135)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 459: ld.u64
+							v8a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/atomics.ptx:459")
+									continue
+								}
+								v8 = v8x
+							}
+							// 460: ld.s32
+							v9a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/atomics.ptx:460")
+									continue
+								}
+								v9 = v9x
+							}
+							v9 = uint64(uint64(int64(int32(v9))))
+							// 461: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k1))
+							// 462: add.s64
+							v11 := uint64(uint64(v8) + uint64(v10))
+							r25[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 459: ld.u64
+							v8a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/atomics.ptx:459")
+									continue
+								}
+								v8 = v8x
+							}
+							// 460: ld.s32
+							v9a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/atomics.ptx:460")
+									continue
+								}
+								v9 = v9x
+							}
+							v9 = uint64(uint64(int64(int32(v9))))
+							// 461: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k1))
+							// 462: add.s64
+							v11 := uint64(uint64(v8) + uint64(v10))
+							r25[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 463: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(136)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 463: st.u32
+							s12 := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r21[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:463")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 463: st.u32
+							s12 := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r21[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:463")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB5_2), PTX line 465; ret
+			next = 4
+		case 3:
+			// b3, PTX line 448
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).
 var atomAdd32 = isa.AtomFunc(isa.AtomAdd, 32)
 
-// histogramB1 runs b1 ($L__BB0_1) of kernel histogram, PTX lines 55-71.
-func histogramB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	// PTX line 55: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/atomics.ptx:55")
-	// PTX line 56: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/atomics.ptx:56")
-	// PTX line 57: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x28, 4, 64, m, "testdata/ptx/O0/atomics.ptx:57")
-	// PTX lines 58, 59: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: shl.b64
-				v1 := uint64(uint64(r19[l]) << uint32(k0))
-				// 59: add.s64
-				v2 := uint64(uint64(r18[l]) + uint64(v1))
-				r21[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: shl.b64
-				v1 := uint64(uint64(r19[l]) << uint32(k0))
-				// 59: add.s64
-				v2 := uint64(uint64(r18[l]) + uint64(v1))
-				r21[l] = v2
-			}
-		}
-	}
-	// PTX line 60: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r21, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/atomics.ptx:60")
-	// PTX line 61: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/atomics.ptx:61")
-	// PTX lines 62, 63, 64, 65: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: rem.u32
-				v3 := isa.Rem(r22[l], r23[l], 32, false)
-				// 63: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				// 64: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 65: add.s64
-				v6 := uint64(uint64(r17[l]) + uint64(v5))
-				r27[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: rem.u32
-				v3 := isa.Rem(r22[l], r23[l], 32, false)
-				// 63: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				// 64: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 65: add.s64
-				v6 := uint64(uint64(r17[l]) + uint64(v5))
-				r27[l] = v6
-			}
-		}
-	}
-	// PTX line 66: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:66")
-	// PTX line 67: mov.b32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r28, m, u7)
-	// PTX line 68: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/atomics.ptx:68")
-	// PTX line 69: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/atomics.ptx:69")
-	// PTX line 70: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/atomics.ptx:70")
-	// PTX line 71: atom.add.u32
-	w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r31, r29, r30, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:71")
-	_ = u7
-}
-
-// atomicSumB0 runs b0 of kernel atomic_sum, PTX lines 95-123.
-func atomicSumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 95: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 96: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 97: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:97")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 98: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:98")
-	// PTX line 99: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:99")
-	// PTX line 100: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:100")
-	// PTX line 101: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:101")
-	// PTX line 102: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u4)
-	// PTX line 103: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 104: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u5)
-	// PTX line 105: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 106: cvta.to.global.u64, warp-uniform
-	u12 := uint64(u6)
-	// PTX line 107: cvta.global.u64, warp-uniform
-	u13 := uint64(u12)
-	runtime.Broadcast(r12, m, u13)
-	// PTX line 108: cvta.to.global.u64, warp-uniform
-	u14 := uint64(u7)
-	// PTX line 109: cvta.global.u64, warp-uniform
-	u15 := uint64(u14)
-	runtime.Broadcast(r14, m, u15)
-	// PTX line 110: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/atomics.ptx:110")
-	// PTX line 111: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/atomics.ptx:111")
-	// PTX line 112: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/atomics.ptx:112")
-	// PTX line 113: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/O0/atomics.ptx:113")
-	// PTX line 114: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/atomics.ptx:114")
-	// PTX line 115: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.CTAID().X))
-	// PTX line 116: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.NTID().X))
-	// PTX line 117: mul.lo.s32, warp-uniform
-	u18 := uint64(uint32(u16) * uint32(u17))
-	// PTX lines 118, 119: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 118: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 119: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 118: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 119: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		}
-	}
-	// PTX line 120: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/O0/atomics.ptx:120")
-	// PTX line 121: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x44, 4, 0, m, "testdata/ptx/O0/atomics.ptx:121")
-	// PTX line 122: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/atomics.ptx:122")
-	// PTX lines 123: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: setp.ge.s32
-				c21t := int32(r20[l]) >= int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
-				}
-				p0 = p0&^(1<<l) | c21b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: setp.ge.s32
-				c21t := int32(r20[l]) >= int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
-				}
-				p0 = p0&^(1<<l) | c21b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u9
-	_ = u11
-	_ = u13
-	_ = u15
-}
-
 // atomAddF32 is isa.AtomFunc(isa.AtomAddF32, 32).
 var atomAddF32 = isa.AtomFunc(isa.AtomAddF32, 32)
-
-// atomicSumB1 runs b1 ($L__BB1_1) of kernel atomic_sum, PTX lines 127-148.
-func atomicSumB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	k0 := uint64(0x2)
-	// PTX line 127: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/atomics.ptx:127")
-	// PTX line 128: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/atomics.ptx:128")
-	// PTX line 129: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/atomics.ptx:129")
-	// PTX lines 130, 131: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: shl.b64
-				v1 := uint64(uint64(r24[l]) << uint32(k0))
-				// 131: add.s64
-				v2 := uint64(uint64(r23[l]) + uint64(v1))
-				r26[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: shl.b64
-				v1 := uint64(uint64(r24[l]) << uint32(k0))
-				// 131: add.s64
-				v2 := uint64(uint64(r23[l]) + uint64(v1))
-				r26[l] = v2
-			}
-		}
-	}
-	// PTX line 132: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r26, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/atomics.ptx:132")
-	// PTX line 133: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:133")
-	// PTX line 134: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/atomics.ptx:134")
-	// PTX line 135: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/atomics.ptx:135")
-	// PTX line 136: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/atomics.ptx:136")
-	// PTX line 137: atom.add.u32
-	w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r30, r28, r29, r29, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:137")
-	// PTX line 138: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/atomics.ptx:138")
-	// PTX line 139: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x38, 8, 0, m, "testdata/ptx/O0/atomics.ptx:139")
-	// PTX line 140: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/atomics.ptx:140")
-	// PTX lines 141, 142: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: shl.b64
-				v3 := uint64(uint64(r33[l]) << uint32(k0))
-				// 142: add.s64
-				v4 := uint64(uint64(r32[l]) + uint64(v3))
-				r35[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: shl.b64
-				v3 := uint64(uint64(r33[l]) << uint32(k0))
-				// 142: add.s64
-				v4 := uint64(uint64(r32[l]) + uint64(v3))
-				r35[l] = v4
-			}
-		}
-	}
-	// PTX line 143: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r36, r35, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/atomics.ptx:143")
-	// PTX line 144: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:144")
-	// PTX line 145: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/atomics.ptx:145")
-	// PTX line 146: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/atomics.ptx:146")
-	// PTX line 147: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/atomics.ptx:147")
-	// PTX line 148: atom.add.f32
-	w.AtomLanes(runtime.SpaceGeneric, atomAddF32, r39, r37, r38, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:148")
-}
-
-// bucketMaxB0 runs b0 of kernel bucket_max, PTX lines 171-199.
-func bucketMaxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 171: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 172: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 173: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:173")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 174: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:174")
-	// PTX line 175: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:175")
-	// PTX line 176: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:176")
-	// PTX line 177: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:177")
-	// PTX line 178: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u4)
-	// PTX line 179: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 180: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u5)
-	// PTX line 181: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 182: cvta.to.global.u64, warp-uniform
-	u12 := uint64(u6)
-	// PTX line 183: cvta.global.u64, warp-uniform
-	u13 := uint64(u12)
-	runtime.Broadcast(r12, m, u13)
-	// PTX line 184: cvta.to.global.u64, warp-uniform
-	u14 := uint64(u7)
-	// PTX line 185: cvta.global.u64, warp-uniform
-	u15 := uint64(u14)
-	runtime.Broadcast(r14, m, u15)
-	// PTX line 186: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/atomics.ptx:186")
-	// PTX line 187: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/atomics.ptx:187")
-	// PTX line 188: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/atomics.ptx:188")
-	// PTX line 189: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/O0/atomics.ptx:189")
-	// PTX line 190: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/atomics.ptx:190")
-	// PTX line 191: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.CTAID().X))
-	// PTX line 192: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.NTID().X))
-	// PTX line 193: mul.lo.s32, warp-uniform
-	u18 := uint64(uint32(u16) * uint32(u17))
-	// PTX lines 194, 195: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 195: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 195: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		}
-	}
-	// PTX line 196: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/O0/atomics.ptx:196")
-	// PTX line 197: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x44, 4, 0, m, "testdata/ptx/O0/atomics.ptx:197")
-	// PTX line 198: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/atomics.ptx:198")
-	// PTX lines 199: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: setp.ge.s32
-				c21t := int32(r20[l]) >= int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
-				}
-				p0 = p0&^(1<<l) | c21b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: setp.ge.s32
-				c21t := int32(r20[l]) >= int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
-				}
-				p0 = p0&^(1<<l) | c21b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u9
-	_ = u11
-	_ = u13
-	_ = u15
-}
 
 // atomMaxS32 is isa.AtomFunc(isa.AtomMaxS, 32).
 var atomMaxS32 = isa.AtomFunc(isa.AtomMaxS, 32)
@@ -1409,1039 +8594,8 @@ var atomMaxS32 = isa.AtomFunc(isa.AtomMaxS, 32)
 // atomMinS32 is isa.AtomFunc(isa.AtomMinS, 32).
 var atomMinS32 = isa.AtomFunc(isa.AtomMinS, 32)
 
-// bucketMaxB1 runs b1 ($L__BB2_1) of kernel bucket_max, PTX lines 203-234.
-func bucketMaxB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	k0 := uint64(0x2)
-	// PTX line 203: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/atomics.ptx:203")
-	// PTX line 204: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/atomics.ptx:204")
-	// PTX line 205: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/atomics.ptx:205")
-	// PTX lines 206, 207: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 206: shl.b64
-				v1 := uint64(uint64(r24[l]) << uint32(k0))
-				r25[l] = v1
-				// 207: add.s64
-				v2 := uint64(uint64(r23[l]) + uint64(v1))
-				r26[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 206: shl.b64
-				v1 := uint64(uint64(r24[l]) << uint32(k0))
-				r25[l] = v1
-				// 207: add.s64
-				v2 := uint64(uint64(r23[l]) + uint64(v1))
-				r26[l] = v2
-			}
-		}
-	}
-	// PTX line 208: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r26, 0xffffffffffffffff, 0x0, 4, 64, m, "testdata/ptx/O0/atomics.ptx:208")
-	// PTX lines 209, 210: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 209: shl.b64
-				v3 := uint64(uint64(r27[l]) << uint32(k0))
-				// 210: add.s64
-				v4 := uint64(uint64(r22[l]) + uint64(v3))
-				r29[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 209: shl.b64
-				v3 := uint64(uint64(r27[l]) << uint32(k0))
-				// 210: add.s64
-				v4 := uint64(uint64(r22[l]) + uint64(v3))
-				r29[l] = v4
-			}
-		}
-	}
-	// PTX line 211: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x38, 8, 0, m, "testdata/ptx/O0/atomics.ptx:211")
-	// PTX lines 212: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 212: add.s64
-				v5 := uint64(uint64(r30[l]) + uint64(r25[l]))
-				r31[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 212: add.s64
-				v5 := uint64(uint64(r30[l]) + uint64(r25[l]))
-				r31[l] = v5
-			}
-		}
-	}
-	// PTX line 213: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r31, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/atomics.ptx:213")
-	// PTX line 214: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:214")
-	// PTX line 215: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/atomics.ptx:215")
-	// PTX line 216: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/atomics.ptx:216")
-	// PTX line 217: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/atomics.ptx:217")
-	// PTX line 218: atom.max.s32
-	w.AtomLanes(runtime.SpaceGeneric, atomMaxS32, r35, r33, r34, r34, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:218")
-	// PTX line 219: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/atomics.ptx:219")
-	// PTX line 220: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/atomics.ptx:220")
-	// PTX line 221: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/atomics.ptx:221")
-	// PTX lines 222, 223: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 222: shl.b64
-				v6 := uint64(uint64(r38[l]) << uint32(k0))
-				r39[l] = v6
-				// 223: add.s64
-				v7 := uint64(uint64(r37[l]) + uint64(v6))
-				r40[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 222: shl.b64
-				v6 := uint64(uint64(r38[l]) << uint32(k0))
-				r39[l] = v6
-				// 223: add.s64
-				v7 := uint64(uint64(r37[l]) + uint64(v6))
-				r40[l] = v7
-			}
-		}
-	}
-	// PTX line 224: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r40, 0xffffffffffffffff, 0x0, 4, 64, m, "testdata/ptx/O0/atomics.ptx:224")
-	// PTX lines 225, 226: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 225: shl.b64
-				v8 := uint64(uint64(r41[l]) << uint32(k0))
-				// 226: add.s64
-				v9 := uint64(uint64(r36[l]) + uint64(v8))
-				r43[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 225: shl.b64
-				v8 := uint64(uint64(r41[l]) << uint32(k0))
-				// 226: add.s64
-				v9 := uint64(uint64(r36[l]) + uint64(v8))
-				r43[l] = v9
-			}
-		}
-	}
-	// PTX line 227: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x38, 8, 0, m, "testdata/ptx/O0/atomics.ptx:227")
-	// PTX lines 228: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 228: add.s64
-				v10 := uint64(uint64(r44[l]) + uint64(r39[l]))
-				r45[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 228: add.s64
-				v10 := uint64(uint64(r44[l]) + uint64(r39[l]))
-				r45[l] = v10
-			}
-		}
-	}
-	// PTX line 229: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r45, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/atomics.ptx:229")
-	// PTX line 230: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:230")
-	// PTX line 231: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/atomics.ptx:231")
-	// PTX line 232: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/atomics.ptx:232")
-	// PTX line 233: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/atomics.ptx:233")
-	// PTX line 234: atom.min.s32
-	w.AtomLanes(runtime.SpaceGeneric, atomMinS32, r49, r47, r48, r48, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:234")
-}
-
-// saturatingAddB0 runs b0 of kernel saturating_add, PTX lines 256-278.
-func saturatingAddB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 256: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 257: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 258: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/atomics.ptx:258")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 259: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:259")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 260: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:260")
-	// PTX line 261: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:261")
-	// PTX line 262: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 263: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 264: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u6)
-	// PTX line 265: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 266: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:266")
-	// PTX line 267: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:267")
-	// PTX line 268: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:268")
-	// PTX line 269: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/atomics.ptx:269")
-	// PTX line 270: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 271: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 272: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 273, 274: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 273: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 274: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 273: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 274: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 275: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/atomics.ptx:275")
-	// PTX line 276: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/atomics.ptx:276")
-	// PTX line 277: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/atomics.ptx:277")
-	// PTX lines 278: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 278: setp.lt.s32
-				c16t := int32(r15[l]) < int32(r16[l])
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 278: setp.lt.s32
-				c16t := int32(r15[l]) < int32(r16[l])
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u8
-	_ = u10
-}
-
-// saturatingAddB2 runs b2 ($L__BB3_2) of kernel saturating_add, PTX lines 284-286.
-func saturatingAddB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	// PTX line 284: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/atomics.ptx:284")
-	// PTX line 285: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/atomics.ptx:285")
-	// PTX line 286: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/atomics.ptx:286")
-}
-
-// saturatingAddB3 runs b3 ($L__BB3_3) of kernel saturating_add, PTX lines 289-301.
-func saturatingAddB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	k0 := uint64(0x2)
-	// PTX line 289: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/atomics.ptx:289")
-	// PTX line 290: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/atomics.ptx:290")
-	// PTX line 291: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x30, 4, 64, m, "testdata/ptx/O0/atomics.ptx:291")
-	// PTX line 292: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/atomics.ptx:292")
-	// PTX line 293: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x28, 4, 64, m, "testdata/ptx/O0/atomics.ptx:293")
-	// PTX lines 294, 295: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 294: shl.b64
-				v1 := uint64(uint64(r22[l]) << uint32(k0))
-				// 295: add.s64
-				v2 := uint64(uint64(r21[l]) + uint64(v1))
-				r24[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 294: shl.b64
-				v1 := uint64(uint64(r22[l]) << uint32(k0))
-				// 295: add.s64
-				v2 := uint64(uint64(r21[l]) + uint64(v1))
-				r24[l] = v2
-			}
-		}
-	}
-	// PTX line 296: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r24, 0xffffffffffffffff, 0x0, 4, 64, m, "testdata/ptx/O0/atomics.ptx:296")
-	// PTX lines 297: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 297: add.s64
-				v3 := uint64(uint64(r20[l]) + uint64(r25[l]))
-				r26[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 297: add.s64
-				v3 := uint64(uint64(r20[l]) + uint64(r25[l]))
-				r26[l] = v3
-			}
-		}
-	}
-	// PTX line 298: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/O0/atomics.ptx:298")
-	// PTX line 299: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x38, 8, 0, m, "testdata/ptx/O0/atomics.ptx:299")
-	// PTX line 300: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/atomics.ptx:300")
-	// PTX lines 301: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 301: setp.le.s64
-				c4t := int64(r27[l]) <= int64(r28[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 301: setp.le.s64
-				c4t := int64(r27[l]) <= int64(r28[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// saturatingAddB4 runs b4 ($L__BB3_4) of kernel saturating_add, PTX lines 305-306.
-func saturatingAddB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	// PTX line 305: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/atomics.ptx:305")
-	// PTX lines 306: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 306: mov.u32
-				v1 := uint64(r29[l])
-				r30[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 306: mov.u32
-				v1 := uint64(r29[l])
-				r30[l] = v1
-			}
-		}
-	}
-}
-
-// saturatingAddB5 runs b5 ($L__BB3_5) of kernel saturating_add, PTX lines 309-310.
-func saturatingAddB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	// PTX line 309: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/atomics.ptx:309")
-	// PTX lines 310: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 310: mov.u32
-				v1 := uint64(r31[l])
-				r30[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 310: mov.u32
-				v1 := uint64(r31[l])
-				r30[l] = v1
-			}
-		}
-	}
-}
-
 // atomCas32 is isa.AtomFunc(isa.AtomCas, 32).
 var atomCas32 = isa.AtomFunc(isa.AtomCas, 32)
 
-// saturatingAddB6 runs b6 ($L__BB3_6) of kernel saturating_add, PTX lines 313-325.
-func saturatingAddB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	// PTX lines 313: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 313: mov.u32
-				v1 := uint64(r30[l])
-				r32[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 313: mov.u32
-				v1 := uint64(r30[l])
-				r32[l] = v1
-			}
-		}
-	}
-	// PTX line 314: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/atomics.ptx:314")
-	// PTX line 315: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/atomics.ptx:315")
-	// PTX line 316: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/atomics.ptx:316")
-	// PTX line 317: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/atomics.ptx:317")
-	// PTX line 318: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:318")
-	// PTX line 319: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/atomics.ptx:319")
-	// PTX line 320: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/atomics.ptx:320")
-	// PTX line 321: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/atomics.ptx:321")
-	// PTX line 322: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/atomics.ptx:322")
-	// PTX line 323: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/atomics.ptx:323")
-	// PTX line 324: atom.cas.b32
-	w.AtomLanes(runtime.SpaceGeneric, atomCas32, r39, r36, r37, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:324")
-	// PTX line 325: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/atomics.ptx:325")
-}
-
-// saturatingAddB7 runs b7 ($L__BB3_7) of kernel saturating_add, PTX lines 328-330.
-func saturatingAddB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	// PTX line 328: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r40, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/atomics.ptx:328")
-	// PTX line 329: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/atomics.ptx:329")
-	// PTX lines 330: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 330: setp.ne.s32
-				c1t := uint32(r40[l]) != uint32(r41[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 330: setp.ne.s32
-				c1t := uint32(r40[l]) != uint32(r41[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// compactB0 runs b0 of kernel compact, PTX lines 353-377.
-func compactB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 353: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 354: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 355: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/atomics.ptx:355")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 356: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:356")
-	// PTX line 357: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:357")
-	// PTX line 358: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:358")
-	// PTX line 359: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 360: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 361: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u5)
-	// PTX line 362: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 363: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u6)
-	// PTX line 364: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r11, m, u12)
-	// PTX line 365: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:365")
-	// PTX line 366: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:366")
-	// PTX line 367: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/atomics.ptx:367")
-	// PTX line 368: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/atomics.ptx:368")
-	// PTX line 369: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 370: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 371: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 372, 373: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 372: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 373: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
-				r16[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 372: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 373: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
-				r16[l] = v17
-			}
-		}
-	}
-	// PTX line 374: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/atomics.ptx:374")
-	// PTX line 375: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/atomics.ptx:375")
-	// PTX line 376: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/atomics.ptx:376")
-	// PTX lines 377: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 377: setp.ge.s32
-				c18t := int32(r17[l]) >= int32(r18[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
-				}
-				p0 = p0&^(1<<l) | c18b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 377: setp.ge.s32
-				c18t := int32(r17[l]) >= int32(r18[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
-				}
-				p0 = p0&^(1<<l) | c18b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u8
-	_ = u10
-	_ = u12
-}
-
-// compactB1 runs b1 ($L__BB4_1) of kernel compact, PTX lines 381-386.
-func compactB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	// PTX line 381: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/atomics.ptx:381")
-	// PTX line 382: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/atomics.ptx:382")
-	// PTX lines 383, 384: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 383: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				// 384: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 383: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				// 384: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		}
-	}
-	// PTX line 385: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/atomics.ptx:385")
-	// PTX lines 386: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 386: setp.lt.s32
-				c3t := int32(r23[l]) < int32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 386: setp.lt.s32
-				c3t := int32(r23[l]) < int32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// compactB2 runs b2 ($L__BB4_2) of kernel compact, PTX lines 390-406.
-func compactB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r37 := w.Reg(37)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	// PTX line 390: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/atomics.ptx:390")
-	// PTX line 391: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/atomics.ptx:391")
-	// PTX lines 392, 393: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 392: shl.b64
-				v1 := uint64(uint64(r25[l]) << uint32(k0))
-				// 393: add.s64
-				v2 := uint64(uint64(r24[l]) + uint64(v1))
-				r27[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 392: shl.b64
-				v1 := uint64(uint64(r25[l]) << uint32(k0))
-				// 393: add.s64
-				v2 := uint64(uint64(r24[l]) + uint64(v1))
-				r27[l] = v2
-			}
-		}
-	}
-	// PTX line 394: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r27, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/atomics.ptx:394")
-	// PTX line 395: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/atomics.ptx:395")
-	// PTX line 396: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/atomics.ptx:396")
-	// PTX line 397: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:397")
-	// PTX line 398: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r31, m, u3)
-	// PTX line 399: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/atomics.ptx:399")
-	// PTX line 400: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/atomics.ptx:400")
-	// PTX line 401: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/atomics.ptx:401")
-	// PTX line 402: atom.add.u32
-	w.AtomLanes(runtime.SpaceGeneric, atomAdd32, r34, r32, r33, r33, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:402")
-	// PTX lines 403, 404, 405: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 403: cvt.s64.s32
-				v4 := uint64(uint64(int32(r34[l])))
-				// 404: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 405: add.s64
-				v6 := uint64(uint64(r29[l]) + uint64(v5))
-				r37[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 403: cvt.s64.s32
-				v4 := uint64(uint64(int32(r34[l])))
-				// 404: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 405: add.s64
-				v6 := uint64(uint64(r29[l]) + uint64(v5))
-				r37[l] = v6
-			}
-		}
-	}
-	// PTX line 406: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:406")
-	_ = u3
-}
-
-// exchangeB0 runs b0 of kernel exchange, PTX lines 427-447.
-func exchangeB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 427: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 428: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 429: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:429")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 430: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:430")
-	// PTX line 431: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:431")
-	// PTX line 432: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 433: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 434: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 435: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 436: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:436")
-	// PTX line 437: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:437")
-	// PTX line 438: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:438")
-	// PTX line 439: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 440: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 441: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 442, 443: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 442: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 443: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 442: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 443: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 444: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/atomics.ptx:444")
-	// PTX line 445: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/atomics.ptx:445")
-	// PTX line 446: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/atomics.ptx:446")
-	// PTX lines 447: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 447: setp.ge.s32
-				c15t := int32(r14[l]) >= int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 447: setp.ge.s32
-				c15t := int32(r14[l]) >= int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
 // atomExch32 is isa.AtomFunc(isa.AtomExch, 32).
 var atomExch32 = isa.AtomFunc(isa.AtomExch, 32)
-
-// exchangeB1 runs b1 ($L__BB5_1) of kernel exchange, PTX lines 451-463.
-func exchangeB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	k0 := uint64(0x1)
-	k1 := uint64(0x2)
-	// PTX line 451: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/atomics.ptx:451")
-	// PTX line 452: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/atomics.ptx:452")
-	// PTX lines 453: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 453: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(k0))
-				r18[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 453: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(k0))
-				r18[l] = v1
-			}
-		}
-	}
-	// PTX line 454: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:454")
-	// PTX line 455: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/atomics.ptx:455")
-	// PTX line 456: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/atomics.ptx:456")
-	// PTX line 457: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/atomics.ptx:457")
-	// PTX line 458: atom.exch.b32
-	w.AtomLanes(runtime.SpaceGeneric, atomExch32, r21, r19, r20, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:458")
-	// PTX line 459: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/atomics.ptx:459")
-	// PTX line 460: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/atomics.ptx:460")
-	// PTX lines 461, 462: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 461: shl.b64
-				v2 := uint64(uint64(r23[l]) << uint32(k1))
-				// 462: add.s64
-				v3 := uint64(uint64(r22[l]) + uint64(v2))
-				r25[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 461: shl.b64
-				v2 := uint64(uint64(r23[l]) << uint32(k1))
-				// 462: add.s64
-				v3 := uint64(uint64(r22[l]) + uint64(v2))
-				r25[l] = v3
-			}
-		}
-	}
-	// PTX line 463: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r21, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/atomics.ptx:463")
-}

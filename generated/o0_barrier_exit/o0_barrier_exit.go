@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/barrier_exit.ptx",
+	NumWindows: 67,
 	SM:         80,
 	SharedSize: 8208,
 }
@@ -140,9 +141,89 @@ func init() {
 	earlyReturnBarrierFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 33-55; divergent, reconverges at block 4 (b3 ($L__BB0_3))
 	earlyReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:33",
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -156,6 +237,15 @@ func init() {
 	earlyReturnBarrierFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:59",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:59",
@@ -166,9 +256,51 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 61-71; bar.sync at line 72
 	earlyReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:61",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -182,9 +314,80 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 73-92
 	earlyReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{earlyReturnBarrierB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			earlyReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:73",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:93",
@@ -197,6 +400,13 @@ func init() {
 	earlyReturnBarrierFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:95",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:95",
@@ -209,6 +419,15 @@ func init() {
 	earlyReturnBarrierFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:57",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:57",
@@ -222,12 +441,90 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	earlyReturnBarrierFunc.Run = earlyReturnBarrierRun
 	interleavedReturnBarrierFunc.Blocks = make([]runtime.Block, 13)
 	// b0, PTX lines 113-134; divergent, reconverges at block 9 (b6 ($L__BB1_6))
 	interleavedReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:113",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -241,6 +538,15 @@ func init() {
 	interleavedReturnBarrierFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:138",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:138",
@@ -251,9 +557,51 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 140-150; bar.sync at line 151
 	interleavedReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:140",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -267,9 +615,32 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 152-155; divergent, reconverges at block 6 (b5 ($L__BB1_5))
 	interleavedReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:152",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -281,9 +652,29 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 159-161
 	interleavedReturnBarrierFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:159",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:162",
@@ -294,9 +685,26 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 164-165
 	interleavedReturnBarrierFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:164",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:166",
@@ -307,9 +715,45 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 168-176; bar.sync at line 177
 	interleavedReturnBarrierFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:168",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -323,9 +767,36 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 178-183; bar.sync at line 184
 	interleavedReturnBarrierFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:178",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -339,9 +810,59 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 185-197
 	interleavedReturnBarrierFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{interleavedReturnBarrierB5_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			interleavedReturnBarrierRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:185",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:198",
@@ -354,6 +875,13 @@ func init() {
 	interleavedReturnBarrierFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:200",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:200",
@@ -366,6 +894,15 @@ func init() {
 	interleavedReturnBarrierFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:136",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:136",
@@ -378,6 +915,15 @@ func init() {
 	interleavedReturnBarrierFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:157",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:157",
@@ -391,12 +937,72 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	interleavedReturnBarrierFunc.Run = interleavedReturnBarrierRun
 	warpHandoffFunc.Blocks = make([]runtime.Block, 17)
 	// b0, PTX lines 219-234; divergent, reconverges at block 2 (b2 ($L__BB2_2))
 	warpHandoffFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:219",
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -408,9 +1014,32 @@ func init() {
 	}
 	// b1 ($L__BB2_1), PTX lines 238-241
 	warpHandoffFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:238",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:242",
@@ -423,6 +1052,13 @@ func init() {
 	warpHandoffFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:244",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  244,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -436,9 +1072,26 @@ func init() {
 	}
 	// b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
 	warpHandoffFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:245",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -452,6 +1105,15 @@ func init() {
 	warpHandoffFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:250",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:250",
@@ -462,9 +1124,32 @@ func init() {
 	}
 	// b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 	warpHandoffFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:252",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -478,6 +1163,15 @@ func init() {
 	warpHandoffFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:259",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  259,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:259",
@@ -488,9 +1182,50 @@ func init() {
 	}
 	// b6 ($L__BB2_6), PTX lines 261-270
 	warpHandoffFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:261",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:271",
@@ -501,9 +1236,32 @@ func init() {
 	}
 	// b7 ($L__BB2_7), PTX lines 273-276; divergent, reconverges at block 10 (b9 ($L__BB2_9))
 	warpHandoffFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:273",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -515,9 +1273,59 @@ func init() {
 	}
 	// b8 ($L__BB2_8), PTX lines 280-292
 	warpHandoffFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:280",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:293",
@@ -528,9 +1336,38 @@ func init() {
 	}
 	// b9 ($L__BB2_9), PTX lines 295-300
 	warpHandoffFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{warpHandoffB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpHandoffRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:295",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  296,
+			}, {
+				Count: 1,
+				Line:  297,
+			}, {
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:301",
@@ -543,6 +1380,13 @@ func init() {
 	warpHandoffFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:303",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  303,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:303",
@@ -555,6 +1399,15 @@ func init() {
 	warpHandoffFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:236",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  236,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:236",
@@ -567,6 +1420,15 @@ func init() {
 	warpHandoffFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:248",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  248,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:248",
@@ -579,6 +1441,15 @@ func init() {
 	warpHandoffFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:257",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  257,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:257",
@@ -591,6 +1462,15 @@ func init() {
 	warpHandoffFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/O0/barrier_exit.ptx:278",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  278,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/barrier_exit.ptx:278",
@@ -604,6 +1484,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpHandoffFunc.Run = warpHandoffRun
 }
 
 // EarlyReturnBarrier launches PTX kernel early_return_barrier (testdata/ptx/O0/barrier_exit.ptx:18) on dev with the launch configuration cfg. Parameters: param0 is early_return_barrier_param_0, param1 is early_return_barrier_param_1, param2 is early_return_barrier_param_2.
@@ -630,1328 +1511,3522 @@ func WarpHandoff(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, warpHandoffFunc, cfg, p[:])
 }
 
-// earlyReturnBarrierB0 runs b0 of kernel early_return_barrier, PTX lines 33-55.
-func earlyReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 33: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 34: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 35: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/barrier_exit.ptx:35")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 36: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:36")
-	// PTX line 37: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:37")
-	// PTX line 38: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 39: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 40: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 41: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 42: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:42")
-	// PTX line 43: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:43")
-	// PTX line 44: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/barrier_exit.ptx:44")
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 46: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/barrier_exit.ptx:46")
-	// PTX line 47: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 48: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 49: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX line 50: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:50")
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: add.s32
-				v14 := uint64(uint32(u13) + uint32(r13[l]))
-				r14[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: add.s32
-				v14 := uint64(uint32(u13) + uint32(r13[l]))
-				r14[l] = v14
-			}
-		}
-	}
-	// PTX line 52: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/barrier_exit.ptx:52")
-	// PTX line 53: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:53")
-	// PTX line 54: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: setp.lt.s32
-				c15t := int32(r15[l]) < int32(r16[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+// earlyReturnBarrierRun runs blocks of kernel early_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 33-55; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r14 := w.Reg(14)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 33: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 34: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: setp.lt.s32
-				c15t := int32(r15[l]) < int32(r16[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				// PTX line 35: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/barrier_exit.ptx:35")
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// earlyReturnBarrierB2 runs b2 ($L__BB0_2) of kernel early_return_barrier, PTX lines 61-71.
-func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	k2 := uint64(0xe0000000)
-	// PTX line 61: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/barrier_exit.ptx:61")
-	// PTX line 62: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:62")
-	// PTX lines 63, 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 64: add.s64
-				v2 := uint64(uint64(r17[l]) + uint64(v1))
-				r20[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 64: add.s64
-				v2 := uint64(uint64(r17[l]) + uint64(v1))
-				r20[l] = v2
-			}
-		}
-	}
-	// PTX line 65: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r20, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:65")
-	// PTX line 66: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:66")
-	// PTX lines 67: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: shl.b64
-				v3 := uint64(uint64(r22[l]) << uint32(k0))
-				r23[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: shl.b64
-				v3 := uint64(uint64(r22[l]) << uint32(k0))
-				r23[l] = v3
-			}
-		}
-	}
-	// PTX line 68: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 69: cvta.shared.u64, warp-uniform
-	u5 := uint64(uint64(u4 + k2))
-	runtime.Broadcast(r25, m, u5)
-	// PTX lines 70: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: add.s64
-				v6 := uint64(uint64(u5) + uint64(r23[l]))
-				r26[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: add.s64
-				v6 := uint64(uint64(u5) + uint64(r23[l]))
-				r26[l] = v6
-			}
-		}
-	}
-	// PTX line 71: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r21, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:71")
-}
-
-// earlyReturnBarrierB2_1 runs b2 ($L__BB0_2) of kernel early_return_barrier, PTX lines 73-92.
-func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r45 := w.Reg(45)
-	k0 := uint64(0x1)
-	k1 := uint64(0x2)
-	// PTX line 73: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:73")
-	// PTX lines 74: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: add.s32
-				v1 := uint64(uint32(r27[l]) + uint32(k0))
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: add.s32
-				v1 := uint64(uint32(r27[l]) + uint32(k0))
-				r28[l] = v1
-			}
-		}
-	}
-	// PTX line 75: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:75")
-	// PTX lines 76, 77, 78, 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: rem.s32
-				v2 := isa.Rem(r28[l], r29[l], 32, true)
-				// 77: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 78: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k1))
-				// 79: add.s64
-				v5 := uint64(uint64(r25[l]) + uint64(v4))
-				r33[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: rem.s32
-				v2 := isa.Rem(r28[l], r29[l], 32, true)
-				// 77: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 78: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k1))
-				// 79: add.s64
-				v5 := uint64(uint64(r25[l]) + uint64(v4))
-				r33[l] = v5
-			}
-		}
-	}
-	// PTX line 80: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r33, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:80")
-	// PTX lines 81, 82, 83, 84, 85: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: not.b32
-				v6 := uint64(^uint32(r27[l]))
-				// 82: add.s32
-				v7 := uint64(uint32(v6) + uint32(r29[l]))
-				// 83: cvt.s64.s32
-				v8 := uint64(uint64(int32(v7)))
-				// 84: shl.b64
-				v9 := uint64(uint64(v8) << uint32(k1))
-				// 85: add.s64
-				v10 := uint64(uint64(r25[l]) + uint64(v9))
-				r39[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: not.b32
-				v6 := uint64(^uint32(r27[l]))
-				// 82: add.s32
-				v7 := uint64(uint32(v6) + uint32(r29[l]))
-				// 83: cvt.s64.s32
-				v8 := uint64(uint64(int32(v7)))
-				// 84: shl.b64
-				v9 := uint64(uint64(v8) << uint32(k1))
-				// 85: add.s64
-				v10 := uint64(uint64(r25[l]) + uint64(v9))
-				r39[l] = v10
-			}
-		}
-	}
-	// PTX line 86: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r40, r39, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:86")
-	// PTX lines 87: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: add.s32
-				v11 := uint64(uint32(r34[l]) + uint32(r40[l]))
-				r41[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: add.s32
-				v11 := uint64(uint32(r34[l]) + uint32(r40[l]))
-				r41[l] = v11
-			}
-		}
-	}
-	// PTX line 88: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/barrier_exit.ptx:88")
-	// PTX line 89: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:89")
-	// PTX lines 90, 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: shl.b64
-				v12 := uint64(uint64(r43[l]) << uint32(k1))
-				// 91: add.s64
-				v13 := uint64(uint64(r42[l]) + uint64(v12))
-				r45[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: shl.b64
-				v12 := uint64(uint64(r43[l]) << uint32(k1))
-				// 91: add.s64
-				v13 := uint64(uint64(r42[l]) + uint64(v12))
-				r45[l] = v13
-			}
-		}
-	}
-	// PTX line 92: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r41, r45, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:92")
-}
-
-// interleavedReturnBarrierB0 runs b0 of kernel interleaved_return_barrier, PTX lines 113-134.
-func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0xaaaaaaab)
-	k3 := uint64(0x2aaaaaaa)
-	k4 := uint64(0x55555554)
-	// PTX line 113: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 114: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 115: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:115")
-	// PTX line 116: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:116")
-	// PTX line 117: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u3)
-	// PTX line 118: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 119: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 120: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 121: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:121")
-	// PTX line 122: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:122")
-	// PTX lines 123: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		}
-	}
-	// PTX line 124: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/barrier_exit.ptx:124")
-	// PTX line 125: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 126: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 127: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX line 128: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:128")
-	// PTX lines 129: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 129: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		}
-	}
-	// PTX line 130: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/barrier_exit.ptx:130")
-	// PTX line 131: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:131")
-	// PTX lines 132, 133, 134: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: mul.lo.s32
-				v14 := uint64(uint32(r14[l]) * uint32(k2))
-				// 133: add.s32
-				v15 := uint64(uint32(v14) + uint32(k3))
-				// 134: setp.gt.u32
-				c16t := uint32(v15) > uint32(k4)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: mul.lo.s32
-				v14 := uint64(uint32(r14[l]) * uint32(k2))
-				// 133: add.s32
-				v15 := uint64(uint32(v14) + uint32(k3))
-				// 134: setp.gt.u32
-				c16t := uint32(v15) > uint32(k4)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				// PTX line 36: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:36")
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u6
-	_ = u8
-}
-
-// interleavedReturnBarrierB2 runs b2 ($L__BB1_2) of kernel interleaved_return_barrier, PTX lines 140-150.
-func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r26 := w.Reg(26)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1000)
-	k2 := uint64(0xe0000000)
-	// PTX line 140: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/barrier_exit.ptx:140")
-	// PTX line 141: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:141")
-	// PTX lines 142, 143: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 143: add.s64
-				v2 := uint64(uint64(r17[l]) + uint64(v1))
-				r20[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 143: add.s64
-				v2 := uint64(uint64(r17[l]) + uint64(v1))
-				r20[l] = v2
-			}
-		}
-	}
-	// PTX line 144: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r20, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:144")
-	// PTX line 145: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x10, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:145")
-	// PTX lines 146: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 146: shl.b64
-				v3 := uint64(uint64(r22[l]) << uint32(k0))
-				r23[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 146: shl.b64
-				v3 := uint64(uint64(r22[l]) << uint32(k0))
-				r23[l] = v3
-			}
-		}
-	}
-	// PTX line 147: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 148: cvta.shared.u64, warp-uniform
-	u5 := uint64(uint64(u4 + k2))
-	// PTX lines 149: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 149: add.s64
-				v6 := uint64(uint64(u5) + uint64(r23[l]))
-				r26[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 149: add.s64
-				v6 := uint64(uint64(u5) + uint64(r23[l]))
-				r26[l] = v6
-			}
-		}
-	}
-	// PTX line 150: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r21, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:150")
-}
-
-// interleavedReturnBarrierB2_1 runs b2 ($L__BB1_2) of kernel interleaved_return_barrier, PTX lines 152-155.
-func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	k0 := uint64(0x3)
-	// PTX line 152: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:152")
-	// PTX lines 153: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 153: add.s32
-				v1 := uint64(uint32(r27[l]) + uint32(k0))
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 153: add.s32
-				v1 := uint64(uint32(r27[l]) + uint32(k0))
-				r28[l] = v1
-			}
-		}
-	}
-	// PTX line 154: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 155: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 155: setp.ge.s32
-				c3t := int32(r28[l]) >= int32(u2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 155: setp.ge.s32
-				c3t := int32(r28[l]) >= int32(u2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 37: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:37")
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// interleavedReturnBarrierB3 runs b3 ($L__BB1_3) of kernel interleaved_return_barrier, PTX lines 159-161.
-func interleavedReturnBarrierB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	r32 := w.Reg(32)
-	k0 := uint64(0x3)
-	// PTX line 159: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:159")
-	// PTX lines 160, 161: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 160: add.s32
-				v1 := uint64(uint32(r30[l]) + uint32(k0))
-				// 161: mov.u32
-				v2 := uint64(v1)
-				r32[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 160: add.s32
-				v1 := uint64(uint32(r30[l]) + uint32(k0))
-				// 161: mov.u32
-				v2 := uint64(v1)
-				r32[l] = v2
-			}
-		}
-	}
-}
-
-// interleavedReturnBarrierB4 runs b4 ($L__BB1_4) of kernel interleaved_return_barrier, PTX lines 164-165.
-func interleavedReturnBarrierB4(w *runtime.Warp, m uint32) {
-	r32 := w.Reg(32)
-	k0 := uint64(0x1)
-	// PTX line 164: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 165: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: mov.u32
-				v2 := uint64(u1)
-				r32[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: mov.u32
-				v2 := uint64(u1)
-				r32[l] = v2
-			}
-		}
-	}
-}
-
-// interleavedReturnBarrierB5 runs b5 ($L__BB1_5) of kernel interleaved_return_barrier, PTX lines 168-176.
-func interleavedReturnBarrierB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r32 := w.Reg(32)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	k0 := uint64(0x1000)
-	k1 := uint64(0xe0000000)
-	k2 := uint64(0x2)
-	// PTX lines 168: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: mov.u32
-				v1 := uint64(r32[l])
-				r34[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: mov.u32
-				v1 := uint64(r32[l])
-				r34[l] = v1
-			}
-		}
-	}
-	// PTX line 169: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/barrier_exit.ptx:169")
-	// PTX line 170: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:170")
-	// PTX line 171: mov.u64, warp-uniform
-	u2 := uint64(k0)
-	// PTX line 172: cvta.shared.u64, warp-uniform
-	u3 := uint64(uint64(u2 + k1))
-	runtime.Broadcast(r37, m, u3)
-	// PTX lines 173, 174: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 173: shl.b64
-				v4 := uint64(uint64(r35[l]) << uint32(k2))
-				// 174: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r39[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 173: shl.b64
-				v4 := uint64(uint64(r35[l]) << uint32(k2))
-				// 174: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r39[l] = v5
-			}
-		}
-	}
-	// PTX line 175: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r40, r39, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:175")
-	// PTX line 176: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r40, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/barrier_exit.ptx:176")
-}
-
-// interleavedReturnBarrierB5_1 runs b5 ($L__BB1_5) of kernel interleaved_return_barrier, PTX lines 178-183.
-func interleavedReturnBarrierB5_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r37 := w.Reg(37)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r45 := w.Reg(45)
-	k0 := uint64(0x3)
-	k1 := uint64(0x2)
-	// PTX line 178: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:178")
-	// PTX lines 179: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 179: mul.lo.s32
-				v1 := uint64(uint32(r41[l]) * uint32(k0))
-				r42[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 179: mul.lo.s32
-				v1 := uint64(uint32(r41[l]) * uint32(k0))
-				r42[l] = v1
-			}
-		}
-	}
-	// PTX line 180: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x10, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:180")
-	// PTX lines 181, 182: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: shl.b64
-				v2 := uint64(uint64(r43[l]) << uint32(k1))
-				// 182: add.s64
-				v3 := uint64(uint64(r37[l]) + uint64(v2))
-				r45[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: shl.b64
-				v2 := uint64(uint64(r43[l]) << uint32(k1))
-				// 182: add.s64
-				v3 := uint64(uint64(r37[l]) + uint64(v2))
-				r45[l] = v3
-			}
-		}
-	}
-	// PTX line 183: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r42, r45, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:183")
-}
-
-// interleavedReturnBarrierB5_2 runs b5 ($L__BB1_5) of kernel interleaved_return_barrier, PTX lines 185-197.
-func interleavedReturnBarrierB5_2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r37 := w.Reg(37)
-	r46 := w.Reg(46)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	k0 := uint64(0x2)
-	// PTX line 185: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x10, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:185")
-	// PTX lines 186, 187: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 186: shl.b64
-				v1 := uint64(uint64(r46[l]) << uint32(k0))
-				// 187: add.s64
-				v2 := uint64(uint64(r37[l]) + uint64(v1))
-				r48[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 186: shl.b64
-				v1 := uint64(uint64(r46[l]) << uint32(k0))
-				// 187: add.s64
-				v2 := uint64(uint64(r37[l]) + uint64(v1))
-				r48[l] = v2
-			}
-		}
-	}
-	// PTX line 188: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r48, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:188")
-	// PTX line 189: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/barrier_exit.ptx:189")
-	// PTX line 190: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r51, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:190")
-	// PTX lines 191, 192: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 191: shl.b64
-				v3 := uint64(uint64(r51[l]) << uint32(k0))
-				r52[l] = v3
-				// 192: add.s64
-				v4 := uint64(uint64(r50[l]) + uint64(v3))
-				r53[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 191: shl.b64
-				v3 := uint64(uint64(r51[l]) << uint32(k0))
-				r52[l] = v3
-				// 192: add.s64
-				v4 := uint64(uint64(r50[l]) + uint64(v3))
-				r53[l] = v4
-			}
-		}
-	}
-	// PTX line 193: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r53, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:193")
-	// PTX lines 194: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: add.s32
-				v5 := uint64(uint32(r49[l]) + uint32(r54[l]))
-				r55[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: add.s32
-				v5 := uint64(uint32(r49[l]) + uint32(r54[l]))
-				r55[l] = v5
-			}
-		}
-	}
-	// PTX line 195: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/barrier_exit.ptx:195")
-	// PTX lines 196: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 196: add.s64
-				v6 := uint64(uint64(r56[l]) + uint64(r52[l]))
-				r57[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 196: add.s64
-				v6 := uint64(uint64(r56[l]) + uint64(r52[l]))
-				r57[l] = v6
-			}
-		}
-	}
-	// PTX line 197: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r55, r57, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:197")
-}
-
-// warpHandoffB0 runs b0 of kernel warp_handoff, PTX lines 219-234.
-func warpHandoffB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 219: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 220: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 221: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:221")
-	// PTX line 222: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	// PTX line 223: cvta.global.u64, warp-uniform
-	u5 := uint64(u4)
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 224: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:224")
-	// PTX lines 225: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 225: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 225: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-			}
-		}
-	}
-	// PTX line 226: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/barrier_exit.ptx:226")
-	// PTX line 227: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX line 228: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	// PTX line 229: mul.lo.s32, warp-uniform
-	u9 := uint64(uint32(u7) * uint32(u8))
-	// PTX line 230: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:230")
-	// PTX lines 231: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 231: add.s32
-				v10 := uint64(uint32(u9) + uint32(r9[l]))
-				r10[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 231: add.s32
-				v10 := uint64(uint32(u9) + uint32(r9[l]))
-				r10[l] = v10
-			}
-		}
-	}
-	// PTX line 232: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/barrier_exit.ptx:232")
-	// PTX line 233: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:233")
-	// PTX lines 234: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 234: setp.ne.s32
-				c11t := uint32(r11[l]) != uint32(k0)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				// PTX line 38: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 39: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 40: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 41: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:42")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 234: setp.ne.s32
-				c11t := uint32(r11[l]) != uint32(k0)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:43")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				// PTX lines 44, 45: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s12w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
+							}
+							// 45: mov.u32
+							v13 := uint64(uint64(tid0[l]))
+							r9[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:44")
+							}
+							// 45: mov.u32
+							v13 := uint64(uint64(tid0[l]))
+							r9[l] = v13
+						}
+					}
+				}
+				// PTX lines 46: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r9[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r9[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:46")
+							}
+						}
+					}
+				}
+				// PTX line 47: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 48: mov.u32, warp-uniform
+				u16 := uint64(uint64(w.NTID().X))
+				// PTX line 49: mul.lo.s32, warp-uniform
+				u17 := uint64(uint32(u15) * uint32(u16))
+				// PTX lines 50, 51: lane-local, one loop over the lanes
+				{
+					v18aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: ld.u32
+							v18a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
+									continue
+								}
+								v18 = v18x
+							}
+							// 51: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							r14[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: ld.u32
+							v18a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/barrier_exit.ptx:50")
+									continue
+								}
+								v18 = v18x
+							}
+							// 51: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							r14[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.u32
+							s20 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r14[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.u32
+							s20 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r14[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:52")
+							}
+						}
+					}
+				}
+				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v21aw := w.Window(6)
+					v22aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: ld.u32
+							v21a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
+									continue
+								}
+								v21 = v21x
+							}
+							// 54: ld.u32
+							v22a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
+									continue
+								}
+								v22 = v22x
+							}
+							// 55: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: ld.u32
+							v21a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/barrier_exit.ptx:53")
+									continue
+								}
+								v21 = v21x
+							}
+							// 54: ld.u32
+							v22a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/barrier_exit.ptx:54")
+									continue
+								}
+								v22 = v22x
+							}
+							// 55: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 58
+			next = 4
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 61-71; bar.sync at line 72
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				r25 := w.Reg(25)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				k2 := uint64(0xe0000000)
+				// PTX lines 61, 62, 63, 64, 65, 66, 67: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(8)
+					v2aw := w.Window(9)
+					v5aw := w.Window(10)
+					v6aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
+									continue
+								}
+								v1 = v1x
+							}
+							// 62: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 63: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 64: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 65: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
+									continue
+								}
+								v5 = v5x
+							}
+							r21[l] = v5
+							// 66: ld.s32
+							v6a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 67: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r23[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:61")
+									continue
+								}
+								v1 = v1x
+							}
+							// 62: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:62")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 63: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 64: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 65: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:65")
+									continue
+								}
+								v5 = v5x
+							}
+							r21[l] = v5
+							// 66: ld.s32
+							v6a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:66")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 67: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r23[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 68: mov.u64, warp-uniform
+				u8 := uint64(k1)
+				// PTX line 69: cvta.shared.u64, warp-uniform
+				u9 := uint64(uint64(u8 + k2))
+				runtime.Broadcast(r25, m, u9)
+				// PTX lines 70, 71: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: add.s64
+							v10 := uint64(uint64(u9) + uint64(r23[l]))
+							// 71: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r21[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: add.s64
+							v10 := uint64(uint64(u9) + uint64(r23[l]))
+							// 71: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r21[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:71")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2 ($L__BB0_2), PTX lines 73-92
+			{
+				r0 := w.Reg(0)
+				r25 := w.Reg(25)
+				r41 := w.Reg(41)
+				r45 := w.Reg(45)
+				k0 := uint64(0x1)
+				k1 := uint64(0x2)
+				// PTX lines 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(13)
+					v3aw := w.Window(14)
+					v8aw := w.Window(15)
+					v14aw := w.Window(16)
+					v16aw := w.Window(17)
+					v17aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 73: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
+									continue
+								}
+								v1 = v1x
+							}
+							// 74: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 75: ld.u32
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
+									continue
+								}
+								v3 = v3x
+							}
+							// 76: rem.s32
+							v4 := isa.Rem(v2, v3, 32, true)
+							// 77: cvt.s64.s32
+							v5 := uint64(uint64(int32(v4)))
+							// 78: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k1))
+							// 79: add.s64
+							v7 := uint64(uint64(r25[l]) + uint64(v6))
+							// 80: ld.u32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
+									continue
+								}
+								v8 = v8x
+							}
+							// 81: not.b32
+							v9 := uint64(^uint32(v1))
+							// 82: add.s32
+							v10 := uint64(uint32(v9) + uint32(v3))
+							// 83: cvt.s64.s32
+							v11 := uint64(uint64(int32(v10)))
+							// 84: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k1))
+							// 85: add.s64
+							v13 := uint64(uint64(r25[l]) + uint64(v12))
+							// 86: ld.u32
+							v14a := uint64(v13) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
+									continue
+								}
+								v14 = v14x
+							}
+							// 87: add.s32
+							v15 := uint64(uint32(v8) + uint32(v14))
+							r41[l] = v15
+							// 88: ld.u64
+							v16a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+								if !v16ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
+									continue
+								}
+								v16 = v16x
+							}
+							// 89: ld.s32
+							v17a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
+									continue
+								}
+								v17 = v17x
+							}
+							v17 = uint64(uint64(int64(int32(v17))))
+							// 90: shl.b64
+							v18 := uint64(uint64(v17) << uint32(k1))
+							// 91: add.s64
+							v19 := uint64(uint64(v16) + uint64(v18))
+							r45[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 73: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:73")
+									continue
+								}
+								v1 = v1x
+							}
+							// 74: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 75: ld.u32
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:75")
+									continue
+								}
+								v3 = v3x
+							}
+							// 76: rem.s32
+							v4 := isa.Rem(v2, v3, 32, true)
+							// 77: cvt.s64.s32
+							v5 := uint64(uint64(int32(v4)))
+							// 78: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k1))
+							// 79: add.s64
+							v7 := uint64(uint64(r25[l]) + uint64(v6))
+							// 80: ld.u32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:80")
+									continue
+								}
+								v8 = v8x
+							}
+							// 81: not.b32
+							v9 := uint64(^uint32(v1))
+							// 82: add.s32
+							v10 := uint64(uint32(v9) + uint32(v3))
+							// 83: cvt.s64.s32
+							v11 := uint64(uint64(int32(v10)))
+							// 84: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k1))
+							// 85: add.s64
+							v13 := uint64(uint64(r25[l]) + uint64(v12))
+							// 86: ld.u32
+							v14a := uint64(v13) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/barrier_exit.ptx:86")
+									continue
+								}
+								v14 = v14x
+							}
+							// 87: add.s32
+							v15 := uint64(uint32(v8) + uint32(v14))
+							r41[l] = v15
+							// 88: ld.u64
+							v16a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+								if !v16ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/barrier_exit.ptx:88")
+									continue
+								}
+								v16 = v16x
+							}
+							// 89: ld.s32
+							v17a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/barrier_exit.ptx:89")
+									continue
+								}
+								v17 = v17x
+							}
+							v17 = uint64(uint64(int64(int32(v17))))
+							// 90: shl.b64
+							v18 := uint64(uint64(v17) << uint32(k1))
+							// 91: add.s64
+							v19 := uint64(uint64(v16) + uint64(v18))
+							r45[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 92: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: st.u32
+							s20 := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r41[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: st.u32
+							s20 := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r41[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/barrier_exit.ptx:92")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b3 ($L__BB0_3), PTX line 94; ret
+			next = 6
+		case 5:
+			// b4, PTX line 56
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u5
 }
 
-// warpHandoffB1 runs b1 ($L__BB2_1) of kernel warp_handoff, PTX lines 238-241.
-func warpHandoffB1(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x2000)
-	k1 := uint64(0xe0000000)
-	k2 := uint64(0x0)
-	// PTX line 238: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	// PTX line 239: cvta.shared.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r13, m, u2)
-	// PTX line 240: mov.b32, warp-uniform
-	u3 := uint64(k2)
-	runtime.Broadcast(r14, m, u3)
-	// PTX line 241: st.volatile.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:241")
-	_ = u2
-	_ = u3
-}
-
-// warpHandoffB2_1 runs b2 ($L__BB2_2) of kernel warp_handoff, PTX lines 245-246.
-func warpHandoffB2_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r15 := w.Reg(15)
-	k0 := uint64(0x1f)
-	// PTX line 245: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:245")
-	// PTX lines 246: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 246: setp.gt.s32
-				c1t := int32(r15[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 113-134; divergent, reconverges at block 9 (b6 ($L__BB1_6))
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r13 := w.Reg(13)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0xaaaaaaab)
+				k3 := uint64(0x2aaaaaaa)
+				k4 := uint64(0x55555554)
+				// PTX line 113: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 114: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 246: setp.gt.s32
-				c1t := int32(r15[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 115: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:115")
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 116: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:116")
+				}
+				// PTX line 117: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u3)
+				// PTX line 118: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 119: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 120: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 121: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: st.u64
+							s9 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: st.u64
+							s9 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:121")
+							}
+						}
+					}
+				}
+				// PTX lines 122, 123: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s10w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
+							}
+							// 123: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r8[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:122")
+							}
+							// 123: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r8[l] = v11
+						}
+					}
+				}
+				// PTX lines 124: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r8[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r8[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:124")
+							}
+						}
+					}
+				}
+				// PTX line 125: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 126: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 127: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 128, 129: lane-local, one loop over the lanes
+				{
+					v16aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: ld.u32
+							v16a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
+									continue
+								}
+								v16 = v16x
+							}
+							// 129: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							r13[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: ld.u32
+							v16a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/barrier_exit.ptx:128")
+									continue
+								}
+								v16 = v16x
+							}
+							// 129: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							r13[l] = v17
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r13[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r13[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/barrier_exit.ptx:130")
+							}
+						}
+					}
+				}
+				// PTX lines 131, 132, 133, 134: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(25)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: ld.u32
+							v19a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
+									continue
+								}
+								v19 = v19x
+							}
+							// 132: mul.lo.s32
+							v20 := uint64(uint32(v19) * uint32(k2))
+							// 133: add.s32
+							v21 := uint64(uint32(v20) + uint32(k3))
+							// 134: setp.gt.u32
+							c22t := uint32(v21) > uint32(k4)
+							c22 := c22t
+							c22b0 := uint32(0)
+							if c22 {
+								c22b0 = 1
+							}
+							p0 = p0&^(1<<l) | c22b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: ld.u32
+							v19a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/barrier_exit.ptx:131")
+									continue
+								}
+								v19 = v19x
+							}
+							// 132: mul.lo.s32
+							v20 := uint64(uint32(v19) * uint32(k2))
+							// 133: add.s32
+							v21 := uint64(uint32(v20) + uint32(k3))
+							// 134: setp.gt.u32
+							c22t := uint32(v21) > uint32(k4)
+							c22 := c22t
+							c22b0 := uint32(0)
+							if c22 {
+								c22b0 = 1
+							}
+							p0 = p0&^(1<<l) | c22b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 137
+			next = 9
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 140-150; bar.sync at line 151
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1000)
+				k2 := uint64(0xe0000000)
+				// PTX lines 140, 141, 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(26)
+					v2aw := w.Window(27)
+					v5aw := w.Window(28)
+					v6aw := w.Window(29)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
+									continue
+								}
+								v1 = v1x
+							}
+							// 141: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 142: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 143: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 144: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
+									continue
+								}
+								v5 = v5x
+							}
+							r21[l] = v5
+							// 145: ld.s32
+							v6a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 146: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r23[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/barrier_exit.ptx:140")
+									continue
+								}
+								v1 = v1x
+							}
+							// 141: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/barrier_exit.ptx:141")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 142: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 143: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 144: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/barrier_exit.ptx:144")
+									continue
+								}
+								v5 = v5x
+							}
+							r21[l] = v5
+							// 145: ld.s32
+							v6a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:145")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 146: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r23[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 147: mov.u64, warp-uniform
+				u8 := uint64(k1)
+				// PTX line 148: cvta.shared.u64, warp-uniform
+				u9 := uint64(uint64(u8 + k2))
+				// PTX lines 149, 150: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 149: add.s64
+							v10 := uint64(uint64(u9) + uint64(r23[l]))
+							// 150: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r21[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 149: add.s64
+							v10 := uint64(uint64(u9) + uint64(r23[l]))
+							// 150: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r21[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/barrier_exit.ptx:150")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b2 ($L__BB1_2), PTX lines 152-155; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+			{
+				r0 := w.Reg(0)
+				r28 := w.Reg(28)
+				k0 := uint64(0x3)
+				// PTX lines 152, 153: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(31)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
+									continue
+								}
+								v1 = v1x
+							}
+							// 153: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r28[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
+									continue
+								}
+								v1 = v1x
+							}
+							// 153: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r28[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 154: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 155: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 155: setp.ge.s32
+							c4t := int32(r28[l]) >= int32(u3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 155: setp.ge.s32
+							c4t := int32(r28[l]) >= int32(u3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b3 ($L__BB1_3), PTX lines 159-161
+			{
+				r0 := w.Reg(0)
+				r32 := w.Reg(32)
+				k0 := uint64(0x3)
+				// PTX lines 159, 160, 161: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(32)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 159: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
+									continue
+								}
+								v1 = v1x
+							}
+							// 160: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 161: mov.u32
+							v3 := uint64(v2)
+							r32[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 159: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:159")
+									continue
+								}
+								v1 = v1x
+							}
+							// 160: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 161: mov.u32
+							v3 := uint64(v2)
+							r32[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 5:
+			// b4 ($L__BB1_4), PTX lines 164-165
+			{
+				r32 := w.Reg(32)
+				k0 := uint64(0x1)
+				// PTX line 164: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 165: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 165: mov.u32
+							v2 := uint64(u1)
+							r32[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 165: mov.u32
+							v2 := uint64(u1)
+							r32[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b5 ($L__BB1_5), PTX lines 168-176; bar.sync at line 177
+			{
+				r0 := w.Reg(0)
+				r32 := w.Reg(32)
+				r35 := w.Reg(35)
+				r37 := w.Reg(37)
+				r40 := w.Reg(40)
+				k0 := uint64(0x1000)
+				k1 := uint64(0xe0000000)
+				k2 := uint64(0x2)
+				// PTX lines 168, 169: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: mov.u32
+							v1 := uint64(r32[l])
+							// 169: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: mov.u32
+							v1 := uint64(r32[l])
+							// 169: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/barrier_exit.ptx:169")
+							}
+						}
+					}
+				}
+				// PTX lines 170: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(34)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							r35[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:170")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							r35[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 171: mov.u64, warp-uniform
+				u4 := uint64(k0)
+				// PTX line 172: cvta.shared.u64, warp-uniform
+				u5 := uint64(uint64(u4 + k1))
+				runtime.Broadcast(r37, m, u5)
+				// PTX lines 173, 174, 175: lane-local, one loop over the lanes
+				{
+					v8aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: shl.b64
+							v6 := uint64(uint64(r35[l]) << uint32(k2))
+							// 174: add.s64
+							v7 := uint64(uint64(u5) + uint64(v6))
+							// 175: ld.u32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
+									continue
+								}
+								v8 = v8x
+							}
+							r40[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: shl.b64
+							v6 := uint64(uint64(r35[l]) << uint32(k2))
+							// 174: add.s64
+							v7 := uint64(uint64(u5) + uint64(v6))
+							// 175: ld.u32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/barrier_exit.ptx:175")
+									continue
+								}
+								v8 = v8x
+							}
+							r40[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 176: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: st.u32
+							s9 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r40[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: st.u32
+							s9 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r40[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/barrier_exit.ptx:176")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 7:
+			// b5 ($L__BB1_5), PTX lines 178-183; bar.sync at line 184
+			{
+				r0 := w.Reg(0)
+				r37 := w.Reg(37)
+				r42 := w.Reg(42)
+				r45 := w.Reg(45)
+				k0 := uint64(0x3)
+				k1 := uint64(0x2)
+				// PTX lines 178, 179, 180, 181, 182: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(37)
+					v3aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
+									continue
+								}
+								v1 = v1x
+							}
+							// 179: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							r42[l] = v2
+							// 180: ld.s32
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 181: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k1))
+							// 182: add.s64
+							v5 := uint64(uint64(r37[l]) + uint64(v4))
+							r45[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:178")
+									continue
+								}
+								v1 = v1x
+							}
+							// 179: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							r42[l] = v2
+							// 180: ld.s32
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:180")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 181: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k1))
+							// 182: add.s64
+							v5 := uint64(uint64(r37[l]) + uint64(v4))
+							r45[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 183: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(39)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 183: st.u32
+							s6 := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r42[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 183: st.u32
+							s6 := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r42[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:183")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 8:
+			// b5 ($L__BB1_5), PTX lines 185-197
+			{
+				r0 := w.Reg(0)
+				r37 := w.Reg(37)
+				r55 := w.Reg(55)
+				r57 := w.Reg(57)
+				k0 := uint64(0x2)
+				// PTX lines 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(40)
+					v4aw := w.Window(41)
+					v5aw := w.Window(42)
+					v6aw := w.Window(43)
+					v9aw := w.Window(44)
+					v11aw := w.Window(45)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 185: ld.s32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 186: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 187: add.s64
+							v3 := uint64(uint64(r37[l]) + uint64(v2))
+							// 188: ld.u32
+							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
+									continue
+								}
+								v4 = v4x
+							}
+							// 189: ld.u64
+							v5a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
+									continue
+								}
+								v5 = v5x
+							}
+							// 190: ld.s32
+							v6a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 191: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							// 192: add.s64
+							v8 := uint64(uint64(v5) + uint64(v7))
+							// 193: ld.u32
+							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
+									continue
+								}
+								v9 = v9x
+							}
+							// 194: add.s32
+							v10 := uint64(uint32(v4) + uint32(v9))
+							r55[l] = v10
+							// 195: ld.u64
+							v11a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
+									continue
+								}
+								v11 = v11x
+							}
+							// 196: add.s64
+							v12 := uint64(uint64(v11) + uint64(v7))
+							r57[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 185: ld.s32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:185")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 186: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 187: add.s64
+							v3 := uint64(uint64(r37[l]) + uint64(v2))
+							// 188: ld.u32
+							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:188")
+									continue
+								}
+								v4 = v4x
+							}
+							// 189: ld.u64
+							v5a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/barrier_exit.ptx:189")
+									continue
+								}
+								v5 = v5x
+							}
+							// 190: ld.s32
+							v6a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/barrier_exit.ptx:190")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 191: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							// 192: add.s64
+							v8 := uint64(uint64(v5) + uint64(v7))
+							// 193: ld.u32
+							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/barrier_exit.ptx:193")
+									continue
+								}
+								v9 = v9x
+							}
+							// 194: add.s32
+							v10 := uint64(uint32(v4) + uint32(v9))
+							r55[l] = v10
+							// 195: ld.u64
+							v11a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/barrier_exit.ptx:195")
+									continue
+								}
+								v11 = v11x
+							}
+							// 196: add.s64
+							v12 := uint64(uint64(v11) + uint64(v7))
+							r57[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 197: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: st.u32
+							s13 := uint64(r57[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(r55[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: st.u32
+							s13 := uint64(r57[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(r55[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/barrier_exit.ptx:197")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b6 ($L__BB1_6), PTX line 199; ret
+			next = 12
+		case 10:
+			// b7, PTX line 135
+			next = 1
+		case 11:
+			// b8, PTX line 156
+			next = 4
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// warpHandoffB4 runs b4 ($L__BB2_4) of kernel warp_handoff, PTX lines 252-255.
-func warpHandoffB4(w *runtime.Warp, m uint32) {
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x2000)
-	k1 := uint64(0xe0000000)
-	k2 := uint64(0x0)
-	// PTX line 252: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	// PTX line 253: cvta.shared.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r17, m, u2)
-	// PTX line 254: ld.volatile.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:254")
-	// PTX lines 255: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 255: setp.ne.s32
-				c3t := uint32(r18[l]) != uint32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+// warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 219-234; divergent, reconverges at block 2 (b2 ($L__BB2_2))
+			{
+				r0 := w.Reg(0)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 219: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 220: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 255: setp.ne.s32
-				c3t := uint32(r18[l]) != uint32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 221: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:221")
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-	_ = u2
-}
-
-// warpHandoffB6 runs b6 ($L__BB2_6) of kernel warp_handoff, PTX lines 261-270.
-func warpHandoffB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	k0 := uint64(0x2004)
-	k1 := uint64(0xe0000000)
-	k2 := uint64(0x2)
-	// PTX line 261: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	// PTX line 262: cvta.shared.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r20, m, u2)
-	// PTX line 263: ld.volatile.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r20, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:263")
-	// PTX line 264: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:264")
-	// PTX lines 265: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 265: add.s32
-				v3 := uint64(uint32(r21[l]) + uint32(r22[l]))
-				r23[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 265: add.s32
-				v3 := uint64(uint32(r21[l]) + uint32(r22[l]))
-				r23[l] = v3
-			}
-		}
-	}
-	// PTX line 266: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/barrier_exit.ptx:266")
-	// PTX line 267: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0xc, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:267")
-	// PTX lines 268, 269: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 268: shl.b64
-				v4 := uint64(uint64(r25[l]) << uint32(k2))
-				// 269: add.s64
-				v5 := uint64(uint64(r24[l]) + uint64(v4))
-				r27[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 268: shl.b64
-				v4 := uint64(uint64(r25[l]) << uint32(k2))
-				// 269: add.s64
-				v5 := uint64(uint64(r24[l]) + uint64(v4))
-				r27[l] = v5
-			}
-		}
-	}
-	// PTX line 270: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:270")
-	_ = u2
-}
-
-// warpHandoffB7 runs b7 ($L__BB2_7) of kernel warp_handoff, PTX lines 273-276.
-func warpHandoffB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r28 := w.Reg(28)
-	k0 := uint64(0xffffffe0)
-	// PTX line 273: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:273")
-	// PTX line 274: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.NTID().X))
-	// PTX line 275: add.s32, warp-uniform
-	u2 := uint64(uint32(u1) + uint32(k0))
-	// PTX lines 276: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 276: setp.ne.s32
-				c3t := uint32(r28[l]) != uint32(u2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 222: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX line 223: cvta.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX lines 224, 225: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s6w := w.Window(47)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 224: st.u64
+							s6 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
+							}
+							// 225: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							r5[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 224: st.u64
+							s6 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:224")
+							}
+							// 225: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							r5[l] = v7
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 276: setp.ne.s32
-				c3t := uint32(r28[l]) != uint32(u2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 226: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(48)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 226: st.u32
+							s8 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r5[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 226: st.u32
+							s8 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r5[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:226")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c3b0<<l
+				// PTX line 227: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.CTAID().X))
+				// PTX line 228: mov.u32, warp-uniform
+				u10 := uint64(uint64(w.NTID().X))
+				// PTX line 229: mul.lo.s32, warp-uniform
+				u11 := uint64(uint32(u9) * uint32(u10))
+				// PTX lines 230, 231: lane-local, one loop over the lanes
+				{
+					v12aw := w.Window(49)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: ld.u32
+							v12a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
+									continue
+								}
+								v12 = v12x
+							}
+							// 231: add.s32
+							v13 := uint64(uint32(u11) + uint32(v12))
+							r10[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: ld.u32
+							v12a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/barrier_exit.ptx:230")
+									continue
+								}
+								v12 = v12x
+							}
+							// 231: add.s32
+							v13 := uint64(uint32(u11) + uint32(v12))
+							r10[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 232: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: st.u32
+							s14 := uint64(u2) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r10[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: st.u32
+							s14 := uint64(u2) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r10[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/barrier_exit.ptx:232")
+							}
+						}
+					}
+				}
+				// PTX lines 233, 234: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v15aw := w.Window(51)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 233: ld.u32
+							v15a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
+									continue
+								}
+								v15 = v15x
+							}
+							// 234: setp.ne.s32
+							c16t := uint32(v15) != uint32(k0)
+							c16 := c16t
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p0 = p0&^(1<<l) | c16b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 233: ld.u32
+							v15a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/barrier_exit.ptx:233")
+									continue
+								}
+								v15 = v15x
+							}
+							// 234: setp.ne.s32
+							c16t := uint32(v15) != uint32(k0)
+							c16 := c16t
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p0 = p0&^(1<<l) | c16b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_1), PTX lines 238-241
+			{
+				k0 := uint64(0x2000)
+				k1 := uint64(0xe0000000)
+				k2 := uint64(0x0)
+				// PTX line 238: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				// PTX line 239: cvta.shared.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX line 240: mov.b32, warp-uniform
+				u3 := uint64(k2)
+				// PTX lines 241: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(52)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 241: st.volatile.u32
+							s4 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 241: st.volatile.u32
+							s4 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/barrier_exit.ptx:241")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB2_2), PTX line 243; bar.sync at line 244
+			return pc, budget
+		case 3:
+			// b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1f)
+				// PTX lines 245, 246: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 245: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
+									continue
+								}
+								v1 = v1x
+							}
+							// 246: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 245: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:245")
+									continue
+								}
+								v1 = v1x
+							}
+							// 246: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b3 ($L__BB2_3), PTX line 249
+			next = 5
+		case 5:
+			// b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
+			{
+				k0 := uint64(0x2000)
+				k1 := uint64(0xe0000000)
+				k2 := uint64(0x0)
+				// PTX line 252: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				// PTX line 253: cvta.shared.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 254, 255: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v3aw := w.Window(54)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 254: ld.volatile.u32
+							v3a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
+									continue
+								}
+								v3 = v3x
+							}
+							// 255: setp.ne.s32
+							c4t := uint32(v3) != uint32(k2)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 254: ld.volatile.u32
+							v3a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:254")
+									continue
+								}
+								v3 = v3x
+							}
+							// 255: setp.ne.s32
+							c4t := uint32(v3) != uint32(k2)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5 ($L__BB2_5), PTX line 258
+			next = 5
+		case 7:
+			// b6 ($L__BB2_6), PTX lines 261-270
+			{
+				r0 := w.Reg(0)
+				r23 := w.Reg(23)
+				r27 := w.Reg(27)
+				k0 := uint64(0x2004)
+				k1 := uint64(0xe0000000)
+				k2 := uint64(0x2)
+				// PTX line 261: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				// PTX line 262: cvta.shared.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 263, 264, 265, 266, 267, 268, 269: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(55)
+					v4aw := w.Window(56)
+					v6aw := w.Window(57)
+					v7aw := w.Window(58)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 263: ld.volatile.u32
+							v3a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
+									continue
+								}
+								v3 = v3x
+							}
+							// 264: ld.u32
+							v4a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
+									continue
+								}
+								v4 = v4x
+							}
+							// 265: add.s32
+							v5 := uint64(uint32(v3) + uint32(v4))
+							r23[l] = v5
+							// 266: ld.u64
+							v6a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
+									continue
+								}
+								v6 = v6x
+							}
+							// 267: ld.s32
+							v7a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
+									continue
+								}
+								v7 = v7x
+							}
+							v7 = uint64(uint64(int64(int32(v7))))
+							// 268: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k2))
+							// 269: add.s64
+							v9 := uint64(uint64(v6) + uint64(v8))
+							r27[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 263: ld.volatile.u32
+							v3a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:263")
+									continue
+								}
+								v3 = v3x
+							}
+							// 264: ld.u32
+							v4a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/barrier_exit.ptx:264")
+									continue
+								}
+								v4 = v4x
+							}
+							// 265: add.s32
+							v5 := uint64(uint32(v3) + uint32(v4))
+							r23[l] = v5
+							// 266: ld.u64
+							v6a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/barrier_exit.ptx:266")
+									continue
+								}
+								v6 = v6x
+							}
+							// 267: ld.s32
+							v7a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/barrier_exit.ptx:267")
+									continue
+								}
+								v7 = v7x
+							}
+							v7 = uint64(uint64(int64(int32(v7))))
+							// 268: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k2))
+							// 269: add.s64
+							v9 := uint64(uint64(v6) + uint64(v8))
+							r27[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 270: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(59)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 270: st.u32
+							s10 := uint64(r27[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r23[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 270: st.u32
+							s10 := uint64(r27[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r23[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/barrier_exit.ptx:270")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 8:
+			// b7 ($L__BB2_7), PTX lines 273-276; divergent, reconverges at block 10 (b9 ($L__BB2_9))
+			{
+				r0 := w.Reg(0)
+				r28 := w.Reg(28)
+				k0 := uint64(0xffffffe0)
+				// PTX lines 273: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(60)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 273: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
+									continue
+								}
+								v1 = v1x
+							}
+							r28[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 273: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
+									continue
+								}
+								v1 = v1x
+							}
+							r28[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 274: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX line 275: add.s32, warp-uniform
+				u3 := uint64(uint32(u2) + uint32(k0))
+				// PTX lines 276: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 276: setp.ne.s32
+							c4t := uint32(r28[l]) != uint32(u3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p3 = p3&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 276: setp.ne.s32
+							c4t := uint32(r28[l]) != uint32(u3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p3 = p3&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b8 ($L__BB2_8), PTX lines 280-292
+			{
+				k0 := uint64(0x3e8)
+				k1 := uint64(0x2004)
+				k2 := uint64(0xe0000000)
+				k3 := uint64(0x2000)
+				k4 := uint64(0x1)
+				// PTX line 280: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 281: mul.lo.s32, warp-uniform
+				u2 := uint64(uint32(u1) * uint32(k0))
+				// PTX line 282: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX line 283: add.s32, warp-uniform
+				u4 := uint64(uint32(u2) + uint32(u3))
+				// PTX line 284: add.s32, warp-uniform
+				u5 := uint64(uint32(u4) + uint32(k0))
+				// PTX line 285: mov.u64, warp-uniform
+				u6 := uint64(k1)
+				// PTX line 286: cvta.shared.u64, warp-uniform
+				u7 := uint64(uint64(u6 + k2))
+				// PTX lines 287: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(61)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 287: st.volatile.u32
+							s8 := uint64(u7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(u5)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 287: st.volatile.u32
+							s8 := uint64(u7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(u5)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/barrier_exit.ptx:287")
+							}
+						}
+					}
+				}
+				// PTX line 289: mov.u64, warp-uniform
+				u9 := uint64(k3)
+				// PTX line 290: cvta.shared.u64, warp-uniform
+				u10 := uint64(uint64(u9 + k2))
+				// PTX line 291: mov.b32, warp-uniform
+				u11 := uint64(k4)
+				// PTX lines 292: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(62)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 292: st.volatile.u32
+							s12 := uint64(u10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 292: st.volatile.u32
+							s12 := uint64(u10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/barrier_exit.ptx:292")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b9 ($L__BB2_9), PTX lines 295-300
+			{
+				r0 := w.Reg(0)
+				r41 := w.Reg(41)
+				r45 := w.Reg(45)
+				k0 := uint64(0x2)
+				// PTX lines 295, 296, 297, 298, 299: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(63)
+					v2aw := w.Window(64)
+					v3aw := w.Window(65)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 295: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
+									continue
+								}
+								v1 = v1x
+							}
+							r41[l] = v1
+							// 296: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
+									continue
+								}
+								v2 = v2x
+							}
+							// 297: ld.s32
+							v3a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 298: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 299: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r45[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 295: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:295")
+									continue
+								}
+								v1 = v1x
+							}
+							r41[l] = v1
+							// 296: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/barrier_exit.ptx:296")
+									continue
+								}
+								v2 = v2x
+							}
+							// 297: ld.s32
+							v3a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/barrier_exit.ptx:297")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 298: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 299: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r45[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 300: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(66)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 300: st.u32
+							s6 := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r41[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 300: st.u32
+							s6 := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r41[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/barrier_exit.ptx:300")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b10 ($L__BB2_10), PTX line 302; ret
+			next = 16
+		case 12:
+			// b11, PTX line 235
+			next = 1
+		case 13:
+			// b12, PTX line 247
+			next = 4
+		case 14:
+			// b13, PTX line 256
+			next = 6
+		case 15:
+			// b14, PTX line 277
+			next = 9
+		default:
+			return pc, budget
 		}
-		w.P[3] = p3
-	}
-}
-
-// warpHandoffB8 runs b8 ($L__BB2_8) of kernel warp_handoff, PTX lines 280-292.
-func warpHandoffB8(w *runtime.Warp, m uint32) {
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	k0 := uint64(0x3e8)
-	k1 := uint64(0x2004)
-	k2 := uint64(0xe0000000)
-	k3 := uint64(0x2000)
-	k4 := uint64(0x1)
-	// PTX line 280: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 281: mul.lo.s32, warp-uniform
-	u2 := uint64(uint32(u1) * uint32(k0))
-	// PTX line 282: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX line 283: add.s32, warp-uniform
-	u4 := uint64(uint32(u2) + uint32(u3))
-	// PTX line 284: add.s32, warp-uniform
-	u5 := uint64(uint32(u4) + uint32(k0))
-	runtime.Broadcast(r35, m, u5)
-	// PTX line 285: mov.u64, warp-uniform
-	u6 := uint64(k1)
-	// PTX line 286: cvta.shared.u64, warp-uniform
-	u7 := uint64(uint64(u6 + k2))
-	runtime.Broadcast(r37, m, u7)
-	// PTX line 287: st.volatile.u32
-	w.StoreLanes(runtime.SpaceGeneric, r35, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:287")
-	// PTX line 289: mov.u64, warp-uniform
-	u8 := uint64(k3)
-	// PTX line 290: cvta.shared.u64, warp-uniform
-	u9 := uint64(uint64(u8 + k2))
-	runtime.Broadcast(r39, m, u9)
-	// PTX line 291: mov.b32, warp-uniform
-	u10 := uint64(k4)
-	runtime.Broadcast(r40, m, u10)
-	// PTX line 292: st.volatile.u32
-	w.StoreLanes(runtime.SpaceGeneric, r40, r39, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:292")
-	_ = u5
-	_ = u7
-	_ = u9
-	_ = u10
-}
-
-// warpHandoffB9 runs b9 ($L__BB2_9) of kernel warp_handoff, PTX lines 295-300.
-func warpHandoffB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r45 := w.Reg(45)
-	k0 := uint64(0x2)
-	// PTX line 295: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/barrier_exit.ptx:295")
-	// PTX line 296: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/barrier_exit.ptx:296")
-	// PTX line 297: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0xc, 4, 64, m, "testdata/ptx/O0/barrier_exit.ptx:297")
-	// PTX lines 298, 299: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 298: shl.b64
-				v1 := uint64(uint64(r43[l]) << uint32(k0))
-				// 299: add.s64
-				v2 := uint64(uint64(r42[l]) + uint64(v1))
-				r45[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 298: shl.b64
-				v1 := uint64(uint64(r43[l]) << uint32(k0))
-				// 299: add.s64
-				v2 := uint64(uint64(r42[l]) + uint64(v1))
-				r45[l] = v2
-			}
+		if next == stop || next >= 16 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 300: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r41, r45, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/barrier_exit.ptx:300")
 }

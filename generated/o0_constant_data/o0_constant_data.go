@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/constant_data.ptx",
+	NumWindows: 39,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -131,9 +132,83 @@ func init() {
 	polyEvalFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 32-52; divergent, reconverges at block 7 (b7 ($L__BB0_7))
 	polyEvalFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/constant_data.ptx:32",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -147,6 +222,15 @@ func init() {
 	polyEvalFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/constant_data.ptx:56",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:56",
@@ -157,9 +241,56 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 58-69
 	polyEvalFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/constant_data.ptx:58",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:70",
@@ -170,9 +301,26 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 72-73; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 	polyEvalFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/constant_data.ptx:72",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -184,9 +332,50 @@ func init() {
 	}
 	// b4 ($L__BB0_4), PTX lines 77-86
 	polyEvalFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/constant_data.ptx:77",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:87",
@@ -197,9 +386,29 @@ func init() {
 	}
 	// b5 ($L__BB0_5), PTX lines 89-91
 	polyEvalFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/constant_data.ptx:89",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:92",
@@ -210,9 +419,38 @@ func init() {
 	}
 	// b6 ($L__BB0_6), PTX lines 94-99
 	polyEvalFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{polyEvalB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			polyEvalRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/constant_data.ptx:94",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:100",
@@ -225,6 +463,13 @@ func init() {
 	polyEvalFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/constant_data.ptx:102",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:102",
@@ -237,6 +482,15 @@ func init() {
 	polyEvalFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/constant_data.ptx:54",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:54",
@@ -249,6 +503,15 @@ func init() {
 	polyEvalFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/constant_data.ptx:75",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:75",
@@ -262,12 +525,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	polyEvalFunc.Run = polyEvalRun
 	lutLookupFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 121-141; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 	lutLookupFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{lutLookupB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			lutLookupRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/constant_data.ptx:121",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -281,6 +619,15 @@ func init() {
 	lutLookupFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/constant_data.ptx:145",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:145",
@@ -291,9 +638,92 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 147-170
 	lutLookupFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{lutLookupB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			lutLookupRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/constant_data.ptx:147",
 		PTXInstrs: 25,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:171",
@@ -306,6 +736,13 @@ func init() {
 	lutLookupFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/constant_data.ptx:173",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:173",
@@ -318,6 +755,15 @@ func init() {
 	lutLookupFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/constant_data.ptx:143",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/constant_data.ptx:143",
@@ -331,6 +777,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	lutLookupFunc.Run = lutLookupRun
 }
 
 // PolyEval launches PTX kernel poly_eval (testdata/ptx/O0/constant_data.ptx:17) on dev with the launch configuration cfg. Parameters: param0 is poly_eval_param_0, param1 is poly_eval_param_1, param2 is poly_eval_param_2.
@@ -351,650 +798,1986 @@ func LutLookup(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, lutLookupFunc, cfg, p[:])
 }
 
-// polyEvalB0 runs b0 of kernel poly_eval, PTX lines 32-52.
-func polyEvalB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 32: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 33: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 34: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/constant_data.ptx:34")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 35: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/constant_data.ptx:35")
-	// PTX line 36: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/constant_data.ptx:36")
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 38: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 40: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 41: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/constant_data.ptx:41")
-	// PTX line 42: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/constant_data.ptx:42")
-	// PTX line 43: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/constant_data.ptx:43")
-	// PTX line 44: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 45: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 46: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 47, 48: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 48: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 48: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 49: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/constant_data.ptx:49")
-	// PTX line 50: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:50")
-	// PTX line 51: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:51")
-	// PTX lines 52: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+// polyEvalRun runs blocks of kernel poly_eval for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 32-52; divergent, reconverges at block 7 (b7 ($L__BB0_7))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 32: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 33: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// polyEvalB2 runs b2 ($L__BB0_2) of kernel poly_eval, PTX lines 58-69.
-func polyEvalB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	k2 := uint64(0x6)
-	// PTX line 58: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/constant_data.ptx:58")
-	// PTX line 59: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/constant_data.ptx:59")
-	// PTX lines 60, 61: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 61: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 61: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		}
-	}
-	// PTX line 62: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:62")
-	// PTX line 63: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/constant_data.ptx:63")
-	// PTX line 64: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(0) + k1))
-	// PTX line 65: cvta.const.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r22, m, u4)
-	// PTX line 66: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:66")
-	// PTX line 67: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/constant_data.ptx:67")
-	// PTX line 68: mov.b32, warp-uniform
-	u5 := uint64(k2)
-	runtime.Broadcast(r24, m, u5)
-	// PTX line 69: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/constant_data.ptx:69")
-	_ = u4
-	_ = u5
-}
-
-// polyEvalB3 runs b3 ($L__BB0_3) of kernel poly_eval, PTX lines 72-73.
-func polyEvalB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r25 := w.Reg(25)
-	k0 := uint64(0x0)
-	// PTX line 72: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:72")
-	// PTX lines 73: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: setp.lt.s32
-				c1t := int32(r25[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: setp.lt.s32
-				c1t := int32(r25[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// polyEvalB4 runs b4 ($L__BB0_4) of kernel poly_eval, PTX lines 77-86.
-func polyEvalB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX line 77: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:77")
-	// PTX line 78: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:78")
-	// PTX line 79: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x20, 4, 64, m, "testdata/ptx/O0/constant_data.ptx:79")
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: shl.b64
-				v1 := uint64(uint64(r28[l]) << uint32(k0))
-				r29[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: shl.b64
-				v1 := uint64(uint64(r28[l]) << uint32(k0))
-				r29[l] = v1
-			}
-		}
-	}
-	// PTX line 81: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(0) + k1))
-	// PTX line 82: cvta.const.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: add.s64
-				v4 := uint64(uint64(u3) + uint64(r29[l]))
-				r32[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: add.s64
-				v4 := uint64(uint64(u3) + uint64(r29[l]))
-				r32[l] = v4
-			}
-		}
-	}
-	// PTX line 84: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r32, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:84")
-	// PTX lines 85: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: fma.rn.f32
-				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(r26[l]))), float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(r33[l])))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+				// PTX line 34: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(r33[l])))
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/constant_data.ptx:34")
 				}
-				r34[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: fma.rn.f32
-				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(r26[l]))), float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(r33[l])))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(r33[l])))
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/constant_data.ptx:35")
 				}
-				r34[l] = v5
-			}
-		}
-	}
-	// PTX line 86: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/constant_data.ptx:86")
-}
-
-// polyEvalB5 runs b5 ($L__BB0_5) of kernel poly_eval, PTX lines 89-91.
-func polyEvalB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	k0 := uint64(0xffffffff)
-	// PTX line 89: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:89")
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: add.s32
-				v1 := uint64(uint32(r35[l]) + uint32(k0))
-				r36[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: add.s32
-				v1 := uint64(uint32(r35[l]) + uint32(k0))
-				r36[l] = v1
-			}
-		}
-	}
-	// PTX line 91: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/constant_data.ptx:91")
-}
-
-// polyEvalB6 runs b6 ($L__BB0_6) of kernel poly_eval, PTX lines 94-99.
-func polyEvalB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r41 := w.Reg(41)
-	k0 := uint64(0x2)
-	// PTX line 94: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:94")
-	// PTX line 95: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/constant_data.ptx:95")
-	// PTX line 96: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/constant_data.ptx:96")
-	// PTX lines 97, 98: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: shl.b64
-				v1 := uint64(uint64(r39[l]) << uint32(k0))
-				// 98: add.s64
-				v2 := uint64(uint64(r38[l]) + uint64(v1))
-				r41[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: shl.b64
-				v1 := uint64(uint64(r39[l]) << uint32(k0))
-				// 98: add.s64
-				v2 := uint64(uint64(r38[l]) + uint64(v1))
-				r41[l] = v2
-			}
-		}
-	}
-	// PTX line 99: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r37, r41, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/constant_data.ptx:99")
-}
-
-// lutLookupB0 runs b0 of kernel lut_lookup, PTX lines 121-141.
-func lutLookupB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 121: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 122: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 123: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/constant_data.ptx:123")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 124: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/constant_data.ptx:124")
-	// PTX line 125: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/constant_data.ptx:125")
-	// PTX line 126: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 127: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 128: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 129: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 130: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/constant_data.ptx:130")
-	// PTX line 131: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/constant_data.ptx:131")
-	// PTX line 132: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/constant_data.ptx:132")
-	// PTX line 133: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 134: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 135: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 136, 137: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 136: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 137: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 136: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 137: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 138: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/constant_data.ptx:138")
-	// PTX line 139: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:139")
-	// PTX line 140: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:140")
-	// PTX lines 141: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				// PTX line 36: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/constant_data.ptx:36")
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 38: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 39: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 40: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:41")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:41")
+							}
+						}
+					}
+				}
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:42")
+							}
+						}
+					}
+				}
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:43")
+							}
+						}
+					}
+				}
+				// PTX line 44: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 45: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 46: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 48: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 49: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 48: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 49: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:49")
+							}
+						}
+					}
+				}
+				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(4)
+					v20aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:50")
+									continue
+								}
+								v19 = v19x
+							}
+							// 51: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:51")
+									continue
+								}
+								v20 = v20x
+							}
+							// 52: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:50")
+									continue
+								}
+								v19 = v19x
+							}
+							// 51: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:51")
+									continue
+								}
+								v20 = v20x
+							}
+							// 52: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 55
+			next = 7
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 58-69
+			{
+				r0 := w.Reg(0)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				k2 := uint64(0x6)
+				// PTX lines 58, 59, 60, 61, 62: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(6)
+					v2aw := w.Window(7)
+					v5aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:58")
+									continue
+								}
+								v1 = v1x
+							}
+							// 59: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:59")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 60: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 61: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 62: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/constant_data.ptx:62")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:58")
+									continue
+								}
+								v1 = v1x
+							}
+							// 59: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:59")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 60: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 61: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 62: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/constant_data.ptx:62")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: st.f32
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:63")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: st.f32
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:63")
+							}
+						}
+					}
+				}
+				// PTX line 64: mov.u64, warp-uniform
+				u7 := uint64((w.GlobalVar(0) + k1))
+				// PTX line 65: cvta.const.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					v9aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: ld.f32
+							v9a := uint64(u8) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/constant_data.ptx:66")
+									continue
+								}
+								v9 = v9x
+							}
+							r23[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: ld.f32
+							v9a := uint64(u8) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/constant_data.ptx:66")
+									continue
+								}
+								v9 = v9x
+							}
+							r23[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 67: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: st.f32
+							s10 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r23[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:67")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: st.f32
+							s10 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r23[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:67")
+							}
+						}
+					}
+				}
+				// PTX line 68: mov.b32, warp-uniform
+				u11 := uint64(k2)
+				// PTX lines 69: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: st.u32
+							s12 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:69")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: st.u32
+							s12 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:69")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX lines 72-73; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 72, 73: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							// 73: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							// 73: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB0_4), PTX lines 77-86
+			{
+				r0 := w.Reg(0)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r29 := w.Reg(29)
+				r34 := w.Reg(34)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 77, 78, 79, 80: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(14)
+					v2aw := w.Window(15)
+					v3aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: ld.f32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+							// 78: ld.f32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
+									continue
+								}
+								v2 = v2x
+							}
+							r27[l] = v2
+							// 79: ld.s32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 80: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							r29[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: ld.f32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+							// 78: ld.f32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
+									continue
+								}
+								v2 = v2x
+							}
+							r27[l] = v2
+							// 79: ld.s32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 80: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							r29[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 81: mov.u64, warp-uniform
+				u5 := uint64((w.GlobalVar(0) + k1))
+				// PTX line 82: cvta.const.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX lines 83, 84, 85: lane-local, one loop over the lanes
+				{
+					v8aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: add.s64
+							v7 := uint64(uint64(u6) + uint64(r29[l]))
+							// 84: ld.f32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
+									continue
+								}
+								v8 = v8x
+							}
+							// 85: fma.rn.f32
+							var v9 uint64
+							if v9f := math.FMA(float64(math.Float32frombits(uint32(r26[l]))), float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+								v9 = uint64(math.Float32bits(float32(v9f)))
+							} else {
+								v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
+							}
+							r34[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: add.s64
+							v7 := uint64(uint64(u6) + uint64(r29[l]))
+							// 84: ld.f32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
+									continue
+								}
+								v8 = v8x
+							}
+							// 85: fma.rn.f32
+							var v9 uint64
+							if v9f := math.FMA(float64(math.Float32frombits(uint32(r26[l]))), float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+								v9 = uint64(math.Float32bits(float32(v9f)))
+							} else {
+								v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
+							}
+							r34[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 86: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: st.f32
+							s10 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r34[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:86")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: st.f32
+							s10 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r34[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/constant_data.ptx:86")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB0_5), PTX lines 89-91
+			{
+				r0 := w.Reg(0)
+				r36 := w.Reg(36)
+				k0 := uint64(0xffffffff)
+				// PTX lines 89, 90: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(19)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:89")
+									continue
+								}
+								v1 = v1x
+							}
+							// 90: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r36[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:89")
+									continue
+								}
+								v1 = v1x
+							}
+							// 90: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r36[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: st.u32
+							s3 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r36[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/constant_data.ptx:91")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: st.u32
+							s3 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r36[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/constant_data.ptx:91")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 6:
+			// b6 ($L__BB0_6), PTX lines 94-99
+			{
+				r0 := w.Reg(0)
+				r37 := w.Reg(37)
+				r41 := w.Reg(41)
+				k0 := uint64(0x2)
+				// PTX lines 94, 95, 96, 97, 98: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(21)
+					v2aw := w.Window(22)
+					v3aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: ld.f32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:94")
+									continue
+								}
+								v1 = v1x
+							}
+							r37[l] = v1
+							// 95: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/constant_data.ptx:95")
+									continue
+								}
+								v2 = v2x
+							}
+							// 96: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:96")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 97: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 98: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r41[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: ld.f32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:94")
+									continue
+								}
+								v1 = v1x
+							}
+							r37[l] = v1
+							// 95: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/constant_data.ptx:95")
+									continue
+								}
+								v2 = v2x
+							}
+							// 96: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:96")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 97: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 98: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r41[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: st.f32
+							s6 := uint64(r41[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r37[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:99")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: st.f32
+							s6 := uint64(r41[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r37[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/constant_data.ptx:99")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b7 ($L__BB0_7), PTX line 101; ret
+			next = 10
+		case 8:
+			// b8, PTX line 53
+			next = 1
+		case 9:
+			// b9, PTX line 74
+			next = 4
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
 }
 
-// lutLookupB2 runs b2 ($L__BB1_2) of kernel lut_lookup, PTX lines 147-170.
-func lutLookupB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	k0 := uint64(0x2)
-	k1 := uint64(0xf)
-	k2 := uint64(0x0)
-	// PTX line 147: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/constant_data.ptx:147")
-	// PTX line 148: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:148")
-	// PTX lines 149, 150, 151: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 149: cvt.s64.s32
-				v1 := uint64(uint64(int32(r17[l])))
-				// 150: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				r19[l] = v2
-				// 151: add.s64
-				v3 := uint64(uint64(r16[l]) + uint64(v2))
-				r20[l] = v3
+// lutLookupRun runs blocks of kernel lut_lookup for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 121-141; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 121: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 122: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 123: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/constant_data.ptx:123")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 124: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/constant_data.ptx:124")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 125: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/constant_data.ptx:125")
+				}
+				// PTX line 126: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 127: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 128: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 129: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:130")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/constant_data.ptx:130")
+							}
+						}
+					}
+				}
+				// PTX lines 131: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(26)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:131")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/constant_data.ptx:131")
+							}
+						}
+					}
+				}
+				// PTX lines 132: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(27)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:132")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:132")
+							}
+						}
+					}
+				}
+				// PTX line 133: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 134: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 135: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 136, 137, 138: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(28)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 136: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 137: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 138: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:138")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 136: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 137: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 138: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/constant_data.ptx:138")
+							}
+						}
+					}
+				}
+				// PTX lines 139, 140, 141: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(29)
+					v20aw := w.Window(30)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:139")
+									continue
+								}
+								v19 = v19x
+							}
+							// 140: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:140")
+									continue
+								}
+								v20 = v20x
+							}
+							// 141: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/constant_data.ptx:139")
+									continue
+								}
+								v19 = v19x
+							}
+							// 140: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/constant_data.ptx:140")
+									continue
+								}
+								v20 = v20x
+							}
+							// 141: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 149: cvt.s64.s32
-				v1 := uint64(uint64(int32(r17[l])))
-				// 150: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				r19[l] = v2
-				// 151: add.s64
-				v3 := uint64(uint64(r16[l]) + uint64(v2))
-				r20[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 144
+			next = 3
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 147-170
+			{
+				r0 := w.Reg(0)
+				r17 := w.Reg(17)
+				r19 := w.Reg(19)
+				r23 := w.Reg(23)
+				r27 := w.Reg(27)
+				r36 := w.Reg(36)
+				r38 := w.Reg(38)
+				k0 := uint64(0x2)
+				k1 := uint64(0xf)
+				k2 := uint64(0x0)
+				// PTX lines 147, 148, 149, 150, 151, 152, 153, 154: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(31)
+					v2aw := w.Window(32)
+					v6aw := w.Window(33)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
+									continue
+								}
+								v1 = v1x
+							}
+							// 148: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
+									continue
+								}
+								v2 = v2x
+							}
+							r17[l] = v2
+							// 149: cvt.s64.s32
+							v3 := uint64(uint64(int32(v2)))
+							// 150: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							r19[l] = v4
+							// 151: add.s64
+							v5 := uint64(uint64(v1) + uint64(v4))
+							// 152: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
+									continue
+								}
+								v6 = v6x
+							}
+							// 153: and.b64
+							v7 := uint64(uint64(v6) & uint64(k1))
+							// 154: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k0))
+							r23[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
+									continue
+								}
+								v1 = v1x
+							}
+							// 148: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
+									continue
+								}
+								v2 = v2x
+							}
+							r17[l] = v2
+							// 149: cvt.s64.s32
+							v3 := uint64(uint64(int32(v2)))
+							// 150: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							r19[l] = v4
+							// 151: add.s64
+							v5 := uint64(uint64(v1) + uint64(v4))
+							// 152: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
+									continue
+								}
+								v6 = v6x
+							}
+							// 153: and.b64
+							v7 := uint64(uint64(v6) & uint64(k1))
+							// 154: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k0))
+							r23[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 155: mov.u64, warp-uniform
+				u9 := uint64((w.GlobalVar(1) + k2))
+				// PTX line 156: cvta.const.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX lines 157, 158: lane-local, one loop over the lanes
+				{
+					v12aw := w.Window(34)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: add.s64
+							v11 := uint64(uint64(u10) + uint64(r23[l]))
+							// 158: ld.u32
+							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
+									continue
+								}
+								v12 = v12x
+							}
+							r27[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: add.s64
+							v11 := uint64(uint64(u10) + uint64(r23[l]))
+							// 158: ld.u32
+							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
+									continue
+								}
+								v12 = v12x
+							}
+							r27[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 159: mov.u64, warp-uniform
+				u13 := uint64((w.GlobalVar(2) + k2))
+				// PTX line 160: cvta.const.u64, warp-uniform
+				u14 := uint64(u13)
+				// PTX lines 161, 162, 163, 164, 165, 166, 167, 168, 169: lane-local, one loop over the lanes
+				{
+					v15aw := w.Window(35)
+					v17aw := w.Window(36)
+					v22aw := w.Window(37)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: ld.u32
+							v15a := uint64(u14) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
+									continue
+								}
+								v15 = v15x
+							}
+							// 162: mul.lo.s32
+							v16 := uint64(uint32(r27[l]) * uint32(v15))
+							// 163: ld.f32
+							v17a := uint64(u14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
+									continue
+								}
+								v17 = v17x
+							}
+							// 164: cvt.rn.f32.s32
+							v18 := uint64(math.Float32bits(float32(int32(r17[l]))))
+							// 165: mul.rn.f32
+							v19 := uint64(isa.MulF32RN(uint32(v17), uint32(v18)))
+							// 166: cvt.rzi.s32.f32
+							v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
+							// 167: add.s32
+							v21 := uint64(uint32(v16) + uint32(v20))
+							r36[l] = v21
+							// 168: ld.u64
+							v22a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+								v22 = runtime.Load64(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+								if !v22ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
+									continue
+								}
+								v22 = v22x
+							}
+							// 169: add.s64
+							v23 := uint64(uint64(v22) + uint64(r19[l]))
+							r38[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: ld.u32
+							v15a := uint64(u14) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
+									continue
+								}
+								v15 = v15x
+							}
+							// 162: mul.lo.s32
+							v16 := uint64(uint32(r27[l]) * uint32(v15))
+							// 163: ld.f32
+							v17a := uint64(u14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
+									continue
+								}
+								v17 = v17x
+							}
+							// 164: cvt.rn.f32.s32
+							v18 := uint64(math.Float32bits(float32(int32(r17[l]))))
+							// 165: mul.rn.f32
+							v19 := uint64(isa.MulF32RN(uint32(v17), uint32(v18)))
+							// 166: cvt.rzi.s32.f32
+							v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
+							// 167: add.s32
+							v21 := uint64(uint32(v16) + uint32(v20))
+							r36[l] = v21
+							// 168: ld.u64
+							v22a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 8)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+								v22 = runtime.Load64(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
+								if !v22ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
+									continue
+								}
+								v22 = v22x
+							}
+							// 169: add.s64
+							v23 := uint64(uint64(v22) + uint64(r19[l]))
+							r38[l] = v23
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 170: lane-local, one loop over the lanes
+				{
+					s24w := w.Window(38)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: st.u32
+							s24 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+							}
+							s24v := uint64(r36[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/constant_data.ptx:170")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: st.u32
+							s24 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+							}
+							s24v := uint64(r36[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/constant_data.ptx:170")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX line 172; ret
+			next = 5
+		case 4:
+			// b4, PTX line 142
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 152: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r20, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:152")
-	// PTX lines 153, 154: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 153: and.b64
-				v4 := uint64(uint64(r21[l]) & uint64(k1))
-				// 154: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				r23[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 153: and.b64
-				v4 := uint64(uint64(r21[l]) & uint64(k1))
-				// 154: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				r23[l] = v5
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 155: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(1) + k2))
-	// PTX line 156: cvta.const.u64, warp-uniform
-	u7 := uint64(u6)
-	// PTX lines 157: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 157: add.s64
-				v8 := uint64(uint64(u7) + uint64(r23[l]))
-				r26[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 157: add.s64
-				v8 := uint64(uint64(u7) + uint64(r23[l]))
-				r26[l] = v8
-			}
-		}
-	}
-	// PTX line 158: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r26, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:158")
-	// PTX line 159: mov.u64, warp-uniform
-	u9 := uint64((w.GlobalVar(2) + k2))
-	// PTX line 160: cvta.const.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r29, m, u10)
-	// PTX line 161: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r29, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:161")
-	// PTX lines 162: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 162: mul.lo.s32
-				v11 := uint64(uint32(r27[l]) * uint32(r30[l]))
-				r31[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 162: mul.lo.s32
-				v11 := uint64(uint32(r27[l]) * uint32(r30[l]))
-				r31[l] = v11
-			}
-		}
-	}
-	// PTX line 163: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/constant_data.ptx:163")
-	// PTX lines 164, 165, 166, 167: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 164: cvt.rn.f32.s32
-				v12 := uint64(math.Float32bits(float32(int32(r17[l]))))
-				// 165: mul.rn.f32
-				v13 := uint64(isa.MulF32RN(uint32(r32[l]), uint32(v12)))
-				// 166: cvt.rzi.s32.f32
-				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
-				// 167: add.s32
-				v15 := uint64(uint32(r31[l]) + uint32(v14))
-				r36[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 164: cvt.rn.f32.s32
-				v12 := uint64(math.Float32bits(float32(int32(r17[l]))))
-				// 165: mul.rn.f32
-				v13 := uint64(isa.MulF32RN(uint32(r32[l]), uint32(v12)))
-				// 166: cvt.rzi.s32.f32
-				v14 := isa.FloatToInt(float64(math.Float32frombits(uint32(v13))), isa.RZ, 32, true)
-				// 167: add.s32
-				v15 := uint64(uint32(r31[l]) + uint32(v14))
-				r36[l] = v15
-			}
-		}
-	}
-	// PTX line 168: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/constant_data.ptx:168")
-	// PTX lines 169: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 169: add.s64
-				v16 := uint64(uint64(r37[l]) + uint64(r19[l]))
-				r38[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 169: add.s64
-				v16 := uint64(uint64(r37[l]) + uint64(r19[l]))
-				r38[l] = v16
-			}
-		}
-	}
-	// PTX line 170: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r36, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/constant_data.ptx:170")
-	_ = u10
 }

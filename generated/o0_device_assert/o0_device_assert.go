@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/device_assert.ptx",
+	NumWindows: 16,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -23,13 +24,6 @@ var Module = &runtime.Module{
 var (
 	// checkPositiveFunc is PTX kernel check_positive (testdata/ptx/O0/device_assert.ptx:33).
 	checkPositiveFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   40,
-			Value: 0x9,
-		}, {
-			Reg:   41,
-			Value: 0x1,
-		}},
 		Exit:   15,
 		Index:  0,
 		Kernel: true,
@@ -52,7 +46,7 @@ var (
 		LocalSize:    32,
 		Name:         "check_positive",
 		NumPreds:     3,
-		NumRegs:      42,
+		NumRegs:      40,
 		ParamSize:    64,
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   32,
@@ -97,9 +91,71 @@ func init() {
 	checkPositiveFunc.Blocks = make([]runtime.Block, 16)
 	// b0, PTX lines 46-62; divergent, reconverges at block 9 (b7 ($L__BB0_7))
 	checkPositiveFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_assert.ptx:46",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -111,9 +167,38 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 66-71; divergent, reconverges at block 4 (b3 ($L__BB0_3))
 	checkPositiveFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_assert.ptx:66",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -125,9 +210,57 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 75-91; code before the call
 	checkPositiveFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_assert.ptx:75",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -138,6 +271,13 @@ func init() {
 	checkPositiveFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:93",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -166,9 +306,38 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 103-108; divergent, reconverges at block 8 (b6 ($L__BB0_6))
 	checkPositiveFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_assert.ptx:103",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -182,6 +351,15 @@ func init() {
 	checkPositiveFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:112",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_assert.ptx:112",
@@ -192,9 +370,48 @@ func init() {
 	}
 	// b5 ($L__BB0_5), PTX lines 114-130; code before the call
 	checkPositiveFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_assert.ptx:114",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  130,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -205,6 +422,13 @@ func init() {
 	checkPositiveFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:131",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -243,6 +467,15 @@ func init() {
 	checkPositiveFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:143",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_assert.ptx:143",
@@ -255,6 +488,13 @@ func init() {
 	checkPositiveFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:145",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_assert.ptx:145",
@@ -267,6 +507,15 @@ func init() {
 	checkPositiveFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:64",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_assert.ptx:64",
@@ -279,6 +528,15 @@ func init() {
 	checkPositiveFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:73",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_assert.ptx:73",
@@ -289,9 +547,23 @@ func init() {
 	}
 	// b10, PTX lines 99-99
 	checkPositiveFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{checkPositiveB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			checkPositiveRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_assert.ptx:99",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  101,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_assert.ptx:101",
@@ -304,6 +576,15 @@ func init() {
 	checkPositiveFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:110",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_assert.ptx:110",
@@ -316,6 +597,15 @@ func init() {
 	checkPositiveFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_assert.ptx:141",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_assert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  141,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_assert.ptx:141",
@@ -329,6 +619,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	checkPositiveFunc.Run = checkPositiveRun
 }
 
 // CheckPositive launches PTX kernel check_positive (testdata/ptx/O0/device_assert.ptx:33) on dev with the launch configuration cfg. Parameters: param0 is check_positive_param_0, param1 is check_positive_param_1.
@@ -339,362 +630,1220 @@ func CheckPositive(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, checkPositiveFunc, cfg, p[:])
 }
 
-// checkPositiveB0 runs b0 of kernel check_positive, PTX lines 46-62.
-func checkPositiveB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 46: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 47: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 48: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_assert.ptx:48")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 49: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_assert.ptx:49")
-	// PTX line 50: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 51: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 52: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/device_assert.ptx:52")
-	// PTX line 53: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/device_assert.ptx:53")
-	// PTX line 54: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
-	// PTX line 55: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
-	// PTX line 56: mul.lo.s32, warp-uniform
-	u9 := uint64(uint32(u7) * uint32(u8))
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 58: add.s32
-				v11 := uint64(uint32(u9) + uint32(v10))
-				r10[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 58: add.s32
-				v11 := uint64(uint32(u9) + uint32(v10))
-				r10[l] = v11
-			}
-		}
-	}
-	// PTX line 59: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/device_assert.ptx:59")
-	// PTX line 60: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/device_assert.ptx:60")
-	// PTX line 61: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/device_assert.ptx:61")
-	// PTX lines 62: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: setp.ge.s32
-				c12t := int32(r11[l]) >= int32(r12[l])
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+// checkPositiveRun runs blocks of kernel check_positive for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 46-62; divergent, reconverges at block 9 (b7 ($L__BB0_7))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 46: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 47: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: setp.ge.s32
-				c12t := int32(r11[l]) >= int32(r12[l])
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				// PTX line 48: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_assert.ptx:48")
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u6
-}
-
-// checkPositiveB1 runs b1 ($L__BB0_1) of kernel check_positive, PTX lines 66-71.
-func checkPositiveB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX line 66: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/device_assert.ptx:66")
-	// PTX line 67: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0xc, 4, 64, m, "testdata/ptx/O0/device_assert.ptx:67")
-	// PTX lines 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: shl.b64
-				v1 := uint64(uint64(r14[l]) << uint32(k0))
-				// 69: add.s64
-				v2 := uint64(uint64(r13[l]) + uint64(v1))
-				r16[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: shl.b64
-				v1 := uint64(uint64(r14[l]) << uint32(k0))
-				// 69: add.s64
-				v2 := uint64(uint64(r13[l]) + uint64(v1))
-				r16[l] = v2
-			}
-		}
-	}
-	// PTX line 70: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/device_assert.ptx:70")
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: setp.gt.s32
-				c3t := int32(r17[l]) > int32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: setp.gt.s32
-				c3t := int32(r17[l]) > int32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 49: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_assert.ptx:49")
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// checkPositiveB2 runs b2 ($L__BB0_2) of kernel check_positive, PTX lines 75-91.
-func checkPositiveB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	k0 := uint64(0x2)
-	k1 := uint64(0x10)
-	k2 := uint64(0x4)
-	k3 := uint64(0x0)
-	// PTX line 75: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/device_assert.ptx:75")
-	// PTX line 76: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/device_assert.ptx:76")
-	// PTX lines 77, 78, 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: cvt.s64.s32
-				v1 := uint64(uint64(int32(r18[l])))
-				// 78: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 79: add.s64
-				v3 := uint64(uint64(r19[l]) + uint64(v2))
-				r22[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: cvt.s64.s32
-				v1 := uint64(uint64(int32(r18[l])))
-				// 78: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 79: add.s64
-				v3 := uint64(uint64(r19[l]) + uint64(v2))
-				r22[l] = v3
-			}
-		}
-	}
-	// PTX line 80: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/device_assert.ptx:80")
-	// PTX line 81: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/device_assert.ptx:81")
-	// PTX lines 82, 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: add.u64
-				v4 := uint64(uint64(r0[l]) + uint64(k1))
-				r24[l] = v4
-				// 83: or.b64
-				v5 := uint64(uint64(v4) | uint64(k2))
-				r25[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: add.u64
-				v4 := uint64(uint64(r0[l]) + uint64(k1))
-				r24[l] = v4
-				// 83: or.b64
-				v5 := uint64(uint64(v4) | uint64(k2))
-				r25[l] = v5
-			}
-		}
-	}
-	// PTX line 84: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/device_assert.ptx:84")
-	// PTX line 85: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(3) + k3))
-	// PTX line 86: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r27, m, u7)
-	// PTX line 89: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r27, nil, 0, 0x0, 8, m, "testdata/ptx/O0/device_assert.ptx:89")
-	// PTX line 91: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r24, nil, 0, 0x8, 8, m, "testdata/ptx/O0/device_assert.ptx:91")
-	_ = u7
-}
-
-// checkPositiveB3 runs b3 ($L__BB0_3) of kernel check_positive, PTX lines 103-108.
-func checkPositiveB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	// PTX line 103: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/device_assert.ptx:103")
-	// PTX line 104: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0xc, 4, 64, m, "testdata/ptx/O0/device_assert.ptx:104")
-	// PTX lines 105, 106: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: shl.b64
-				v1 := uint64(uint64(r30[l]) << uint32(k0))
-				// 106: add.s64
-				v2 := uint64(uint64(r29[l]) + uint64(v1))
-				r32[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: shl.b64
-				v1 := uint64(uint64(r30[l]) << uint32(k0))
-				// 106: add.s64
-				v2 := uint64(uint64(r29[l]) + uint64(v1))
-				r32[l] = v2
-			}
-		}
-	}
-	// PTX line 107: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r32, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/device_assert.ptx:107")
-	// PTX lines 108: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 108: setp.lt.s32
-				c3t := int32(r33[l]) < int32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 50: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 51: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.u64
+							s7 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
+							}
+							s7v := uint64(u6)
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+								runtime.Store64(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.u64
+							s7 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 8)
+							}
+							s7v := uint64(u6)
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+								runtime.Store64(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:52")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 108: setp.lt.s32
-				c3t := int32(r33[l]) < int32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.u32
+							s8 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(u3)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.u32
+							s8 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(u3)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				// PTX line 54: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.CTAID().X))
+				// PTX line 55: mov.u32, warp-uniform
+				u10 := uint64(uint64(w.NTID().X))
+				// PTX line 56: mul.lo.s32, warp-uniform
+				u11 := uint64(uint32(u9) * uint32(u10))
+				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s14w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: mov.u32
+							v12 := uint64(uint64(tid0[l]))
+							// 58: add.s32
+							v13 := uint64(uint32(u11) + uint32(v12))
+							// 59: st.u32
+							s14 := uint64(u2) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(v13)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: mov.u32
+							v12 := uint64(uint64(tid0[l]))
+							// 58: add.s32
+							v13 := uint64(uint32(u11) + uint32(v12))
+							// 59: st.u32
+							s14 := uint64(u2) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(v13)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_assert.ptx:59")
+							}
+						}
+					}
+				}
+				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v15aw := w.Window(3)
+					v16aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: ld.u32
+							v15a := uint64(u2) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
+									continue
+								}
+								v15 = v15x
+							}
+							// 61: ld.u32
+							v16a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
+									continue
+								}
+								v16 = v16x
+							}
+							// 62: setp.ge.s32
+							c17t := int32(v15) >= int32(v16)
+							c17 := c17t
+							c17b0 := uint32(0)
+							if c17 {
+								c17b0 = 1
+							}
+							p0 = p0&^(1<<l) | c17b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: ld.u32
+							v15a := uint64(u2) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/device_assert.ptx:60")
+									continue
+								}
+								v15 = v15x
+							}
+							// 61: ld.u32
+							v16a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/device_assert.ptx:61")
+									continue
+								}
+								v16 = v16x
+							}
+							// 62: setp.ge.s32
+							c17t := int32(v15) >= int32(v16)
+							c17 := c17t
+							c17b0 := uint32(0)
+							if c17 {
+								c17b0 = 1
+							}
+							p0 = p0&^(1<<l) | c17b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 66-71; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 66, 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(5)
+					v2aw := w.Window(6)
+					v5aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
+									continue
+								}
+								v1 = v1x
+							}
+							// 67: ld.s32
+							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 68: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 69: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 70: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
+									continue
+								}
+								v5 = v5x
+							}
+							// 71: setp.gt.s32
+							c6t := int32(v5) > int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:66")
+									continue
+								}
+								v1 = v1x
+							}
+							// 67: ld.s32
+							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:67")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 68: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 69: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 70: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:70")
+									continue
+								}
+								v5 = v5x
+							}
+							// 71: setp.gt.s32
+							c6t := int32(v5) > int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 75-91; code before the call
+			{
+				r0 := w.Reg(0)
+				r18 := w.Reg(18)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				k0 := uint64(0x2)
+				k1 := uint64(0x10)
+				k2 := uint64(0x4)
+				k3 := uint64(0x0)
+				// PTX lines 75, 76, 77, 78, 79, 80: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(8)
+					v2aw := w.Window(9)
+					v6aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: ld.u32
+							v1a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r18[l] = v1
+							// 76: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
+									continue
+								}
+								v2 = v2x
+							}
+							// 77: cvt.s64.s32
+							v3 := uint64(uint64(int32(v1)))
+							// 78: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 79: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							// 80: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
+									continue
+								}
+								v6 = v6x
+							}
+							r23[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: ld.u32
+							v1a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_assert.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r18[l] = v1
+							// 76: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_assert.ptx:76")
+									continue
+								}
+								v2 = v2x
+							}
+							// 77: cvt.s64.s32
+							v3 := uint64(uint64(int32(v1)))
+							// 78: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 79: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							// 80: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_assert.ptx:80")
+									continue
+								}
+								v6 = v6x
+							}
+							r23[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: st.u32
+							s7 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r18[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
+							}
+							// 82: add.u64
+							v8 := uint64(uint64(r0[l]) + uint64(k1))
+							r24[l] = v8
+							// 83: or.b64
+							v9 := uint64(uint64(v8) | uint64(k2))
+							r25[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: st.u32
+							s7 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r18[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/device_assert.ptx:81")
+							}
+							// 82: add.u64
+							v8 := uint64(uint64(r0[l]) + uint64(k1))
+							r24[l] = v8
+							// 83: or.b64
+							v9 := uint64(uint64(v8) | uint64(k2))
+							r25[l] = v9
+						}
+					}
+				}
+				// PTX lines 84: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: st.u32
+							s10 := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r23[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: st.u32
+							s10 := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r23[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/device_assert.ptx:84")
+							}
+						}
+					}
+				}
+				// PTX line 85: mov.u64, warp-uniform
+				u11 := uint64((w.GlobalVar(3) + k3))
+				// PTX line 86: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX lines 89: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: st.param.b64
+							s13 := uint64(0x0)
+							s13v := uint64(u12)
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: st.param.b64
+							s13 := uint64(0x0)
+							s13v := uint64(u12)
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
+							}
+						}
+					}
+				}
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: st.param.b64
+							s14 := uint64(0x8)
+							s14v := uint64(r24[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: st.param.b64
+							s14 := uint64(0x8)
+							s14v := uint64(r24[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB0_2), PTX line 74
+			return pc, budget
+		case 4:
+			// b3 ($L__BB0_3), PTX lines 103-108; divergent, reconverges at block 8 (b6 ($L__BB0_6))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				// PTX lines 103, 104, 105, 106, 107, 108: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(13)
+					v2aw := w.Window(14)
+					v5aw := w.Window(15)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
+									continue
+								}
+								v1 = v1x
+							}
+							// 104: ld.s32
+							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 105: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 106: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 107: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
+									continue
+								}
+								v5 = v5x
+							}
+							// 108: setp.lt.s32
+							c6t := int32(v5) < int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p2 = p2&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_assert.ptx:103")
+									continue
+								}
+								v1 = v1x
+							}
+							// 104: ld.s32
+							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_assert.ptx:104")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 105: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 106: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 107: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_assert.ptx:107")
+									continue
+								}
+								v5 = v5x
+							}
+							// 108: setp.lt.s32
+							c6t := int32(v5) < int32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p2 = p2&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b4 ($L__BB0_4), PTX line 111
+			next = 8
+		case 6:
+			// b5 ($L__BB0_5), PTX lines 114-130; code before the call
+			{
+				k0 := uint64(0x0)
+				k1 := uint64(0x9)
+				k2 := uint64(0x1)
+				// PTX line 114: mov.u64, warp-uniform
+				u1 := uint64((w.GlobalVar(4) + k0))
+				// PTX line 115: cvta.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX line 116: mov.u64, warp-uniform
+				u3 := uint64((w.GlobalVar(5) + k0))
+				// PTX line 117: cvta.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX line 118: mov.u64, warp-uniform
+				u5 := uint64((w.GlobalVar(6) + k0))
+				// PTX line 119: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX lines 122: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: st.param.b64
+							s7 := uint64(0x18)
+							s7v := uint64(u2)
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: st.param.b64
+							s7 := uint64(0x18)
+							s7v := uint64(u2)
+							if s7 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
+							}
+						}
+					}
+				}
+				// PTX lines 124: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: st.param.b64
+							s8 := uint64(0x20)
+							s8v := uint64(u4)
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: st.param.b64
+							s8 := uint64(0x20)
+							s8v := uint64(u4)
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
+							}
+						}
+					}
+				}
+				// PTX lines 126: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: st.param.b32
+							s9 := uint64(0x28)
+							s9v := uint64(k1)
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: st.param.b32
+							s9 := uint64(0x28)
+							s9v := uint64(k1)
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
+							}
+						}
+					}
+				}
+				// PTX lines 128: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: st.param.b64
+							s10 := uint64(0x30)
+							s10v := uint64(u6)
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: st.param.b64
+							s10 := uint64(0x30)
+							s10v := uint64(u6)
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
+							}
+						}
+					}
+				}
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: st.param.b64
+							s11 := uint64(0x38)
+							s11v := uint64(k2)
+							if s11 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: st.param.b64
+							s11 := uint64(0x38)
+							s11v := uint64(k2)
+							if s11 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b5 ($L__BB0_5), PTX line 113
+			return pc, budget
+		case 8:
+			// b6 ($L__BB0_6), PTX line 142
+			next = 9
+		case 9:
+			// b7 ($L__BB0_7), PTX line 144; ret
+			next = 15
+		case 10:
+			// b8, PTX line 63
+			next = 1
+		case 11:
+			// b9, PTX line 72
+			next = 2
+		case 12:
+			// b10, PTX lines 99-99
+			{
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
+									continue
+								}
+								v1 = v1x
+							}
+							_ = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
+									continue
+								}
+								v1 = v1x
+							}
+							_ = v1
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 13:
+			// b11, PTX line 109
+			next = 5
+		case 14:
+			// b12, PTX line 131
+			next = 8
+		default:
+			return pc, budget
 		}
-		w.P[2] = p2
+		if next == stop || next >= 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-}
-
-// checkPositiveB5 runs b5 ($L__BB0_5) of kernel check_positive, PTX lines 114-130.
-func checkPositiveB5(w *runtime.Warp, m uint32) {
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	k0 := uint64(0x0)
-	// PTX line 114: mov.u64, warp-uniform
-	u1 := uint64((w.GlobalVar(4) + k0))
-	// PTX line 115: cvta.global.u64, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r35, m, u2)
-	// PTX line 116: mov.u64, warp-uniform
-	u3 := uint64((w.GlobalVar(5) + k0))
-	// PTX line 117: cvta.global.u64, warp-uniform
-	u4 := uint64(u3)
-	runtime.Broadcast(r37, m, u4)
-	// PTX line 118: mov.u64, warp-uniform
-	u5 := uint64((w.GlobalVar(6) + k0))
-	// PTX line 119: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r39, m, u6)
-	// PTX line 122: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r35, nil, 0, 0x18, 8, m, "testdata/ptx/O0/device_assert.ptx:122")
-	// PTX line 124: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r37, nil, 0, 0x20, 8, m, "testdata/ptx/O0/device_assert.ptx:124")
-	// PTX line 126: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r40, nil, 0, 0x28, 4, m, "testdata/ptx/O0/device_assert.ptx:126")
-	// PTX line 128: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r39, nil, 0, 0x30, 8, m, "testdata/ptx/O0/device_assert.ptx:128")
-	// PTX line 130: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r41, nil, 0, 0x38, 8, m, "testdata/ptx/O0/device_assert.ptx:130")
-	_ = u2
-	_ = u4
-	_ = u6
-}
-
-// checkPositiveB10 runs b10 of kernel check_positive, PTX lines 99-99.
-func checkPositiveB10(w *runtime.Warp, m uint32) {
-	r28 := w.Reg(28)
-	// PTX line 99: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r28, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/device_assert.ptx:99")
 }

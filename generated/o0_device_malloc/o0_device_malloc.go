@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/device_malloc.ptx",
+	NumWindows: 75,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -155,9 +156,89 @@ func init() {
 	mallocSumFunc.Blocks = make([]runtime.Block, 23)
 	// b0, PTX lines 39-61; divergent, reconverges at block 15 (b13 ($L__BB0_13))
 	mallocSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:39",
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -171,6 +252,15 @@ func init() {
 	mallocSumFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:65",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:65",
@@ -181,9 +271,24 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 67-71; code before the call
 	mallocSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:67",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -194,6 +299,13 @@ func init() {
 	mallocSumFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:73",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -218,9 +330,38 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 92-97
 	mallocSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:92",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:98",
@@ -231,9 +372,26 @@ func init() {
 	}
 	// b4 ($L__BB0_4), PTX lines 100-101
 	mallocSumFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:100",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:102",
@@ -244,9 +402,29 @@ func init() {
 	}
 	// b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
 	mallocSumFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:104",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -258,9 +436,47 @@ func init() {
 	}
 	// b6 ($L__BB0_6), PTX lines 110-118
 	mallocSumFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:110",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:119",
@@ -271,9 +487,29 @@ func init() {
 	}
 	// b7 ($L__BB0_7), PTX lines 121-123
 	mallocSumFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:121",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:124",
@@ -284,9 +520,29 @@ func init() {
 	}
 	// b8 ($L__BB0_8), PTX lines 126-128
 	mallocSumFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:126",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:129",
@@ -297,9 +553,29 @@ func init() {
 	}
 	// b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
 	mallocSumFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:131",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -311,9 +587,44 @@ func init() {
 	}
 	// b10 ($L__BB0_10), PTX lines 137-144
 	mallocSumFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:137",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:145",
@@ -324,9 +635,29 @@ func init() {
 	}
 	// b11 ($L__BB0_11), PTX lines 147-149
 	mallocSumFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:147",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:150",
@@ -337,9 +668,39 @@ func init() {
 	}
 	// b12 ($L__BB0_12), PTX lines 152-161; code before the call
 	mallocSumFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:152",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -350,6 +711,13 @@ func init() {
 	mallocSumFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:162",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -372,6 +740,13 @@ func init() {
 	mallocSumFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:170",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  170,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:170",
@@ -384,6 +759,15 @@ func init() {
 	mallocSumFunc.Blocks[16] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:63",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:63",
@@ -394,9 +778,50 @@ func init() {
 	}
 	// b15, PTX lines 78-88; divergent, reconverges at block 15 (b13 ($L__BB0_13))
 	mallocSumFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{mallocSumB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocSumRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:78",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -410,6 +835,15 @@ func init() {
 	mallocSumFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:90",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:90",
@@ -422,6 +856,15 @@ func init() {
 	mallocSumFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:108",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:108",
@@ -434,6 +877,15 @@ func init() {
 	mallocSumFunc.Blocks[20] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:135",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  135,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:135",
@@ -446,6 +898,15 @@ func init() {
 	mallocSumFunc.Blocks[21] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:168",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  168,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:168",
@@ -459,12 +920,81 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mallocSumFunc.Run = mallocSumRun
 	mallocKeepFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 188-206; divergent, reconverges at block 6 (b5 ($L__BB1_5))
 	mallocKeepFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:188",
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -478,6 +1008,15 @@ func init() {
 	mallocKeepFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:210",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:210",
@@ -488,9 +1027,21 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 212-215; code before the call
 	mallocKeepFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:212",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  215,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -501,6 +1052,13 @@ func init() {
 	mallocKeepFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:217",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -525,9 +1083,29 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 230-232
 	mallocKeepFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:230",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:233",
@@ -538,9 +1116,38 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 235-240
 	mallocKeepFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:235",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:241",
@@ -553,6 +1160,13 @@ func init() {
 	mallocKeepFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:243",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  243,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:243",
@@ -565,6 +1179,15 @@ func init() {
 	mallocKeepFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:208",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:208",
@@ -575,9 +1198,32 @@ func init() {
 	}
 	// b7, PTX lines 222-226; divergent, reconverges at block 5 (b4 ($L__BB1_4))
 	mallocKeepFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{mallocKeepB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mallocKeepRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:222",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -591,6 +1237,15 @@ func init() {
 	mallocKeepFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:228",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:228",
@@ -604,12 +1259,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mallocKeepFunc.Run = mallocKeepRun
 	freeKeptFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 261-281; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 	freeKeptFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:261",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -623,6 +1353,15 @@ func init() {
 	freeKeptFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:285",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  285,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:285",
@@ -633,9 +1372,44 @@ func init() {
 	}
 	// b2 ($L__BB2_2), PTX lines 287-294; divergent, reconverges at block 5 (b5 ($L__BB2_5))
 	freeKeptFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:287",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -647,9 +1421,29 @@ func init() {
 	}
 	// b3 ($L__BB2_3), PTX lines 298-300
 	freeKeptFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:298",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:301",
@@ -660,9 +1454,26 @@ func init() {
 	}
 	// b4 ($L__BB2_4), PTX lines 303-304
 	freeKeptFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:303",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  303,
+			}, {
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  305,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:305",
@@ -673,9 +1484,39 @@ func init() {
 	}
 	// b5 ($L__BB2_5), PTX lines 307-316; code before the call
 	freeKeptFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{freeKeptB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			freeKeptRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:307",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}, {
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  310,
+			}, {
+				Count: 1,
+				Line:  311,
+			}, {
+				Count: 1,
+				Line:  312,
+			}, {
+				Count: 1,
+				Line:  313,
+			}, {
+				Count: 1,
+				Line:  316,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -686,6 +1527,13 @@ func init() {
 	freeKeptFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:317",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  317,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -707,6 +1555,13 @@ func init() {
 	freeKeptFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:325",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  325,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:325",
@@ -719,6 +1574,15 @@ func init() {
 	freeKeptFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:283",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  283,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:283",
@@ -731,6 +1595,15 @@ func init() {
 	freeKeptFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:296",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  296,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:296",
@@ -743,6 +1616,15 @@ func init() {
 	freeKeptFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/device_malloc.ptx:323",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/device_malloc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  323,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/device_malloc.ptx:323",
@@ -756,6 +1638,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	freeKeptFunc.Run = freeKeptRun
 }
 
 // MallocSum launches PTX kernel malloc_sum (testdata/ptx/O0/device_malloc.ptx:24) on dev with the launch configuration cfg. Parameters: param0 is malloc_sum_param_0, param1 is malloc_sum_param_1, param2 is malloc_sum_param_2, param3 is malloc_sum_param_3.
@@ -786,1104 +1669,4070 @@ func FreeKept(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, freeKeptFunc, cfg, p[:])
 }
 
-// mallocSumB0 runs b0 of kernel malloc_sum, PTX lines 39-61.
-func mallocSumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 39: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 40: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 41: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/device_malloc.ptx:41")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 42: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:42")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 43: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:43")
-	// PTX line 44: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:44")
-	// PTX line 45: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 46: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 47: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u6)
-	// PTX line 48: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 49: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:49")
-	// PTX line 50: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:50")
-	// PTX line 51: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:51")
-	// PTX line 52: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/device_malloc.ptx:52")
-	// PTX line 53: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 54: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 55: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 56, 57: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 57: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 57: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 58: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/device_malloc.ptx:58")
-	// PTX line 59: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:59")
-	// PTX line 60: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:60")
-	// PTX lines 61: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: setp.lt.s32
-				c16t := int32(r15[l]) < int32(r16[l])
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+// mallocSumRun runs blocks of kernel malloc_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 39-61; divergent, reconverges at block 15 (b13 ($L__BB0_13))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 39: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 40: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: setp.lt.s32
-				c16t := int32(r15[l]) < int32(r16[l])
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				// PTX line 41: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/device_malloc.ptx:41")
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u8
-	_ = u10
-}
-
-// mallocSumB2 runs b2 ($L__BB0_2) of kernel malloc_sum, PTX lines 67-71.
-func mallocSumB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x2)
-	// PTX line 67: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/device_malloc.ptx:67")
-	// PTX lines 68: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				r18[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				r18[l] = v1
-			}
-		}
-	}
-	// PTX line 71: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r18, nil, 0, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:71")
-}
-
-// mallocSumB3 runs b3 ($L__BB0_3) of kernel malloc_sum, PTX lines 92-97.
-func mallocSumB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	k0 := uint64(0x2)
-	k1 := uint64(0xffffffff)
-	// PTX line 92: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:92")
-	// PTX line 93: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/device_malloc.ptx:93")
-	// PTX lines 94, 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: shl.b64
-				v1 := uint64(uint64(r27[l]) << uint32(k0))
-				// 95: add.s64
-				v2 := uint64(uint64(r26[l]) + uint64(v1))
-				r29[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: shl.b64
-				v1 := uint64(uint64(r27[l]) << uint32(k0))
-				// 95: add.s64
-				v2 := uint64(uint64(r26[l]) + uint64(v1))
-				r29[l] = v2
-			}
-		}
-	}
-	// PTX line 96: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r30, m, u3)
-	// PTX line 97: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r30, r29, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/device_malloc.ptx:97")
-	_ = u3
-}
-
-// mallocSumB4 runs b4 ($L__BB0_4) of kernel malloc_sum, PTX lines 100-101.
-func mallocSumB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	k0 := uint64(0x0)
-	// PTX line 100: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r31, m, u1)
-	// PTX line 101: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/device_malloc.ptx:101")
-	_ = u1
-}
-
-// mallocSumB5 runs b5 ($L__BB0_5) of kernel malloc_sum, PTX lines 104-106.
-func mallocSumB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	// PTX line 104: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:104")
-	// PTX line 105: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:105")
-	// PTX lines 106: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: setp.ge.s32
-				c1t := int32(r32[l]) >= int32(r33[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: setp.ge.s32
-				c1t := int32(r32[l]) >= int32(r33[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 42: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:42")
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// mallocSumB6 runs b6 ($L__BB0_6) of kernel malloc_sum, PTX lines 110-118.
-func mallocSumB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r41 := w.Reg(41)
-	k0 := uint64(0x1)
-	k1 := uint64(0x2)
-	// PTX line 110: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:110")
-	// PTX line 111: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:111")
-	// PTX lines 112, 113: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 112: mul.lo.s32
-				v1 := uint64(uint32(r34[l]) * uint32(r35[l]))
-				// 113: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r37[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 112: mul.lo.s32
-				v1 := uint64(uint32(r34[l]) * uint32(r35[l]))
-				// 113: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r37[l] = v2
-			}
-		}
-	}
-	// PTX line 114: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:114")
-	// PTX lines 115, 116, 117: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 115: cvt.s64.s32
-				v3 := uint64(uint64(int32(r35[l])))
-				// 116: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k1))
-				// 117: add.s64
-				v5 := uint64(uint64(r38[l]) + uint64(v4))
-				r41[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 115: cvt.s64.s32
-				v3 := uint64(uint64(int32(r35[l])))
-				// 116: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k1))
-				// 117: add.s64
-				v5 := uint64(uint64(r38[l]) + uint64(v4))
-				r41[l] = v5
-			}
-		}
-	}
-	// PTX line 118: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r37, r41, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/device_malloc.ptx:118")
-}
-
-// mallocSumB7 runs b7 ($L__BB0_7) of kernel malloc_sum, PTX lines 121-123.
-func mallocSumB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	k0 := uint64(0x1)
-	// PTX line 121: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:121")
-	// PTX lines 122: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: add.s32
-				v1 := uint64(uint32(r42[l]) + uint32(k0))
-				r43[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: add.s32
-				v1 := uint64(uint32(r42[l]) + uint32(k0))
-				r43[l] = v1
-			}
-		}
-	}
-	// PTX line 123: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/device_malloc.ptx:123")
-}
-
-// mallocSumB8 runs b8 ($L__BB0_8) of kernel malloc_sum, PTX lines 126-128.
-func mallocSumB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r44 := w.Reg(44)
-	k0 := uint64(0x0)
-	// PTX line 126: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r44, m, u1)
-	// PTX line 127: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/device_malloc.ptx:127")
-	// PTX line 128: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/device_malloc.ptx:128")
-	_ = u1
-}
-
-// mallocSumB9 runs b9 ($L__BB0_9) of kernel malloc_sum, PTX lines 131-133.
-func mallocSumB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	// PTX line 131: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:131")
-	// PTX line 132: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:132")
-	// PTX lines 133: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: setp.ge.s32
-				c1t := int32(r45[l]) >= int32(r46[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: setp.ge.s32
-				c1t := int32(r45[l]) >= int32(r46[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 43: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:43")
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// mallocSumB10 runs b10 ($L__BB0_10) of kernel malloc_sum, PTX lines 137-144.
-func mallocSumB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	k0 := uint64(0x2)
-	// PTX line 137: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:137")
-	// PTX line 138: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x30, 4, 64, m, "testdata/ptx/O0/device_malloc.ptx:138")
-	// PTX lines 139, 140: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: shl.b64
-				v1 := uint64(uint64(r48[l]) << uint32(k0))
-				// 140: add.s64
-				v2 := uint64(uint64(r47[l]) + uint64(v1))
-				r50[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: shl.b64
-				v1 := uint64(uint64(r48[l]) << uint32(k0))
-				// 140: add.s64
-				v2 := uint64(uint64(r47[l]) + uint64(v1))
-				r50[l] = v2
-			}
-		}
-	}
-	// PTX line 141: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r51, r50, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:141")
-	// PTX line 142: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:142")
-	// PTX lines 143: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 143: add.s32
-				v3 := uint64(uint32(r52[l]) + uint32(r51[l]))
-				r53[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 143: add.s32
-				v3 := uint64(uint32(r52[l]) + uint32(r51[l]))
-				r53[l] = v3
-			}
-		}
-	}
-	// PTX line 144: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/device_malloc.ptx:144")
-}
-
-// mallocSumB11 runs b11 ($L__BB0_11) of kernel malloc_sum, PTX lines 147-149.
-func mallocSumB11(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	k0 := uint64(0x1)
-	// PTX line 147: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:147")
-	// PTX lines 148: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: add.s32
-				v1 := uint64(uint32(r54[l]) + uint32(k0))
-				r55[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: add.s32
-				v1 := uint64(uint32(r54[l]) + uint32(k0))
-				r55[l] = v1
-			}
-		}
-	}
-	// PTX line 149: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/device_malloc.ptx:149")
-}
-
-// mallocSumB12 runs b12 ($L__BB0_12) of kernel malloc_sum, PTX lines 152-161.
-func mallocSumB12(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	k0 := uint64(0x2)
-	// PTX line 152: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:152")
-	// PTX line 153: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r57, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:153")
-	// PTX line 154: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r58, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/device_malloc.ptx:154")
-	// PTX lines 155, 156: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 155: shl.b64
-				v1 := uint64(uint64(r58[l]) << uint32(k0))
-				// 156: add.s64
-				v2 := uint64(uint64(r57[l]) + uint64(v1))
-				r60[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 155: shl.b64
-				v1 := uint64(uint64(r58[l]) << uint32(k0))
-				// 156: add.s64
-				v2 := uint64(uint64(r57[l]) + uint64(v1))
-				r60[l] = v2
-			}
-		}
-	}
-	// PTX line 157: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r56, r60, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/device_malloc.ptx:157")
-	// PTX line 158: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:158")
-	// PTX line 161: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r61, nil, 0, 0x10, 8, m, "testdata/ptx/O0/device_malloc.ptx:161")
-}
-
-// mallocSumB15 runs b15 of kernel malloc_sum, PTX lines 78-88.
-func mallocSumB15(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x3)
-	k1 := uint64(0x0)
-	// PTX line 78: ld.param.b64
-	w.LoadLanes(runtime.SpaceParam, r19, nil, 0, 0x8, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:78")
-	// PTX line 80: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/device_malloc.ptx:80")
-	// PTX line 81: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:81")
-	// PTX line 82: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:82")
-	// PTX line 83: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/device_malloc.ptx:83")
-	// PTX lines 84, 85: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: shl.b64
-				v1 := uint64(uint64(r22[l]) << uint32(k0))
-				// 85: add.s64
-				v2 := uint64(uint64(r21[l]) + uint64(v1))
-				r24[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: shl.b64
-				v1 := uint64(uint64(r22[l]) << uint32(k0))
-				// 85: add.s64
-				v2 := uint64(uint64(r21[l]) + uint64(v1))
-				r24[l] = v2
-			}
-		}
-	}
-	// PTX line 86: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r20, r24, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:86")
-	// PTX line 87: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:87")
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: setp.ne.s64
-				c3t := uint64(r25[l]) != uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: setp.ne.s64
-				c3t := uint64(r25[l]) != uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 44: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:44")
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// mallocKeepB0 runs b0 of kernel malloc_keep, PTX lines 188-206.
-func mallocKeepB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 188: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 189: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 190: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_malloc.ptx:190")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 191: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_malloc.ptx:191")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 192: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:192")
-	// PTX line 193: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 194: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 195: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:195")
-	// PTX line 196: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/device_malloc.ptx:196")
-	// PTX line 197: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/device_malloc.ptx:197")
-	// PTX line 198: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.CTAID().X))
-	// PTX line 199: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.NTID().X))
-	// PTX line 200: mul.lo.s32, warp-uniform
-	u10 := uint64(uint32(u8) * uint32(u9))
-	// PTX lines 201, 202: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 201: mov.u32
-				v11 := uint64(uint64(tid0[l]))
-				// 202: add.s32
-				v12 := uint64(uint32(u10) + uint32(v11))
-				r11[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 201: mov.u32
-				v11 := uint64(uint64(tid0[l]))
-				// 202: add.s32
-				v12 := uint64(uint32(u10) + uint32(v11))
-				r11[l] = v12
-			}
-		}
-	}
-	// PTX line 203: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/device_malloc.ptx:203")
-	// PTX line 204: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:204")
-	// PTX line 205: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:205")
-	// PTX lines 206: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 206: setp.lt.s32
-				c13t := int32(r12[l]) < int32(r13[l])
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				// PTX line 45: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u5)
+				// PTX line 46: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 47: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u6)
+				// PTX line 48: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.u64
+							s11 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.u64
+							s11 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:49")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 206: setp.lt.s32
-				c13t := int32(r12[l]) < int32(r13[l])
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				// PTX lines 50: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: st.u64
+							s12 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: st.u64
+							s12 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/device_malloc.ptx:50")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u7
-}
-
-// mallocKeepB2 runs b2 ($L__BB1_2) of kernel malloc_keep, PTX lines 212-215.
-func mallocKeepB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r14 := w.Reg(14)
-	// PTX line 212: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:212")
-	// PTX line 215: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r14, nil, 0, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:215")
-}
-
-// mallocKeepB3 runs b3 ($L__BB1_3) of kernel malloc_keep, PTX lines 230-232.
-func mallocKeepB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	// PTX line 230: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:230")
-	// PTX line 231: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:231")
-	// PTX line 232: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r17, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/device_malloc.ptx:232")
-}
-
-// mallocKeepB4 runs b4 ($L__BB1_4) of kernel malloc_keep, PTX lines 235-240.
-func mallocKeepB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	k0 := uint64(0x3)
-	// PTX line 235: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:235")
-	// PTX line 236: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:236")
-	// PTX line 237: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/device_malloc.ptx:237")
-	// PTX lines 238, 239: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 238: shl.b64
-				v1 := uint64(uint64(r21[l]) << uint32(k0))
-				// 239: add.s64
-				v2 := uint64(uint64(r20[l]) + uint64(v1))
-				r23[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 238: shl.b64
-				v1 := uint64(uint64(r21[l]) << uint32(k0))
-				// 239: add.s64
-				v2 := uint64(uint64(r20[l]) + uint64(v1))
-				r23[l] = v2
-			}
-		}
-	}
-	// PTX line 240: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r19, r23, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:240")
-}
-
-// mallocKeepB7 runs b7 of kernel malloc_keep, PTX lines 222-226.
-func mallocKeepB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	// PTX line 222: ld.param.b64
-	w.LoadLanes(runtime.SpaceParam, r15, nil, 0, 0x8, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:222")
-	// PTX line 224: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/device_malloc.ptx:224")
-	// PTX line 225: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:225")
-	// PTX lines 226: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: setp.eq.s64
-				c1t := uint64(r16[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.u32
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.u32
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/device_malloc.ptx:51")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: setp.eq.s64
-				c1t := uint64(r16[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				// PTX line 53: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 54: mov.u32, warp-uniform
+				u16 := uint64(uint64(w.NTID().X))
+				// PTX line 55: mul.lo.s32, warp-uniform
+				u17 := uint64(uint32(u15) * uint32(u16))
+				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s20w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 57: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 58: st.u32
+							s20 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 57: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 58: st.u32
+							s20 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_malloc.ptx:58")
+							}
+						}
+					}
+				}
+				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v21aw := w.Window(5)
+					v22aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: ld.u32
+							v21a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
+									continue
+								}
+								v21 = v21x
+							}
+							// 60: ld.u32
+							v22a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
+									continue
+								}
+								v22 = v22x
+							}
+							// 61: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: ld.u32
+							v21a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/device_malloc.ptx:59")
+									continue
+								}
+								v21 = v21x
+							}
+							// 60: ld.u32
+							v22a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/device_malloc.ptx:60")
+									continue
+								}
+								v22 = v22x
+							}
+							// 61: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 64
+			next = 15
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 67-71; code before the call
+			{
+				r0 := w.Reg(0)
+				r18 := w.Reg(18)
+				k0 := uint64(0x2)
+				// PTX lines 67, 68: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: ld.s32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 68: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							r18[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: ld.s32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:67")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 68: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							r18[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: st.param.b64
+							s3 := uint64(0x0)
+							s3v := uint64(r18[l])
+							if s3 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: st.param.b64
+							s3 := uint64(0x0)
+							s3v := uint64(r18[l])
+							if s3 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB0_2), PTX line 66
+			return pc, budget
+		case 4:
+			// b3 ($L__BB0_3), PTX lines 92-97
+			{
+				r0 := w.Reg(0)
+				r29 := w.Reg(29)
+				k0 := uint64(0x2)
+				k1 := uint64(0xffffffff)
+				// PTX lines 92, 93, 94, 95: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(8)
+					v2aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
+									continue
+								}
+								v1 = v1x
+							}
+							// 93: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 94: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 95: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r29[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:92")
+									continue
+								}
+								v1 = v1x
+							}
+							// 93: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:93")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 94: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 95: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r29[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 96: mov.b32, warp-uniform
+				u5 := uint64(k1)
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.u32
+							s6 := uint64(r29[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.u32
+							s6 := uint64(r29[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:97")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 5:
+			// b4 ($L__BB0_4), PTX lines 100-101
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 100: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 101: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: st.u32
+							s2 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: st.u32
+							s2 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:101")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 104, 105, 106: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(12)
+					v2aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: ld.u32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
+									continue
+								}
+								v1 = v1x
+							}
+							// 105: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
+									continue
+								}
+								v2 = v2x
+							}
+							// 106: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: ld.u32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:104")
+									continue
+								}
+								v1 = v1x
+							}
+							// 105: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:105")
+									continue
+								}
+								v2 = v2x
+							}
+							// 106: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b6 ($L__BB0_6), PTX lines 110-118
+			{
+				r0 := w.Reg(0)
+				r37 := w.Reg(37)
+				r41 := w.Reg(41)
+				k0 := uint64(0x1)
+				k1 := uint64(0x2)
+				// PTX lines 110, 111, 112, 113, 114, 115, 116, 117: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(14)
+					v2aw := w.Window(15)
+					v5aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
+									continue
+								}
+								v1 = v1x
+							}
+							// 111: ld.u32
+							v2a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
+									continue
+								}
+								v2 = v2x
+							}
+							// 112: mul.lo.s32
+							v3 := uint64(uint32(v1) * uint32(v2))
+							// 113: add.s32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r37[l] = v4
+							// 114: ld.u64
+							v5a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
+									continue
+								}
+								v5 = v5x
+							}
+							// 115: cvt.s64.s32
+							v6 := uint64(uint64(int32(v2)))
+							// 116: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k1))
+							// 117: add.s64
+							v8 := uint64(uint64(v5) + uint64(v7))
+							r41[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:110")
+									continue
+								}
+								v1 = v1x
+							}
+							// 111: ld.u32
+							v2a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:111")
+									continue
+								}
+								v2 = v2x
+							}
+							// 112: mul.lo.s32
+							v3 := uint64(uint32(v1) * uint32(v2))
+							// 113: add.s32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r37[l] = v4
+							// 114: ld.u64
+							v5a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:114")
+									continue
+								}
+								v5 = v5x
+							}
+							// 115: cvt.s64.s32
+							v6 := uint64(uint64(int32(v2)))
+							// 116: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k1))
+							// 117: add.s64
+							v8 := uint64(uint64(v5) + uint64(v7))
+							r41[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 118: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: st.u32
+							s9 := uint64(r41[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r37[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: st.u32
+							s9 := uint64(r41[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r37[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:118")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b7 ($L__BB0_7), PTX lines 121-123
+			{
+				r0 := w.Reg(0)
+				r43 := w.Reg(43)
+				k0 := uint64(0x1)
+				// PTX lines 121, 122: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: ld.u32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
+									continue
+								}
+								v1 = v1x
+							}
+							// 122: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r43[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: ld.u32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:121")
+									continue
+								}
+								v1 = v1x
+							}
+							// 122: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r43[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 123: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: st.u32
+							s3 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r43[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: st.u32
+							s3 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r43[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:123")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 9:
+			// b8 ($L__BB0_8), PTX lines 126-128
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 126: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 127: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: st.u32
+							s2 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: st.u32
+							s2 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/device_malloc.ptx:127")
+							}
+						}
+					}
+				}
+				// PTX lines 128: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(u1)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(u1)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:128")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 131, 132, 133: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v1aw := w.Window(22)
+					v2aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
+									continue
+								}
+								v1 = v1x
+							}
+							// 132: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
+									continue
+								}
+								v2 = v2x
+							}
+							// 133: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:131")
+									continue
+								}
+								v1 = v1x
+							}
+							// 132: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:132")
+									continue
+								}
+								v2 = v2x
+							}
+							// 133: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b10 ($L__BB0_10), PTX lines 137-144
+			{
+				r0 := w.Reg(0)
+				r53 := w.Reg(53)
+				k0 := uint64(0x2)
+				// PTX lines 137, 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(24)
+					v2aw := w.Window(25)
+					v5aw := w.Window(26)
+					v6aw := w.Window(27)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 137: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
+									continue
+								}
+								v1 = v1x
+							}
+							// 138: ld.s32
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 139: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 140: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 141: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
+									continue
+								}
+								v5 = v5x
+							}
+							// 142: ld.u32
+							v6a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
+									continue
+								}
+								v6 = v6x
+							}
+							// 143: add.s32
+							v7 := uint64(uint32(v6) + uint32(v5))
+							r53[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 137: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:137")
+									continue
+								}
+								v1 = v1x
+							}
+							// 138: ld.s32
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:138")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 139: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 140: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 141: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:141")
+									continue
+								}
+								v5 = v5x
+							}
+							// 142: ld.u32
+							v6a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/device_malloc.ptx:142")
+									continue
+								}
+								v6 = v6x
+							}
+							// 143: add.s32
+							v7 := uint64(uint32(v6) + uint32(v5))
+							r53[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 144: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(28)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: st.u32
+							s8 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r53[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: st.u32
+							s8 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r53[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_malloc.ptx:144")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 12
+		case 12:
+			// b11 ($L__BB0_11), PTX lines 147-149
+			{
+				r0 := w.Reg(0)
+				r55 := w.Reg(55)
+				k0 := uint64(0x1)
+				// PTX lines 147, 148: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(29)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
+									continue
+								}
+								v1 = v1x
+							}
+							// 148: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r55[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:147")
+									continue
+								}
+								v1 = v1x
+							}
+							// 148: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r55[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 149: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 149: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r55[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 149: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r55[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:149")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 13:
+			// b12 ($L__BB0_12), PTX lines 152-161; code before the call
+			{
+				r0 := w.Reg(0)
+				r56 := w.Reg(56)
+				r60 := w.Reg(60)
+				r61 := w.Reg(61)
+				k0 := uint64(0x2)
+				// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(31)
+					v2aw := w.Window(32)
+					v3aw := w.Window(33)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
+									continue
+								}
+								v1 = v1x
+							}
+							r56[l] = v1
+							// 153: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
+									continue
+								}
+								v2 = v2x
+							}
+							// 154: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 155: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 156: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r60[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:152")
+									continue
+								}
+								v1 = v1x
+							}
+							r56[l] = v1
+							// 153: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:153")
+									continue
+								}
+								v2 = v2x
+							}
+							// 154: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:154")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 155: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 156: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r60[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 157: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(34)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: st.u32
+							s6 := uint64(r60[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r56[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: st.u32
+							s6 := uint64(r60[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r56[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:157")
+							}
+						}
+					}
+				}
+				// PTX lines 158: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: ld.u64
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
+									continue
+								}
+								v7 = v7x
+							}
+							r61[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: ld.u64
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:158")
+									continue
+								}
+								v7 = v7x
+							}
+							r61[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 161: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: st.param.b64
+							s8 := uint64(0x10)
+							s8v := uint64(r61[l])
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: st.param.b64
+							s8 := uint64(0x10)
+							s8v := uint64(r61[l])
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 14:
+			// b12 ($L__BB0_12), PTX line 151
+			return pc, budget
+		case 15:
+			// b13 ($L__BB0_13), PTX line 169; ret
+			next = 22
+		case 16:
+			// b14, PTX line 62
+			next = 1
+		case 17:
+			// b15, PTX lines 78-88; divergent, reconverges at block 15 (b13 ($L__BB0_13))
+			{
+				r0 := w.Reg(0)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r24 := w.Reg(24)
+				k0 := uint64(0x3)
+				k1 := uint64(0x0)
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: st.u64
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(r19[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: st.u64
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(r19[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:80")
+							}
+						}
+					}
+				}
+				// PTX lines 81, 82, 83, 84, 85: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(37)
+					v4aw := w.Window(38)
+					v5aw := w.Window(39)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: ld.u64
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
+									continue
+								}
+								v3 = v3x
+							}
+							r20[l] = v3
+							// 82: ld.u64
+							v4a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
+									continue
+								}
+								v4 = v4x
+							}
+							// 83: ld.s32
+							v5a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
+									continue
+								}
+								v5 = v5x
+							}
+							v5 = uint64(uint64(int64(int32(v5))))
+							// 84: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k0))
+							// 85: add.s64
+							v7 := uint64(uint64(v4) + uint64(v6))
+							r24[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: ld.u64
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:81")
+									continue
+								}
+								v3 = v3x
+							}
+							r20[l] = v3
+							// 82: ld.u64
+							v4a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/device_malloc.ptx:82")
+									continue
+								}
+								v4 = v4x
+							}
+							// 83: ld.s32
+							v5a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/device_malloc.ptx:83")
+									continue
+								}
+								v5 = v5x
+							}
+							v5 = uint64(uint64(int64(int32(v5))))
+							// 84: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k0))
+							// 85: add.s64
+							v7 := uint64(uint64(v4) + uint64(v6))
+							r24[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 86: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: st.u64
+							s8 := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+							}
+							s8v := uint64(r20[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: st.u64
+							s8 := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+							}
+							s8v := uint64(r20[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:86")
+							}
+						}
+					}
+				}
+				// PTX lines 87, 88: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v9aw := w.Window(41)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: ld.u64
+							v9a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
+									continue
+								}
+								v9 = v9x
+							}
+							// 88: setp.ne.s64
+							c10t := uint64(v9) != uint64(k1)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p1 = p1&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: ld.u64
+							v9a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/device_malloc.ptx:87")
+									continue
+								}
+								v9 = v9x
+							}
+							// 88: setp.ne.s64
+							c10t := uint64(v9) != uint64(k1)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p1 = p1&^(1<<l) | c10b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 18
+			} else {
+				return pc, budget
+			}
+		case 18:
+			// b16, PTX line 89
+			next = 4
+		case 19:
+			// b17, PTX line 107
+			next = 7
+		case 20:
+			// b18, PTX line 134
+			next = 11
+		case 21:
+			// b19, PTX line 162
+			next = 15
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// freeKeptB0 runs b0 of kernel free_kept, PTX lines 261-281.
-func freeKeptB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 261: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 262: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 263: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:263")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 264: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:264")
-	// PTX line 265: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:265")
-	// PTX line 266: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 267: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 268: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 269: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 270: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:270")
-	// PTX line 271: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:271")
-	// PTX line 272: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:272")
-	// PTX line 273: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 274: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 275: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 276, 277: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 276: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 277: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 276: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 277: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 278: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/device_malloc.ptx:278")
-	// PTX line 279: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:279")
-	// PTX line 280: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:280")
-	// PTX lines 281: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 281: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+// mallocKeepRun runs blocks of kernel malloc_keep for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 188-206; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 188: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 189: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 281: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				// PTX line 190: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_malloc.ptx:190")
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 191: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_malloc.ptx:191")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 192: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:192")
+				}
+				// PTX line 193: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 194: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX lines 195: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 195: st.u64
+							s8 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+							}
+							s8v := uint64(u7)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 195: st.u64
+							s8 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+							}
+							s8v := uint64(u7)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:195")
+							}
+						}
+					}
+				}
+				// PTX lines 196: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(43)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: st.u32
+							s9 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(u4)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: st.u32
+							s9 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(u4)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/device_malloc.ptx:196")
+							}
+						}
+					}
+				}
+				// PTX lines 197: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: st.u64
+							s10 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u3)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: st.u64
+							s10 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u3)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
+							}
+						}
+					}
+				}
+				// PTX line 198: mov.u32, warp-uniform
+				u11 := uint64(uint64(w.CTAID().X))
+				// PTX line 199: mov.u32, warp-uniform
+				u12 := uint64(uint64(w.NTID().X))
+				// PTX line 200: mul.lo.s32, warp-uniform
+				u13 := uint64(uint32(u11) * uint32(u12))
+				// PTX lines 201, 202, 203: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s16w := w.Window(45)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 201: mov.u32
+							v14 := uint64(uint64(tid0[l]))
+							// 202: add.s32
+							v15 := uint64(uint32(u13) + uint32(v14))
+							// 203: st.u32
+							s16 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(v15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 201: mov.u32
+							v14 := uint64(uint64(tid0[l]))
+							// 202: add.s32
+							v15 := uint64(uint32(u13) + uint32(v14))
+							// 203: st.u32
+							s16 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(v15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_malloc.ptx:203")
+							}
+						}
+					}
+				}
+				// PTX lines 204, 205, 206: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v17aw := w.Window(46)
+					v18aw := w.Window(47)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: ld.u32
+							v17a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
+									continue
+								}
+								v17 = v17x
+							}
+							// 205: ld.u32
+							v18a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
+									continue
+								}
+								v18 = v18x
+							}
+							// 206: setp.lt.s32
+							c19t := int32(v17) < int32(v18)
+							c19 := c19t
+							c19b0 := uint32(0)
+							if c19 {
+								c19b0 = 1
+							}
+							p0 = p0&^(1<<l) | c19b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: ld.u32
+							v17a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/device_malloc.ptx:204")
+									continue
+								}
+								v17 = v17x
+							}
+							// 205: ld.u32
+							v18a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/device_malloc.ptx:205")
+									continue
+								}
+								v18 = v18x
+							}
+							// 206: setp.lt.s32
+							c19t := int32(v17) < int32(v18)
+							c19 := c19t
+							c19b0 := uint32(0)
+							if c19 {
+								c19b0 = 1
+							}
+							p0 = p0&^(1<<l) | c19b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 209
+			next = 6
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 212-215; code before the call
+			{
+				r0 := w.Reg(0)
+				r14 := w.Reg(14)
+				// PTX lines 212: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(48)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 212: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 212: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:212")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 215: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: st.param.b64
+							s2 := uint64(0x0)
+							s2v := uint64(r14[l])
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: st.param.b64
+							s2 := uint64(0x0)
+							s2v := uint64(r14[l])
+							if s2 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB1_2), PTX line 211
+			return pc, budget
+		case 4:
+			// b3 ($L__BB1_3), PTX lines 230-232
+			{
+				r0 := w.Reg(0)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				// PTX lines 230, 231: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(49)
+					v2aw := w.Window(50)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
+									continue
+								}
+								v1 = v1x
+							}
+							r17[l] = v1
+							// 231: ld.u64
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
+									continue
+								}
+								v2 = v2x
+							}
+							r18[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/device_malloc.ptx:230")
+									continue
+								}
+								v1 = v1x
+							}
+							r17[l] = v1
+							// 231: ld.u64
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:231")
+									continue
+								}
+								v2 = v2x
+							}
+							r18[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 232: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(51)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: st.u32
+							s3 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r17[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: st.u32
+							s3 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r17[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/device_malloc.ptx:232")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b4 ($L__BB1_4), PTX lines 235-240
+			{
+				r0 := w.Reg(0)
+				r19 := w.Reg(19)
+				r23 := w.Reg(23)
+				k0 := uint64(0x3)
+				// PTX lines 235, 236, 237, 238, 239: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(52)
+					v2aw := w.Window(53)
+					v3aw := w.Window(54)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 235: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+							// 236: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
+									continue
+								}
+								v2 = v2x
+							}
+							// 237: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 238: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 239: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r23[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 235: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:235")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+							// 236: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:236")
+									continue
+								}
+								v2 = v2x
+							}
+							// 237: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:237")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 238: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 239: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r23[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 240: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(55)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 240: st.u64
+							s6 := uint64(r23[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r19[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 240: st.u64
+							s6 := uint64(r23[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r19[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:240")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b5 ($L__BB1_5), PTX line 242; ret
+			next = 10
+		case 7:
+			// b6, PTX line 207
+			next = 1
+		case 8:
+			// b7, PTX lines 222-226; divergent, reconverges at block 5 (b4 ($L__BB1_4))
+			{
+				r0 := w.Reg(0)
+				r15 := w.Reg(15)
+				k0 := uint64(0x0)
+				// PTX lines 222: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 222: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
+									continue
+								}
+								v1 = v1x
+							}
+							r15[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 222: ld.param.b64
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
+									continue
+								}
+								v1 = v1x
+							}
+							r15[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 224: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(56)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 224: st.u64
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(r15[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 224: st.u64
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(r15[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:224")
+							}
+						}
+					}
+				}
+				// PTX lines 225, 226: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v3aw := w.Window(57)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 225: ld.u64
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
+									continue
+								}
+								v3 = v3x
+							}
+							// 226: setp.eq.s64
+							c4t := uint64(v3) == uint64(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 225: ld.u64
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/device_malloc.ptx:225")
+									continue
+								}
+								v3 = v3x
+							}
+							// 226: setp.eq.s64
+							c4t := uint64(v3) == uint64(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b8, PTX line 227
+			next = 4
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
 }
 
-// freeKeptB2 runs b2 ($L__BB2_2) of kernel free_kept, PTX lines 287-294.
-func freeKeptB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x3)
-	k1 := uint64(0x0)
-	// PTX line 287: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:287")
-	// PTX line 288: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/device_malloc.ptx:288")
-	// PTX lines 289, 290: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 289: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 290: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 289: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 290: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		}
-	}
-	// PTX line 291: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:291")
-	// PTX line 292: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/device_malloc.ptx:292")
-	// PTX line 293: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:293")
-	// PTX lines 294: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 294: setp.eq.s64
-				c3t := uint64(r21[l]) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+// freeKeptRun runs blocks of kernel free_kept for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 261-281; divergent, reconverges at block 7 (b6 ($L__BB2_6))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 261: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 262: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 294: setp.eq.s64
-				c3t := uint64(r21[l]) == uint64(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 263: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:263")
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 264: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:264")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 265: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:265")
+				}
+				// PTX line 266: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 267: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 268: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 269: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 270: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(58)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 270: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 270: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:270")
+							}
+						}
+					}
+				}
+				// PTX lines 271: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(59)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 271: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 271: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/device_malloc.ptx:271")
+							}
+						}
+					}
+				}
+				// PTX lines 272: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(60)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 272: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 272: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
+							}
+						}
+					}
+				}
+				// PTX line 273: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 274: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 275: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 276, 277, 278: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(61)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 276: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 277: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 278: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 276: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 277: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 278: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/device_malloc.ptx:278")
+							}
+						}
+					}
+				}
+				// PTX lines 279, 280, 281: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(62)
+					v20aw := w.Window(63)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 279: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
+									continue
+								}
+								v19 = v19x
+							}
+							// 280: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
+									continue
+								}
+								v20 = v20x
+							}
+							// 281: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 279: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/device_malloc.ptx:279")
+									continue
+								}
+								v19 = v19x
+							}
+							// 280: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/device_malloc.ptx:280")
+									continue
+								}
+								v20 = v20x
+							}
+							// 281: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_1), PTX line 284
+			next = 7
+		case 2:
+			// b2 ($L__BB2_2), PTX lines 287-294; divergent, reconverges at block 5 (b5 ($L__BB2_5))
+			{
+				r0 := w.Reg(0)
+				r20 := w.Reg(20)
+				k0 := uint64(0x3)
+				k1 := uint64(0x0)
+				// PTX lines 287, 288, 289, 290, 291: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(64)
+					v2aw := w.Window(65)
+					v5aw := w.Window(66)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 287: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
+									continue
+								}
+								v1 = v1x
+							}
+							// 288: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 289: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 290: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 291: ld.u64
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 287: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:287")
+									continue
+								}
+								v1 = v1x
+							}
+							// 288: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:288")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 289: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 290: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 291: ld.u64
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/device_malloc.ptx:291")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 292: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(67)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 292: st.u64
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 292: st.u64
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/device_malloc.ptx:292")
+							}
+						}
+					}
+				}
+				// PTX lines 293, 294: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v7aw := w.Window(68)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 293: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
+									continue
+								}
+								v7 = v7x
+							}
+							// 294: setp.eq.s64
+							c8t := uint64(v7) == uint64(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 293: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:293")
+									continue
+								}
+								v7 = v7x
+							}
+							// 294: setp.eq.s64
+							c8t := uint64(v7) == uint64(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB2_3), PTX lines 298-300
+			{
+				r0 := w.Reg(0)
+				r24 := w.Reg(24)
+				// PTX lines 298, 299, 300: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(69)
+					v2aw := w.Window(70)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 298: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
+									continue
+								}
+								v1 = v1x
+							}
+							// 299: ld.u32
+							v2a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
+									continue
+								}
+								v2 = v2x
+							}
+							// 300: mov.u32
+							v3 := uint64(v2)
+							r24[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 298: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:298")
+									continue
+								}
+								v1 = v1x
+							}
+							// 299: ld.u32
+							v2a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/device_malloc.ptx:299")
+									continue
+								}
+								v2 = v2x
+							}
+							// 300: mov.u32
+							v3 := uint64(v2)
+							r24[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 4:
+			// b4 ($L__BB2_4), PTX lines 303-304
+			{
+				r24 := w.Reg(24)
+				k0 := uint64(0xffffffff)
+				// PTX line 303: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 304: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 304: mov.u32
+							v2 := uint64(u1)
+							r24[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 304: mov.u32
+							v2 := uint64(u1)
+							r24[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB2_5), PTX lines 307-316; code before the call
+			{
+				r0 := w.Reg(0)
+				r24 := w.Reg(24)
+				r26 := w.Reg(26)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				k0 := uint64(0x2)
+				// PTX lines 307, 308, 309, 310, 311: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(71)
+					v3aw := w.Window(72)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 307: mov.u32
+							v1 := uint64(r24[l])
+							r26[l] = v1
+							// 308: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
+									continue
+								}
+								v2 = v2x
+							}
+							// 309: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 310: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 311: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r30[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 307: mov.u32
+							v1 := uint64(r24[l])
+							r26[l] = v1
+							// 308: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/device_malloc.ptx:308")
+									continue
+								}
+								v2 = v2x
+							}
+							// 309: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/device_malloc.ptx:309")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 310: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 311: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r30[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 312: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(73)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 312: st.u32
+							s6 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 312: st.u32
+							s6 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/device_malloc.ptx:312")
+							}
+						}
+					}
+				}
+				// PTX lines 313: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(74)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 313: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
+									continue
+								}
+								v7 = v7x
+							}
+							r31[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 313: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/device_malloc.ptx:313")
+									continue
+								}
+								v7 = v7x
+							}
+							r31[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 316: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 316: st.param.b64
+							s8 := uint64(0x0)
+							s8v := uint64(r31[l])
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 316: st.param.b64
+							s8 := uint64(0x0)
+							s8v := uint64(r31[l])
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b5 ($L__BB2_5), PTX line 306
+			return pc, budget
+		case 7:
+			// b6 ($L__BB2_6), PTX line 324; ret
+			next = 11
+		case 8:
+			// b7, PTX line 282
+			next = 1
+		case 9:
+			// b8, PTX line 295
+			next = 3
+		case 10:
+			// b9, PTX line 317
+			next = 7
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
-	}
-}
-
-// freeKeptB3 runs b3 ($L__BB2_3) of kernel free_kept, PTX lines 298-300.
-func freeKeptB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	// PTX line 298: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:298")
-	// PTX line 299: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/device_malloc.ptx:299")
-	// PTX lines 300: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 300: mov.u32
-				v1 := uint64(r23[l])
-				r24[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 300: mov.u32
-				v1 := uint64(r23[l])
-				r24[l] = v1
-			}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-}
-
-// freeKeptB4 runs b4 ($L__BB2_4) of kernel free_kept, PTX lines 303-304.
-func freeKeptB4(w *runtime.Warp, m uint32) {
-	r24 := w.Reg(24)
-	k0 := uint64(0xffffffff)
-	// PTX line 303: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 304: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 304: mov.u32
-				v2 := uint64(u1)
-				r24[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 304: mov.u32
-				v2 := uint64(u1)
-				r24[l] = v2
-			}
-		}
-	}
-}
-
-// freeKeptB5 runs b5 ($L__BB2_5) of kernel free_kept, PTX lines 307-316.
-func freeKeptB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r24 := w.Reg(24)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	k0 := uint64(0x2)
-	// PTX lines 307: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 307: mov.u32
-				v1 := uint64(r24[l])
-				r26[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 307: mov.u32
-				v1 := uint64(r24[l])
-				r26[l] = v1
-			}
-		}
-	}
-	// PTX line 308: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:308")
-	// PTX line 309: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/device_malloc.ptx:309")
-	// PTX lines 310, 311: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 310: shl.b64
-				v2 := uint64(uint64(r28[l]) << uint32(k0))
-				// 311: add.s64
-				v3 := uint64(uint64(r27[l]) + uint64(v2))
-				r30[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 310: shl.b64
-				v2 := uint64(uint64(r28[l]) << uint32(k0))
-				// 311: add.s64
-				v3 := uint64(uint64(r27[l]) + uint64(v2))
-				r30[l] = v3
-			}
-		}
-	}
-	// PTX line 312: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r26, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/device_malloc.ptx:312")
-	// PTX line 313: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/device_malloc.ptx:313")
-	// PTX line 316: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r31, nil, 0, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:316")
 }

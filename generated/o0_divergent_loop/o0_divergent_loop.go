@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/divergent_loop.ptx",
+	NumWindows: 46,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -111,9 +112,83 @@ func init() {
 	collatzStepsFunc.Blocks = make([]runtime.Block, 17)
 	// b0, PTX lines 28-48; divergent, reconverges at block 11 (b11 ($L__BB0_11))
 	collatzStepsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:28",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -127,6 +202,15 @@ func init() {
 	collatzStepsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:52",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:52",
@@ -137,9 +221,44 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 54-61
 	collatzStepsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:54",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:62",
@@ -150,9 +269,32 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 64-67; divergent, reconverges at block 5 (b5 ($L__BB0_5))
 	collatzStepsFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:64",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -164,9 +306,29 @@ func init() {
 	}
 	// b4 ($L__BB0_4), PTX lines 71-73
 	collatzStepsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:71",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:74",
@@ -177,9 +339,23 @@ func init() {
 	}
 	// b5 ($L__BB0_5), PTX lines 76-76; divergent, reconverges at block 10 (b10 ($L__BB0_10))
 	collatzStepsFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:76",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -192,9 +368,38 @@ func init() {
 	}
 	// b6 ($L__BB0_6), PTX lines 80-85; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 	collatzStepsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:80",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -206,9 +411,32 @@ func init() {
 	}
 	// b7 ($L__BB0_7), PTX lines 89-92
 	collatzStepsFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:89",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:93",
@@ -219,9 +447,29 @@ func init() {
 	}
 	// b8 ($L__BB0_8), PTX lines 95-97
 	collatzStepsFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:95",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:98",
@@ -232,9 +480,35 @@ func init() {
 	}
 	// b9 ($L__BB0_9), PTX lines 100-104
 	collatzStepsFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:100",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:105",
@@ -245,9 +519,38 @@ func init() {
 	}
 	// b10 ($L__BB0_10), PTX lines 107-112
 	collatzStepsFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{collatzStepsB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			collatzStepsRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:107",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:113",
@@ -260,6 +563,13 @@ func init() {
 	collatzStepsFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:115",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  115,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:115",
@@ -272,6 +582,15 @@ func init() {
 	collatzStepsFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:50",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:50",
@@ -284,6 +603,15 @@ func init() {
 	collatzStepsFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:69",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:69",
@@ -296,6 +624,15 @@ func init() {
 	collatzStepsFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:78",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:78",
@@ -308,6 +645,15 @@ func init() {
 	collatzStepsFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:87",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:87",
@@ -321,12 +667,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	collatzStepsFunc.Run = collatzStepsRun
 	tidHashFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 133-153; divergent, reconverges at block 7 (b7 ($L__BB1_7))
 	tidHashFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:133",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -340,6 +761,15 @@ func init() {
 	tidHashFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:157",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:157",
@@ -350,9 +780,50 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 159-168
 	tidHashFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:159",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:169",
@@ -363,9 +834,29 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 171-173; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 	tidHashFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:171",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -377,9 +868,41 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 177-183
 	tidHashFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:177",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:184",
@@ -390,9 +913,29 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 186-188
 	tidHashFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:186",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:189",
@@ -403,9 +946,38 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 191-196
 	tidHashFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{tidHashB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			tidHashRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:191",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:197",
@@ -418,6 +990,13 @@ func init() {
 	tidHashFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:199",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:199",
@@ -430,6 +1009,15 @@ func init() {
 	tidHashFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:155",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:155",
@@ -442,6 +1030,15 @@ func init() {
 	tidHashFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/divergent_loop.ptx:175",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/divergent_loop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  175,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/divergent_loop.ptx:175",
@@ -455,6 +1052,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	tidHashFunc.Run = tidHashRun
 }
 
 // CollatzSteps launches PTX kernel collatz_steps (testdata/ptx/O0/divergent_loop.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is collatz_steps_param_0, param1 is collatz_steps_param_1, param2 is collatz_steps_param_2.
@@ -475,889 +1073,2518 @@ func TidHash(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, tidHashFunc, cfg, p[:])
 }
 
-// collatzStepsB0 runs b0 of kernel collatz_steps, PTX lines 28-48.
-func collatzStepsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 28: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 29: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 30: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:30")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 31: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:31")
-	// PTX line 32: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:32")
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 34: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 36: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 37: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:37")
-	// PTX line 38: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:38")
-	// PTX line 39: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:39")
-	// PTX line 40: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 41: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 42: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 43, 44: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 44: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 44: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 45: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/divergent_loop.ptx:45")
-	// PTX line 46: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:46")
-	// PTX line 47: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:47")
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+// collatzStepsRun runs blocks of kernel collatz_steps for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-48; divergent, reconverges at block 11 (b11 ($L__BB0_11))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 28: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 29: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				// PTX line 30: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:30")
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:31")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:32")
+				}
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 34: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 36: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 37: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:37")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:37")
+							}
+						}
+					}
+				}
+				// PTX lines 38: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:38")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:38")
+							}
+						}
+					}
+				}
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:39")
+							}
+						}
+					}
+				}
+				// PTX line 40: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 41: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 42: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 44: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 45: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 44: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 45: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:45")
+							}
+						}
+					}
+				}
+				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(4)
+					v20aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:46")
+									continue
+								}
+								v19 = v19x
+							}
+							// 47: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:47")
+									continue
+								}
+								v20 = v20x
+							}
+							// 48: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:46")
+									continue
+								}
+								v19 = v19x
+							}
+							// 47: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:47")
+									continue
+								}
+								v20 = v20x
+							}
+							// 48: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 51
+			next = 11
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 54-61
+			{
+				r0 := w.Reg(0)
+				r20 := w.Reg(20)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 54, 55, 56, 57, 58: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(6)
+					v2aw := w.Window(7)
+					v5aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:54")
+									continue
+								}
+								v1 = v1x
+							}
+							// 55: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/divergent_loop.ptx:55")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 56: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 57: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 58: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/divergent_loop.ptx:58")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:54")
+									continue
+								}
+								v1 = v1x
+							}
+							// 55: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/divergent_loop.ptx:55")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 56: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 57: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 58: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/divergent_loop.ptx:58")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.u64
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.u64
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:59")
+							}
+						}
+					}
+				}
+				// PTX line 60: mov.b32, warp-uniform
+				u7 := uint64(k1)
+				// PTX lines 61: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: st.u32
+							s8 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(u7)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:61")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: st.u32
+							s8 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(u7)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:61")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX lines 64-67; divergent, reconverges at block 5 (b5 ($L__BB0_5))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 64, 65, 66, 67: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					v1aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:64")
+									continue
+								}
+								v1 = v1x
+							}
+							// 65: setp.eq.s64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 66: mov.pred
+							c3 := false
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+							// 67: mov.pred
+							c4 := c3
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p3 = p3&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:64")
+									continue
+								}
+								v1 = v1x
+							}
+							// 65: setp.eq.s64
+							c2t := uint64(v1) == uint64(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+							// 66: mov.pred
+							c3 := false
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+							// 67: mov.pred
+							c4 := c3
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p3 = p3&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB0_4), PTX lines 71-73
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x3e8)
+				// PTX lines 71, 72, 73: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					p4 := w.P[4]
+					v1aw := w.Window(12)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:71")
+									continue
+								}
+								v1 = v1x
+							}
+							// 72: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p4 = p4&^(1<<l) | c2b0<<l
+							// 73: mov.pred
+							c3 := c2
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:71")
+									continue
+								}
+								v1 = v1x
+							}
+							// 72: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p4 = p4&^(1<<l) | c2b0<<l
+							// 73: mov.pred
+							c3 := c2
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB0_5), PTX lines 76-76; divergent, reconverges at block 10 (b10 ($L__BB0_10))
+			{
+				// PTX lines 76: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: mov.pred
+							c1 := p3>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: mov.pred
+							c1 := p3>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[5]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB0_6), PTX lines 80-85; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 80, 81, 82, 83, 84, 85: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					p7 := w.P[7]
+					p8 := w.P[8]
+					p9 := w.P[9]
+					v1aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:80")
+									continue
+								}
+								v1 = v1x
+							}
+							// 81: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 82: setp.eq.b64
+							c3t := uint64(v2) == uint64(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+							// 83: mov.pred
+							c4 := false
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p7 = p7&^(1<<l) | c4b0<<l
+							// 84: xor.pred
+							c5 := (c3) != (c4)
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p8 = p8&^(1<<l) | c5b0<<l
+							// 85: not.pred
+							c6 := !(c5)
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p9 = p9&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:80")
+									continue
+								}
+								v1 = v1x
+							}
+							// 81: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 82: setp.eq.b64
+							c3t := uint64(v2) == uint64(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+							// 83: mov.pred
+							c4 := false
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p7 = p7&^(1<<l) | c4b0<<l
+							// 84: xor.pred
+							c5 := (c3) != (c4)
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p8 = p8&^(1<<l) | c5b0<<l
+							// 85: not.pred
+							c6 := !(c5)
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p9 = p9&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[6] = p6
+					w.P[7] = p7
+					w.P[8] = p8
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB0_7), PTX lines 89-92
+			{
+				r0 := w.Reg(0)
+				r29 := w.Reg(29)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				// PTX lines 89, 90, 91, 92: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(14)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:89")
+									continue
+								}
+								v1 = v1x
+							}
+							// 90: mul.lo.s64
+							v2 := uint64(uint64(v1) * uint64(k0))
+							// 91: add.s64
+							v3 := uint64(uint64(v2) + uint64(k1))
+							// 92: mov.u64
+							v4 := uint64(v3)
+							r29[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:89")
+									continue
+								}
+								v1 = v1x
+							}
+							// 90: mul.lo.s64
+							v2 := uint64(uint64(v1) * uint64(k0))
+							// 91: add.s64
+							v3 := uint64(uint64(v2) + uint64(k1))
+							// 92: mov.u64
+							v4 := uint64(v3)
+							r29[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 8:
+			// b8 ($L__BB0_8), PTX lines 95-97
+			{
+				r0 := w.Reg(0)
+				r29 := w.Reg(29)
+				k0 := uint64(0x1)
+				// PTX lines 95, 96, 97: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(15)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:95")
+									continue
+								}
+								v1 = v1x
+							}
+							// 96: shr.u64
+							v2 := uint64(uint64(v1) >> uint32(k0))
+							// 97: mov.u64
+							v3 := uint64(v2)
+							r29[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/divergent_loop.ptx:95")
+									continue
+								}
+								v1 = v1x
+							}
+							// 96: shr.u64
+							v2 := uint64(uint64(v1) >> uint32(k0))
+							// 97: mov.u64
+							v3 := uint64(v2)
+							r29[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b9 ($L__BB0_9), PTX lines 100-104
+			{
+				r0 := w.Reg(0)
+				r29 := w.Reg(29)
+				r34 := w.Reg(34)
+				k0 := uint64(0x1)
+				// PTX lines 100, 101: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: mov.u64
+							v1 := uint64(r29[l])
+							// 101: st.u64
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:101")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: mov.u64
+							v1 := uint64(r29[l])
+							// 101: st.u64
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:101")
+							}
+						}
+					}
+				}
+				// PTX lines 102, 103: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:102")
+									continue
+								}
+								v3 = v3x
+							}
+							// 103: add.s32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r34[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:102")
+									continue
+								}
+								v3 = v3x
+							}
+							// 103: add.s32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r34[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.u32
+							s5 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r34[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/divergent_loop.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.u32
+							s5 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r34[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/divergent_loop.ptx:104")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 10:
+			// b10 ($L__BB0_10), PTX lines 107-112
+			{
+				r0 := w.Reg(0)
+				r35 := w.Reg(35)
+				r39 := w.Reg(39)
+				k0 := uint64(0x2)
+				// PTX lines 107, 108, 109, 110, 111: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(19)
+					v2aw := w.Window(20)
+					v3aw := w.Window(21)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:107")
+									continue
+								}
+								v1 = v1x
+							}
+							r35[l] = v1
+							// 108: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:108")
+									continue
+								}
+								v2 = v2x
+							}
+							// 109: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:109")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 110: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 111: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r39[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:107")
+									continue
+								}
+								v1 = v1x
+							}
+							r35[l] = v1
+							// 108: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:108")
+									continue
+								}
+								v2 = v2x
+							}
+							// 109: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:109")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 110: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 111: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r39[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 112: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: st.u32
+							s6 := uint64(r39[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r35[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:112")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: st.u32
+							s6 := uint64(r39[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r35[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:112")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b11 ($L__BB0_11), PTX line 114; ret
+			next = 16
+		case 12:
+			// b12, PTX line 49
+			next = 1
+		case 13:
+			// b13, PTX line 68
+			next = 4
+		case 14:
+			// b14, PTX line 77
+			next = 6
+		case 15:
+			// b15, PTX line 86
+			next = 7
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
 }
 
-// collatzStepsB2 runs b2 ($L__BB0_2) of kernel collatz_steps, PTX lines 54-61.
-func collatzStepsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX line 54: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/divergent_loop.ptx:54")
-	// PTX line 55: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/divergent_loop.ptx:55")
-	// PTX lines 56, 57: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 57: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
+// tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 133-153; divergent, reconverges at block 7 (b7 ($L__BB1_7))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 133: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 134: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 135: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:135")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 136: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:136")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 137: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:137")
+				}
+				// PTX line 138: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 139: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 140: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 141: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 142: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(23)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:142")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:142")
+							}
+						}
+					}
+				}
+				// PTX lines 143: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 143: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:143")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 143: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/divergent_loop.ptx:143")
+							}
+						}
+					}
+				}
+				// PTX lines 144: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:144")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/divergent_loop.ptx:144")
+							}
+						}
+					}
+				}
+				// PTX line 145: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 146: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 147: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 148, 149, 150: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(26)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 149: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 150: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:150")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 149: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 150: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/divergent_loop.ptx:150")
+							}
+						}
+					}
+				}
+				// PTX lines 151, 152, 153: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(27)
+					v20aw := w.Window(28)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 151: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:151")
+									continue
+								}
+								v19 = v19x
+							}
+							// 152: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:152")
+									continue
+								}
+								v20 = v20x
+							}
+							// 153: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 151: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/divergent_loop.ptx:151")
+									continue
+								}
+								v19 = v19x
+							}
+							// 152: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/divergent_loop.ptx:152")
+									continue
+								}
+								v20 = v20x
+							}
+							// 153: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 57: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 156
+			next = 7
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 159-168
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				k0 := uint64(0x11)
+				k1 := uint64(0x2)
+				k2 := uint64(0x0)
+				// PTX line 159: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 160: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:160")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/divergent_loop.ptx:160")
+							}
+						}
+					}
+				}
+				// PTX lines 161, 162, 163, 164, 165: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(30)
+					v4aw := w.Window(31)
+					v7aw := w.Window(32)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: ld.u64
+							v3a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/divergent_loop.ptx:161")
+									continue
+								}
+								v3 = v3x
+							}
+							// 162: ld.s32
+							v4a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:162")
+									continue
+								}
+								v4 = v4x
+							}
+							v4 = uint64(uint64(int64(int32(v4))))
+							// 163: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k1))
+							// 164: add.s64
+							v6 := uint64(uint64(v3) + uint64(v5))
+							// 165: ld.u32
+							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/divergent_loop.ptx:165")
+									continue
+								}
+								v7 = v7x
+							}
+							r21[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: ld.u64
+							v3a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/divergent_loop.ptx:161")
+									continue
+								}
+								v3 = v3x
+							}
+							// 162: ld.s32
+							v4a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:162")
+									continue
+								}
+								v4 = v4x
+							}
+							v4 = uint64(uint64(int64(int32(v4))))
+							// 163: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k1))
+							// 164: add.s64
+							v6 := uint64(uint64(v3) + uint64(v5))
+							// 165: ld.u32
+							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/divergent_loop.ptx:165")
+									continue
+								}
+								v7 = v7x
+							}
+							r21[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 166: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: st.u32
+							s8 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r21[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:166")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: st.u32
+							s8 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r21[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/divergent_loop.ptx:166")
+							}
+						}
+					}
+				}
+				// PTX line 167: mov.b32, warp-uniform
+				u9 := uint64(k2)
+				// PTX lines 168: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(34)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: st.u32
+							s10 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:168")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: st.u32
+							s10 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/divergent_loop.ptx:168")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX lines 171-173; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 171, 172, 173: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					tid0 := &w.Tid[0]
+					v1aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 171: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:171")
+									continue
+								}
+								v1 = v1x
+							}
+							// 172: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 173: setp.gt.u32
+							c3t := uint32(v1) > uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 171: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:171")
+									continue
+								}
+								v1 = v1x
+							}
+							// 172: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							// 173: setp.gt.u32
+							c3t := uint32(v1) > uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_4), PTX lines 177-183
+			{
+				r0 := w.Reg(0)
+				r30 := w.Reg(30)
+				k0 := uint64(0x1f)
+				// PTX lines 177, 178, 179, 180, 181, 182: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(36)
+					v3aw := w.Window(37)
+					v4aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 177: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:177")
+									continue
+								}
+								v1 = v1x
+							}
+							// 178: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							// 179: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:179")
+									continue
+								}
+								v3 = v3x
+							}
+							// 180: ld.u32
+							v4a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:180")
+									continue
+								}
+								v4 = v4x
+							}
+							// 181: xor.b32
+							v5 := uint64(uint32(v3) ^ uint32(v4))
+							// 182: add.s32
+							v6 := uint64(uint32(v2) + uint32(v5))
+							r30[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 177: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:177")
+									continue
+								}
+								v1 = v1x
+							}
+							// 178: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							// 179: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:179")
+									continue
+								}
+								v3 = v3x
+							}
+							// 180: ld.u32
+							v4a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/divergent_loop.ptx:180")
+									continue
+								}
+								v4 = v4x
+							}
+							// 181: xor.b32
+							v5 := uint64(uint32(v3) ^ uint32(v4))
+							// 182: add.s32
+							v6 := uint64(uint32(v2) + uint32(v5))
+							r30[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 183: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(39)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 183: st.u32
+							s7 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r30[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/divergent_loop.ptx:183")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 183: st.u32
+							s7 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r30[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/divergent_loop.ptx:183")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_5), PTX lines 186-188
+			{
+				r0 := w.Reg(0)
+				r32 := w.Reg(32)
+				k0 := uint64(0x1)
+				// PTX lines 186, 187: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(40)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:186")
+									continue
+								}
+								v1 = v1x
+							}
+							// 187: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r32[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:186")
+									continue
+								}
+								v1 = v1x
+							}
+							// 187: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r32[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 188: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(41)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: st.u32
+							s3 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r32[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/divergent_loop.ptx:188")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: st.u32
+							s3 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r32[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/divergent_loop.ptx:188")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 6:
+			// b6 ($L__BB1_6), PTX lines 191-196
+			{
+				r0 := w.Reg(0)
+				r33 := w.Reg(33)
+				r37 := w.Reg(37)
+				k0 := uint64(0x2)
+				// PTX lines 191, 192, 193, 194, 195: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(42)
+					v2aw := w.Window(43)
+					v3aw := w.Window(44)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 191: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:191")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 192: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:192")
+									continue
+								}
+								v2 = v2x
+							}
+							// 193: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:193")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 194: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 195: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r37[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 191: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/divergent_loop.ptx:191")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 192: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/divergent_loop.ptx:192")
+									continue
+								}
+								v2 = v2x
+							}
+							// 193: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/divergent_loop.ptx:193")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 194: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 195: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r37[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 196: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(45)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: st.u32
+							s6 := uint64(r37[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r33[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:196")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: st.u32
+							s6 := uint64(r37[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r33[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/divergent_loop.ptx:196")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b7 ($L__BB1_7), PTX line 198; ret
+			next = 10
+		case 8:
+			// b8, PTX line 154
+			next = 1
+		case 9:
+			// b9, PTX line 174
+			next = 4
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 58: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:58")
-	// PTX line 59: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/divergent_loop.ptx:59")
-	// PTX line 60: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r21, m, u3)
-	// PTX line 61: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/divergent_loop.ptx:61")
-	_ = u3
-}
-
-// collatzStepsB3 runs b3 ($L__BB0_3) of kernel collatz_steps, PTX lines 64-67.
-func collatzStepsB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	k0 := uint64(0x1)
-	// PTX line 64: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/divergent_loop.ptx:64")
-	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: setp.eq.s64
-				c1t := uint64(r22[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 66: mov.pred
-				c2 := false
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 67: mov.pred
-				c3 := c2
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: setp.eq.s64
-				c1t := uint64(r22[l]) == uint64(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 66: mov.pred
-				c2 := false
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 67: mov.pred
-				c3 := c2
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p3 = p3&^(1<<l) | c3b0<<l
-			}
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
+		pc, budget = next, budget-1
 	}
-}
-
-// collatzStepsB4 runs b4 ($L__BB0_4) of kernel collatz_steps, PTX lines 71-73.
-func collatzStepsB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	k0 := uint64(0x3e8)
-	// PTX line 71: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:71")
-	// PTX lines 72, 73: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: setp.lt.s32
-				c1t := int32(r23[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-				// 73: mov.pred
-				c2 := c1
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: setp.lt.s32
-				c1t := int32(r23[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-				// 73: mov.pred
-				c2 := c1
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[3] = p3
-		w.P[4] = p4
-	}
-}
-
-// collatzStepsB5 runs b5 ($L__BB0_5) of kernel collatz_steps, PTX lines 76-76.
-func collatzStepsB5(w *runtime.Warp, m uint32) {
-	// PTX lines 76: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: mov.pred
-				c1 := p3>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: mov.pred
-				c1 := p3>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// collatzStepsB6 runs b6 ($L__BB0_6) of kernel collatz_steps, PTX lines 80-85.
-func collatzStepsB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r24 := w.Reg(24)
-	k0 := uint64(0x1)
-	// PTX line 80: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/divergent_loop.ptx:80")
-	// PTX lines 81, 82, 83, 84, 85: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		p7 := w.P[7]
-		p8 := w.P[8]
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: and.b64
-				v1 := uint64(uint64(r24[l]) & uint64(k0))
-				// 82: setp.eq.b64
-				c2t := uint64(v1) == uint64(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-				// 83: mov.pred
-				c3 := false
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p7 = p7&^(1<<l) | c3b0<<l
-				// 84: xor.pred
-				c4 := (c2) != (c3)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p8 = p8&^(1<<l) | c4b0<<l
-				// 85: not.pred
-				c5 := !(c4)
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p9 = p9&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: and.b64
-				v1 := uint64(uint64(r24[l]) & uint64(k0))
-				// 82: setp.eq.b64
-				c2t := uint64(v1) == uint64(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-				// 83: mov.pred
-				c3 := false
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p7 = p7&^(1<<l) | c3b0<<l
-				// 84: xor.pred
-				c4 := (c2) != (c3)
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p8 = p8&^(1<<l) | c4b0<<l
-				// 85: not.pred
-				c5 := !(c4)
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p9 = p9&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[6] = p6
-		w.P[7] = p7
-		w.P[8] = p8
-		w.P[9] = p9
-	}
-}
-
-// collatzStepsB7 runs b7 ($L__BB0_7) of kernel collatz_steps, PTX lines 89-92.
-func collatzStepsB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r26 := w.Reg(26)
-	r29 := w.Reg(29)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	// PTX line 89: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/divergent_loop.ptx:89")
-	// PTX lines 90, 91, 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: mul.lo.s64
-				v1 := uint64(uint64(r26[l]) * uint64(k0))
-				// 91: add.s64
-				v2 := uint64(uint64(v1) + uint64(k1))
-				// 92: mov.u64
-				v3 := uint64(v2)
-				r29[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: mul.lo.s64
-				v1 := uint64(uint64(r26[l]) * uint64(k0))
-				// 91: add.s64
-				v2 := uint64(uint64(v1) + uint64(k1))
-				// 92: mov.u64
-				v3 := uint64(v2)
-				r29[l] = v3
-			}
-		}
-	}
-}
-
-// collatzStepsB8 runs b8 ($L__BB0_8) of kernel collatz_steps, PTX lines 95-97.
-func collatzStepsB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	k0 := uint64(0x1)
-	// PTX line 95: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/divergent_loop.ptx:95")
-	// PTX lines 96, 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: shr.u64
-				v1 := uint64(uint64(r30[l]) >> uint32(k0))
-				// 97: mov.u64
-				v2 := uint64(v1)
-				r29[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: shr.u64
-				v1 := uint64(uint64(r30[l]) >> uint32(k0))
-				// 97: mov.u64
-				v2 := uint64(v1)
-				r29[l] = v2
-			}
-		}
-	}
-}
-
-// collatzStepsB9 runs b9 ($L__BB0_9) of kernel collatz_steps, PTX lines 100-104.
-func collatzStepsB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	k0 := uint64(0x1)
-	// PTX lines 100: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 100: mov.u64
-				v1 := uint64(r29[l])
-				r32[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 100: mov.u64
-				v1 := uint64(r29[l])
-				r32[l] = v1
-			}
-		}
-	}
-	// PTX line 101: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/divergent_loop.ptx:101")
-	// PTX line 102: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:102")
-	// PTX lines 103: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 103: add.s32
-				v2 := uint64(uint32(r33[l]) + uint32(k0))
-				r34[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 103: add.s32
-				v2 := uint64(uint32(r33[l]) + uint32(k0))
-				r34[l] = v2
-			}
-		}
-	}
-	// PTX line 104: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/divergent_loop.ptx:104")
-}
-
-// collatzStepsB10 runs b10 ($L__BB0_10) of kernel collatz_steps, PTX lines 107-112.
-func collatzStepsB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r39 := w.Reg(39)
-	k0 := uint64(0x2)
-	// PTX line 107: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:107")
-	// PTX line 108: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/divergent_loop.ptx:108")
-	// PTX line 109: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/divergent_loop.ptx:109")
-	// PTX lines 110, 111: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: shl.b64
-				v1 := uint64(uint64(r37[l]) << uint32(k0))
-				// 111: add.s64
-				v2 := uint64(uint64(r36[l]) + uint64(v1))
-				r39[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: shl.b64
-				v1 := uint64(uint64(r37[l]) << uint32(k0))
-				// 111: add.s64
-				v2 := uint64(uint64(r36[l]) + uint64(v1))
-				r39[l] = v2
-			}
-		}
-	}
-	// PTX line 112: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r35, r39, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/divergent_loop.ptx:112")
-}
-
-// tidHashB0 runs b0 of kernel tid_hash, PTX lines 133-153.
-func tidHashB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 133: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 134: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 135: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:135")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 136: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:136")
-	// PTX line 137: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:137")
-	// PTX line 138: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 139: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 140: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 141: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 142: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/divergent_loop.ptx:142")
-	// PTX line 143: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/divergent_loop.ptx:143")
-	// PTX line 144: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/divergent_loop.ptx:144")
-	// PTX line 145: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 146: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 147: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 148, 149: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 149: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 149: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 150: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/divergent_loop.ptx:150")
-	// PTX line 151: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:151")
-	// PTX line 152: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:152")
-	// PTX lines 153: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 153: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 153: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// tidHashB2 runs b2 ($L__BB1_2) of kernel tid_hash, PTX lines 159-168.
-func tidHashB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x11)
-	k1 := uint64(0x2)
-	k2 := uint64(0x0)
-	// PTX line 159: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r16, m, u1)
-	// PTX line 160: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/divergent_loop.ptx:160")
-	// PTX line 161: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/divergent_loop.ptx:161")
-	// PTX line 162: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/divergent_loop.ptx:162")
-	// PTX lines 163, 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: shl.b64
-				v2 := uint64(uint64(r18[l]) << uint32(k1))
-				// 164: add.s64
-				v3 := uint64(uint64(r17[l]) + uint64(v2))
-				r20[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: shl.b64
-				v2 := uint64(uint64(r18[l]) << uint32(k1))
-				// 164: add.s64
-				v3 := uint64(uint64(r17[l]) + uint64(v2))
-				r20[l] = v3
-			}
-		}
-	}
-	// PTX line 165: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r20, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:165")
-	// PTX line 166: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/divergent_loop.ptx:166")
-	// PTX line 167: mov.b32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r22, m, u4)
-	// PTX line 168: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/divergent_loop.ptx:168")
-	_ = u1
-	_ = u4
-}
-
-// tidHashB3 runs b3 ($L__BB1_3) of kernel tid_hash, PTX lines 171-173.
-func tidHashB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	// PTX line 171: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:171")
-	// PTX lines 172, 173: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 172: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 173: setp.gt.u32
-				c2t := uint32(r23[l]) > uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 172: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 173: setp.gt.u32
-				c2t := uint32(r23[l]) > uint32(v1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// tidHashB4 runs b4 ($L__BB1_4) of kernel tid_hash, PTX lines 177-183.
-func tidHashB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	k0 := uint64(0x1f)
-	// PTX line 177: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:177")
-	// PTX lines 178: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 178: mul.lo.s32
-				v1 := uint64(uint32(r25[l]) * uint32(k0))
-				r26[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 178: mul.lo.s32
-				v1 := uint64(uint32(r25[l]) * uint32(k0))
-				r26[l] = v1
-			}
-		}
-	}
-	// PTX line 179: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:179")
-	// PTX line 180: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:180")
-	// PTX lines 181, 182: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: xor.b32
-				v2 := uint64(uint32(r27[l]) ^ uint32(r28[l]))
-				// 182: add.s32
-				v3 := uint64(uint32(r26[l]) + uint32(v2))
-				r30[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: xor.b32
-				v2 := uint64(uint32(r27[l]) ^ uint32(r28[l]))
-				// 182: add.s32
-				v3 := uint64(uint32(r26[l]) + uint32(v2))
-				r30[l] = v3
-			}
-		}
-	}
-	// PTX line 183: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/divergent_loop.ptx:183")
-}
-
-// tidHashB5 runs b5 ($L__BB1_5) of kernel tid_hash, PTX lines 186-188.
-func tidHashB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	k0 := uint64(0x1)
-	// PTX line 186: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:186")
-	// PTX lines 187: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 187: add.s32
-				v1 := uint64(uint32(r31[l]) + uint32(k0))
-				r32[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 187: add.s32
-				v1 := uint64(uint32(r31[l]) + uint32(k0))
-				r32[l] = v1
-			}
-		}
-	}
-	// PTX line 188: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/divergent_loop.ptx:188")
-}
-
-// tidHashB6 runs b6 ($L__BB1_6) of kernel tid_hash, PTX lines 191-196.
-func tidHashB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	k0 := uint64(0x2)
-	// PTX line 191: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/divergent_loop.ptx:191")
-	// PTX line 192: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/divergent_loop.ptx:192")
-	// PTX line 193: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/divergent_loop.ptx:193")
-	// PTX lines 194, 195: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 195: add.s64
-				v2 := uint64(uint64(r34[l]) + uint64(v1))
-				r37[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 195: add.s64
-				v2 := uint64(uint64(r34[l]) + uint64(v1))
-				r37[l] = v2
-			}
-		}
-	}
-	// PTX line 196: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r33, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/divergent_loop.ptx:196")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/dynamic_shared.ptx",
+	NumWindows: 60,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -114,9 +115,114 @@ func init() {
 	blockReverseFunc.Blocks = make([]runtime.Block, 3)
 	// b0, PTX lines 28-59; bar.sync at line 60
 	blockReverseFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{blockReverseB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			blockReverseRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:28",
 		PTXInstrs: 33,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -130,9 +236,63 @@ func init() {
 	}
 	// b0, PTX lines 61-75; ret
 	blockReverseFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{blockReverseB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			blockReverseRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:61",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:76",
@@ -146,12 +306,102 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	blockReverseFunc.Run = blockReverseRun
 	stencil3Func.Blocks = make([]runtime.Block, 26)
 	// b0, PTX lines 95-120; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 	stencil3Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:95",
 		PTXInstrs: 27,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -163,9 +413,38 @@ func init() {
 	}
 	// b1 ($L__BB1_1), PTX lines 124-129
 	stencil3Func.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:124",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:130",
@@ -176,9 +455,26 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 132-133
 	stencil3Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:132",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:134",
@@ -189,9 +485,44 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 136-143; divergent, reconverges at block 9 (b9 ($L__BB1_9))
 	stencil3Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:136",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -203,9 +534,26 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
 	stencil3Func.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:147",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -217,9 +565,32 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
 	stencil3Func.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:152",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -231,9 +602,44 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 159-166
 	stencil3Func.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:159",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:167",
@@ -244,9 +650,26 @@ func init() {
 	}
 	// b7 ($L__BB1_7), PTX lines 169-170
 	stencil3Func.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:169",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:171",
@@ -257,9 +680,29 @@ func init() {
 	}
 	// b8 ($L__BB1_8), PTX lines 173-175
 	stencil3Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:173",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:176",
@@ -270,9 +713,32 @@ func init() {
 	}
 	// b9 ($L__BB1_9), PTX lines 178-181; divergent, reconverges at block 14 (b14 ($L__BB1_14))
 	stencil3Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:178",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -284,9 +750,32 @@ func init() {
 	}
 	// b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
 	stencil3Func.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:185",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -298,9 +787,38 @@ func init() {
 	}
 	// b11 ($L__BB1_11), PTX lines 192-197
 	stencil3Func.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:192",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:198",
@@ -311,9 +829,26 @@ func init() {
 	}
 	// b12 ($L__BB1_12), PTX lines 200-201
 	stencil3Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:200",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:202",
@@ -324,9 +859,38 @@ func init() {
 	}
 	// b13 ($L__BB1_13), PTX lines 204-209
 	stencil3Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:204",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:210",
@@ -339,6 +903,13 @@ func init() {
 	stencil3Func.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:212",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  212,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -352,9 +923,29 @@ func init() {
 	}
 	// b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
 	stencil3Func.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B14_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:213",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -366,9 +957,65 @@ func init() {
 	}
 	// b15 ($L__BB1_15), PTX lines 219-233
 	stencil3Func.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{stencil3B15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencil3Run(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:219",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:234",
@@ -381,6 +1028,13 @@ func init() {
 	stencil3Func.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:236",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  236,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:236",
@@ -393,6 +1047,15 @@ func init() {
 	stencil3Func.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:122",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  122,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:122",
@@ -405,6 +1068,15 @@ func init() {
 	stencil3Func.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:145",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:145",
@@ -417,6 +1089,15 @@ func init() {
 	stencil3Func.Blocks[20] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:150",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:150",
@@ -429,6 +1110,15 @@ func init() {
 	stencil3Func.Blocks[21] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:157",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:157",
@@ -441,6 +1131,15 @@ func init() {
 	stencil3Func.Blocks[22] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:183",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  183,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:183",
@@ -453,6 +1152,15 @@ func init() {
 	stencil3Func.Blocks[23] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:190",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  190,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:190",
@@ -465,6 +1173,15 @@ func init() {
 	stencil3Func.Blocks[24] = runtime.Block{
 		Loc:       "testdata/ptx/O0/dynamic_shared.ptx:217",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/dynamic_shared.ptx:217",
@@ -478,6 +1195,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	stencil3Func.Run = stencil3Run
 }
 
 // BlockReverse launches PTX kernel block_reverse (testdata/ptx/O0/dynamic_shared.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is block_reverse_param_0, param1 is block_reverse_param_1.
@@ -497,1180 +1215,3117 @@ func Stencil3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, stencil3Func, cfg, p[:])
 }
 
-// blockReverseB0 runs b0 of kernel block_reverse, PTX lines 28-59.
-func blockReverseB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x2)
-	k3 := uint64(0xe0000000)
-	// PTX line 28: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 29: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 30: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:30")
-	// PTX line 31: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:31")
-	// PTX line 32: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u3)
-	// PTX line 33: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 35: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 36: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:36")
-	// PTX line 37: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:37")
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		}
-	}
-	// PTX line 39: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:39")
-	// PTX line 40: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 41: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:41")
-	// PTX line 42: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 43: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:43")
-	// PTX lines 44: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: mul.lo.s32
-				v12 := uint64(uint32(u11) * uint32(r11[l]))
-				r12[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: mul.lo.s32
-				v12 := uint64(uint32(u11) * uint32(r11[l]))
-				r12[l] = v12
-			}
-		}
-	}
-	// PTX line 45: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:45")
-	// PTX line 46: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:46")
-	// PTX line 47: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:47")
-	// PTX line 48: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:48")
-	// PTX lines 49, 50, 51, 52: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: add.s32
-				v13 := uint64(uint32(r14[l]) + uint32(r15[l]))
-				// 50: cvt.u64.u32
-				v14 := uint64(uint64(uint32(v13)))
-				// 51: shl.b64
-				v15 := uint64(uint64(v14) << uint32(k2))
-				// 52: add.s64
-				v16 := uint64(uint64(r13[l]) + uint64(v15))
-				r19[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: add.s32
-				v13 := uint64(uint32(r14[l]) + uint32(r15[l]))
-				// 50: cvt.u64.u32
-				v14 := uint64(uint64(uint32(v13)))
-				// 51: shl.b64
-				v15 := uint64(uint64(v14) << uint32(k2))
-				// 52: add.s64
-				v16 := uint64(uint64(r13[l]) + uint64(v15))
-				r19[l] = v16
-			}
-		}
-	}
-	// PTX line 53: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:53")
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: cvt.u64.u32
-				v17 := uint64(uint64(uint32(r15[l])))
-				r21[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: cvt.u64.u32
-				v17 := uint64(uint64(uint32(r15[l])))
-				r21[l] = v17
-			}
-		}
-	}
-	// PTX line 55: mov.u64, warp-uniform
-	u18 := uint64(k0)
-	// PTX line 56: cvta.shared.u64, warp-uniform
-	u19 := uint64(uint64(u18 + k3))
-	runtime.Broadcast(r23, m, u19)
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: shl.b64
-				v20 := uint64(uint64(r21[l]) << uint32(k2))
-				// 58: add.s64
-				v21 := uint64(uint64(u19) + uint64(v20))
-				r25[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: shl.b64
-				v20 := uint64(uint64(r21[l]) << uint32(k2))
-				// 58: add.s64
-				v21 := uint64(uint64(u19) + uint64(v20))
-				r25[l] = v21
-			}
-		}
-	}
-	// PTX line 59: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r20, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:59")
-	_ = u2
-	_ = u6
-	_ = u8
-	_ = u10
-}
-
-// blockReverseB0_1 runs b0 of kernel block_reverse, PTX lines 61-75.
-func blockReverseB0_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r39 := w.Reg(39)
-	k0 := uint64(0x2)
-	// PTX line 61: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:61")
-	// PTX line 62: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:62")
-	// PTX lines 63, 64, 65, 66, 67: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: not.b32
-				v1 := uint64(^uint32(r27[l]))
-				// 64: add.s32
-				v2 := uint64(uint32(v1) + uint32(r26[l]))
-				// 65: cvt.u64.u32
-				v3 := uint64(uint64(uint32(v2)))
-				// 66: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 67: add.s64
-				v5 := uint64(uint64(r23[l]) + uint64(v4))
-				r32[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: not.b32
-				v1 := uint64(^uint32(r27[l]))
-				// 64: add.s32
-				v2 := uint64(uint32(v1) + uint32(r26[l]))
-				// 65: cvt.u64.u32
-				v3 := uint64(uint64(uint32(v2)))
-				// 66: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 67: add.s64
-				v5 := uint64(uint64(r23[l]) + uint64(v4))
-				r32[l] = v5
-			}
-		}
-	}
-	// PTX line 68: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r32, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:68")
-	// PTX line 69: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:69")
-	// PTX line 70: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:70")
-	// PTX lines 71, 72, 73, 74: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: add.s32
-				v6 := uint64(uint32(r35[l]) + uint32(r27[l]))
-				// 72: cvt.u64.u32
-				v7 := uint64(uint64(uint32(v6)))
-				// 73: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				// 74: add.s64
-				v9 := uint64(uint64(r34[l]) + uint64(v8))
-				r39[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: add.s32
-				v6 := uint64(uint32(r35[l]) + uint32(r27[l]))
-				// 72: cvt.u64.u32
-				v7 := uint64(uint64(uint32(v6)))
-				// 73: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				// 74: add.s64
-				v9 := uint64(uint64(r34[l]) + uint64(v8))
-				r39[l] = v9
-			}
-		}
-	}
-	// PTX line 75: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r33, r39, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:75")
-}
-
-// stencil3B0 runs b0 of kernel stencil3, PTX lines 95-120.
-func stencil3B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0xe0000000)
-	// PTX line 95: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 96: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 97: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:97")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 98: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:98")
-	// PTX line 99: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:99")
-	// PTX line 100: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 101: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 102: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 103: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 104: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:104")
-	// PTX line 105: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:105")
-	// PTX line 106: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:106")
-	// PTX line 107: mov.u64, warp-uniform
-	u10 := uint64(k0)
-	// PTX line 108: cvta.shared.u64, warp-uniform
-	u11 := uint64(uint64(u10 + k2))
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 109: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:109")
-	// PTX lines 110: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: mov.u32
-				v12 := uint64(uint64(tid0[l]))
-				r11[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: mov.u32
-				v12 := uint64(uint64(tid0[l]))
-				r11[l] = v12
-			}
-		}
-	}
-	// PTX line 111: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:111")
-	// PTX line 112: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 113: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 114: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX line 115: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:115")
-	// PTX lines 116: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: add.s32
-				v16 := uint64(uint32(u15) + uint32(r15[l]))
-				r16[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: add.s32
-				v16 := uint64(uint32(u15) + uint32(r15[l]))
-				r16[l] = v16
-			}
-		}
-	}
-	// PTX line 117: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:117")
-	// PTX line 118: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:118")
-	// PTX line 119: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:119")
-	// PTX lines 120: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 120: setp.ge.s32
-				c17t := int32(r17[l]) >= int32(r18[l])
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+// blockReverseRun runs blocks of kernel block_reverse for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-59; bar.sync at line 60
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r12 := w.Reg(12)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x2)
+				k3 := uint64(0xe0000000)
+				// PTX line 28: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 29: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 120: setp.ge.s32
-				c17t := int32(r17[l]) >= int32(r18[l])
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				// PTX line 30: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:30")
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-	_ = u11
-}
-
-// stencil3B1 runs b1 ($L__BB1_1) of kernel stencil3, PTX lines 124-129.
-func stencil3B1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	k0 := uint64(0x2)
-	// PTX line 124: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:124")
-	// PTX line 125: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/dynamic_shared.ptx:125")
-	// PTX lines 126, 127: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 126: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				// 127: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 126: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				// 127: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		}
-	}
-	// PTX line 128: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:128")
-	// PTX lines 129: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: mov.f32
-				v3 := uint64(r23[l])
-				r24[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 129: mov.f32
-				v3 := uint64(r23[l])
-				r24[l] = v3
-			}
-		}
-	}
-}
-
-// stencil3B2 runs b2 ($L__BB1_2) of kernel stencil3, PTX lines 132-133.
-func stencil3B2(w *runtime.Warp, m uint32) {
-	r24 := w.Reg(24)
-	k0 := uint64(0x0)
-	// PTX line 132: mov.f32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 133: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: mov.f32
-				v2 := uint64(u1)
-				r24[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: mov.f32
-				v2 := uint64(u1)
-				r24[l] = v2
-			}
-		}
-	}
-}
-
-// stencil3B3 runs b3 ($L__BB1_3) of kernel stencil3, PTX lines 136-143.
-func stencil3B3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r24 := w.Reg(24)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX lines 136: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 136: mov.f32
-				v1 := uint64(r24[l])
-				r26[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 136: mov.f32
-				v1 := uint64(r24[l])
-				r26[l] = v1
-			}
-		}
-	}
-	// PTX line 137: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:137")
-	// PTX line 138: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x20, 4, 64, m, "testdata/ptx/O0/dynamic_shared.ptx:138")
-	// PTX lines 139, 140: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: shl.b64
-				v2 := uint64(uint64(r28[l]) << uint32(k0))
-				// 140: add.s64
-				v3 := uint64(uint64(v2) + uint64(r27[l]))
-				r30[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: shl.b64
-				v2 := uint64(uint64(r28[l]) << uint32(k0))
-				// 140: add.s64
-				v3 := uint64(uint64(v2) + uint64(r27[l]))
-				r30[l] = v3
-			}
-		}
-	}
-	// PTX line 141: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r26, r30, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:141")
-	// PTX line 142: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:142")
-	// PTX lines 143: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 143: setp.ne.s32
-				c4t := uint32(r31[l]) != uint32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 143: setp.ne.s32
-				c4t := uint32(r31[l]) != uint32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 31: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:31")
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// stencil3B4 runs b4 ($L__BB1_4) of kernel stencil3, PTX lines 147-148.
-func stencil3B4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r32 := w.Reg(32)
-	k0 := uint64(0x1)
-	// PTX line 147: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:147")
-	// PTX lines 148: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: setp.lt.s32
-				c1t := int32(r32[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 32: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u3)
+				// PTX line 33: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 35: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 36: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: st.u64
+							s9 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: st.u64
+							s9 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/dynamic_shared.ptx:36")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: setp.lt.s32
-				c1t := int32(r32[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 37, 38: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s10w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
+							}
+							// 38: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r8[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:37")
+							}
+							// 38: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r8[l] = v11
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// stencil3B5 runs b5 ($L__BB1_5) of kernel stencil3, PTX lines 152-155.
-func stencil3B5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	k0 := uint64(0xffffffff)
-	// PTX line 152: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:152")
-	// PTX lines 153: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 153: add.s32
-				v1 := uint64(uint32(r33[l]) + uint32(k0))
-				r34[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 153: add.s32
-				v1 := uint64(uint32(r33[l]) + uint32(k0))
-				r34[l] = v1
-			}
-		}
-	}
-	// PTX line 154: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:154")
-	// PTX lines 155: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 155: setp.ge.s32
-				c2t := int32(r34[l]) >= int32(r35[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r8[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r8[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:39")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 155: setp.ge.s32
-				c2t := int32(r34[l]) >= int32(r35[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 40: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.NTID().X))
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u13)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u13)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/dynamic_shared.ptx:41")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// stencil3B6 runs b6 ($L__BB1_6) of kernel stencil3, PTX lines 159-166.
-func stencil3B6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x2)
-	// PTX line 159: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:159")
-	// PTX line 160: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:160")
-	// PTX lines 161, 162, 163, 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: add.s32
-				v1 := uint64(uint32(r37[l]) + uint32(k0))
-				// 162: cvt.s64.s32
-				v2 := uint64(uint64(int32(v1)))
-				// 163: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k1))
-				// 164: add.s64
-				v4 := uint64(uint64(r36[l]) + uint64(v3))
-				r41[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 161: add.s32
-				v1 := uint64(uint32(r37[l]) + uint32(k0))
-				// 162: cvt.s64.s32
-				v2 := uint64(uint64(int32(v1)))
-				// 163: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k1))
-				// 164: add.s64
-				v4 := uint64(uint64(r36[l]) + uint64(v3))
-				r41[l] = v4
-			}
-		}
-	}
-	// PTX line 165: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r42, r41, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:165")
-	// PTX lines 166: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 166: mov.f32
-				v5 := uint64(r42[l])
-				r43[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 166: mov.f32
-				v5 := uint64(r42[l])
-				r43[l] = v5
-			}
-		}
-	}
-}
-
-// stencil3B7 runs b7 ($L__BB1_7) of kernel stencil3, PTX lines 169-170.
-func stencil3B7(w *runtime.Warp, m uint32) {
-	r43 := w.Reg(43)
-	k0 := uint64(0x0)
-	// PTX line 169: mov.f32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 170: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 170: mov.f32
-				v2 := uint64(u1)
-				r43[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 170: mov.f32
-				v2 := uint64(u1)
-				r43[l] = v2
-			}
-		}
-	}
-}
-
-// stencil3B8 runs b8 ($L__BB1_8) of kernel stencil3, PTX lines 173-175.
-func stencil3B8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r43 := w.Reg(43)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	// PTX lines 173: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 173: mov.f32
-				v1 := uint64(r43[l])
-				r45[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 173: mov.f32
-				v1 := uint64(r43[l])
-				r45[l] = v1
-			}
-		}
-	}
-	// PTX line 174: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:174")
-	// PTX line 175: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r45, r46, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:175")
-}
-
-// stencil3B9 runs b9 ($L__BB1_9) of kernel stencil3, PTX lines 178-181.
-func stencil3B9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r47 := w.Reg(47)
-	k0 := uint64(0xffffffff)
-	// PTX line 178: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:178")
-	// PTX line 179: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.NTID().X))
-	// PTX line 180: add.s32, warp-uniform
-	u2 := uint64(uint32(u1) + uint32(k0))
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: setp.ne.s32
-				c3t := uint32(r47[l]) != uint32(u2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX line 42: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX lines 43, 44: lane-local, one loop over the lanes
+				{
+					v16aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: ld.u32
+							v16a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
+									continue
+								}
+								v16 = v16x
+							}
+							// 44: mul.lo.s32
+							v17 := uint64(uint32(u15) * uint32(v16))
+							r12[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: ld.u32
+							v16a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/dynamic_shared.ptx:43")
+									continue
+								}
+								v16 = v16x
+							}
+							// 44: mul.lo.s32
+							v17 := uint64(uint32(u15) * uint32(v16))
+							r12[l] = v17
+						}
+					}
+					flt.Raise(w)
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: setp.ne.s32
-				c3t := uint32(r47[l]) != uint32(u2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r12[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r12[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/dynamic_shared.ptx:45")
+							}
+						}
+					}
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// stencil3B10 runs b10 ($L__BB1_10) of kernel stencil3, PTX lines 185-188.
-func stencil3B10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	k0 := uint64(0x1)
-	// PTX line 185: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:185")
-	// PTX lines 186: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 186: add.s32
-				v1 := uint64(uint32(r50[l]) + uint32(k0))
-				r51[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 186: add.s32
-				v1 := uint64(uint32(r50[l]) + uint32(k0))
-				r51[l] = v1
-			}
-		}
-	}
-	// PTX line 187: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:187")
-	// PTX lines 188: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: setp.ge.s32
-				c2t := int32(r51[l]) >= int32(r52[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
+				{
+					v19aw := w.Window(6)
+					v20aw := w.Window(7)
+					v21aw := w.Window(8)
+					v26aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: ld.u64
+							v19a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
+									continue
+								}
+								v19 = v19x
+							}
+							// 47: ld.u32
+							v20a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
+									continue
+								}
+								v20 = v20x
+							}
+							// 48: ld.u32
+							v21a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
+									continue
+								}
+								v21 = v21x
+							}
+							// 49: add.s32
+							v22 := uint64(uint32(v20) + uint32(v21))
+							// 50: cvt.u64.u32
+							v23 := uint64(uint64(uint32(v22)))
+							// 51: shl.b64
+							v24 := uint64(uint64(v23) << uint32(k2))
+							// 52: add.s64
+							v25 := uint64(uint64(v19) + uint64(v24))
+							// 53: ld.f32
+							v26a := uint64(v25) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
+									continue
+								}
+								v26 = v26x
+							}
+							r20[l] = v26
+							// 54: cvt.u64.u32
+							v27 := uint64(uint64(uint32(v21)))
+							r21[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: ld.u64
+							v19a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/dynamic_shared.ptx:46")
+									continue
+								}
+								v19 = v19x
+							}
+							// 47: ld.u32
+							v20a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/dynamic_shared.ptx:47")
+									continue
+								}
+								v20 = v20x
+							}
+							// 48: ld.u32
+							v21a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:48")
+									continue
+								}
+								v21 = v21x
+							}
+							// 49: add.s32
+							v22 := uint64(uint32(v20) + uint32(v21))
+							// 50: cvt.u64.u32
+							v23 := uint64(uint64(uint32(v22)))
+							// 51: shl.b64
+							v24 := uint64(uint64(v23) << uint32(k2))
+							// 52: add.s64
+							v25 := uint64(uint64(v19) + uint64(v24))
+							// 53: ld.f32
+							v26a := uint64(v25) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/dynamic_shared.ptx:53")
+									continue
+								}
+								v26 = v26x
+							}
+							r20[l] = v26
+							// 54: cvt.u64.u32
+							v27 := uint64(uint64(uint32(v21)))
+							r21[l] = v27
+						}
+					}
+					flt.Raise(w)
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 188: setp.ge.s32
-				c2t := int32(r51[l]) >= int32(r52[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 55: mov.u64, warp-uniform
+				u28 := uint64(k0)
+				// PTX line 56: cvta.shared.u64, warp-uniform
+				u29 := uint64(uint64(u28 + k3))
+				runtime.Broadcast(r23, m, u29)
+				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+				{
+					s32w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: shl.b64
+							v30 := uint64(uint64(r21[l]) << uint32(k2))
+							// 58: add.s64
+							v31 := uint64(uint64(u29) + uint64(v30))
+							// 59: st.f32
+							s32 := uint64(v31) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+							}
+							s32v := uint64(r20[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: shl.b64
+							v30 := uint64(uint64(r21[l]) << uint32(k2))
+							// 58: add.s64
+							v31 := uint64(uint64(u29) + uint64(v30))
+							// 59: st.f32
+							s32 := uint64(v31) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+							}
+							s32v := uint64(r20[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/dynamic_shared.ptx:59")
+							}
+						}
+					}
 				}
-				p5 = p5&^(1<<l) | c2b0<<l
 			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// stencil3B11 runs b11 ($L__BB1_11) of kernel stencil3, PTX lines 192-197.
-func stencil3B11(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	k0 := uint64(0x2)
-	// PTX line 192: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:192")
-	// PTX line 193: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/dynamic_shared.ptx:193")
-	// PTX lines 194, 195: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: shl.b64
-				v1 := uint64(uint64(r54[l]) << uint32(k0))
-				// 195: add.s64
-				v2 := uint64(uint64(v1) + uint64(r53[l]))
-				r56[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: shl.b64
-				v1 := uint64(uint64(r54[l]) << uint32(k0))
-				// 195: add.s64
-				v2 := uint64(uint64(v1) + uint64(r53[l]))
-				r56[l] = v2
-			}
-		}
-	}
-	// PTX line 196: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r57, r56, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:196")
-	// PTX lines 197: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 197: mov.f32
-				v3 := uint64(r57[l])
-				r58[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 197: mov.f32
-				v3 := uint64(r57[l])
-				r58[l] = v3
-			}
-		}
-	}
-}
-
-// stencil3B12 runs b12 ($L__BB1_12) of kernel stencil3, PTX lines 200-201.
-func stencil3B12(w *runtime.Warp, m uint32) {
-	r58 := w.Reg(58)
-	k0 := uint64(0x0)
-	// PTX line 200: mov.f32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 201: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 201: mov.f32
-				v2 := uint64(u1)
-				r58[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 201: mov.f32
-				v2 := uint64(u1)
-				r58[l] = v2
-			}
-		}
-	}
-}
-
-// stencil3B13 runs b13 ($L__BB1_13) of kernel stencil3, PTX lines 204-209.
-func stencil3B13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r58 := w.Reg(58)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	r62 := w.Reg(62)
-	r64 := w.Reg(64)
-	k0 := uint64(0x2)
-	// PTX lines 204: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: mov.f32
-				v1 := uint64(r58[l])
-				r60[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: mov.f32
-				v1 := uint64(r58[l])
-				r60[l] = v1
-			}
-		}
-	}
-	// PTX line 205: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:205")
-	// PTX line 206: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0x20, 4, 64, m, "testdata/ptx/O0/dynamic_shared.ptx:206")
-	// PTX lines 207, 208: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: shl.b64
-				v2 := uint64(uint64(r62[l]) << uint32(k0))
-				// 208: add.s64
-				v3 := uint64(uint64(v2) + uint64(r61[l]))
-				r64[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: shl.b64
-				v2 := uint64(uint64(r62[l]) << uint32(k0))
-				// 208: add.s64
-				v3 := uint64(uint64(v2) + uint64(r61[l]))
-				r64[l] = v3
-			}
-		}
-	}
-	// PTX line 209: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r60, r64, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:209")
-}
-
-// stencil3B14_1 runs b14 ($L__BB1_14) of kernel stencil3, PTX lines 213-215.
-func stencil3B14_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r65 := w.Reg(65)
-	r66 := w.Reg(66)
-	// PTX line 213: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r65, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:213")
-	// PTX line 214: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r66, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:214")
-	// PTX lines 215: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 215: setp.ge.s32
-				c1t := int32(r65[l]) >= int32(r66[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			return pc, budget
+		case 1:
+			// b0, PTX lines 61-75; ret
+			{
+				r0 := w.Reg(0)
+				r23 := w.Reg(23)
+				r33 := w.Reg(33)
+				r39 := w.Reg(39)
+				k0 := uint64(0x2)
+				// PTX lines 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(11)
+					v2aw := w.Window(12)
+					v8aw := w.Window(13)
+					v9aw := w.Window(14)
+					v10aw := w.Window(15)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
+									continue
+								}
+								v1 = v1x
+							}
+							// 62: ld.u32
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
+									continue
+								}
+								v2 = v2x
+							}
+							// 63: not.b32
+							v3 := uint64(^uint32(v2))
+							// 64: add.s32
+							v4 := uint64(uint32(v3) + uint32(v1))
+							// 65: cvt.u64.u32
+							v5 := uint64(uint64(uint32(v4)))
+							// 66: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k0))
+							// 67: add.s64
+							v7 := uint64(uint64(r23[l]) + uint64(v6))
+							// 68: ld.f32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
+									continue
+								}
+								v8 = v8x
+							}
+							r33[l] = v8
+							// 69: ld.u64
+							v9a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
+									continue
+								}
+								v9 = v9x
+							}
+							// 70: ld.u32
+							v10a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
+									continue
+								}
+								v10 = v10x
+							}
+							// 71: add.s32
+							v11 := uint64(uint32(v10) + uint32(v2))
+							// 72: cvt.u64.u32
+							v12 := uint64(uint64(uint32(v11)))
+							// 73: shl.b64
+							v13 := uint64(uint64(v12) << uint32(k0))
+							// 74: add.s64
+							v14 := uint64(uint64(v9) + uint64(v13))
+							r39[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:61")
+									continue
+								}
+								v1 = v1x
+							}
+							// 62: ld.u32
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:62")
+									continue
+								}
+								v2 = v2x
+							}
+							// 63: not.b32
+							v3 := uint64(^uint32(v2))
+							// 64: add.s32
+							v4 := uint64(uint32(v3) + uint32(v1))
+							// 65: cvt.u64.u32
+							v5 := uint64(uint64(uint32(v4)))
+							// 66: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k0))
+							// 67: add.s64
+							v7 := uint64(uint64(r23[l]) + uint64(v6))
+							// 68: ld.f32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:68")
+									continue
+								}
+								v8 = v8x
+							}
+							r33[l] = v8
+							// 69: ld.u64
+							v9a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/dynamic_shared.ptx:69")
+									continue
+								}
+								v9 = v9x
+							}
+							// 70: ld.u32
+							v10a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/dynamic_shared.ptx:70")
+									continue
+								}
+								v10 = v10x
+							}
+							// 71: add.s32
+							v11 := uint64(uint32(v10) + uint32(v2))
+							// 72: cvt.u64.u32
+							v12 := uint64(uint64(uint32(v11)))
+							// 73: shl.b64
+							v13 := uint64(uint64(v12) << uint32(k0))
+							// 74: add.s64
+							v14 := uint64(uint64(v9) + uint64(v13))
+							r39[l] = v14
+						}
+					}
+					flt.Raise(w)
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 215: setp.ge.s32
-				c1t := int32(r65[l]) >= int32(r66[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 75: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: st.f32
+							s15 := uint64(r39[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r33[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: st.f32
+							s15 := uint64(r39[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r33[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:75")
+							}
+						}
+					}
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[6] = p6
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// stencil3B15 runs b15 ($L__BB1_15) of kernel stencil3, PTX lines 219-233.
-func stencil3B15(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r67 := w.Reg(67)
-	r68 := w.Reg(68)
-	r70 := w.Reg(70)
-	r71 := w.Reg(71)
-	r72 := w.Reg(72)
-	r73 := w.Reg(73)
-	r74 := w.Reg(74)
-	r76 := w.Reg(76)
-	r77 := w.Reg(77)
-	r78 := w.Reg(78)
-	r80 := w.Reg(80)
-	k0 := uint64(0x2)
-	k1 := uint64(0x40400000)
-	// PTX line 219: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r67, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:219")
-	// PTX line 220: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r68, r0, 0xffffffffffffffff, 0x20, 4, 64, m, "testdata/ptx/O0/dynamic_shared.ptx:220")
-	// PTX lines 221, 222: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 221: shl.b64
-				v1 := uint64(uint64(r68[l]) << uint32(k0))
-				// 222: add.s64
-				v2 := uint64(uint64(r67[l]) + uint64(v1))
-				r70[l] = v2
+// stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 95-120; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+			{
+				r0 := w.Reg(0)
+				r11 := w.Reg(11)
+				r16 := w.Reg(16)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0xe0000000)
+				// PTX line 95: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 96: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 97: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:97")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 98: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:98")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 99: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:99")
+				}
+				// PTX line 100: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 101: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 102: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 103: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/dynamic_shared.ptx:104")
+							}
+						}
+					}
+				}
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/dynamic_shared.ptx:105")
+							}
+						}
+					}
+				}
+				// PTX lines 106: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/dynamic_shared.ptx:106")
+							}
+						}
+					}
+				}
+				// PTX line 107: mov.u64, warp-uniform
+				u13 := uint64(k0)
+				// PTX line 108: cvta.shared.u64, warp-uniform
+				u14 := uint64(uint64(u13 + k2))
+				// PTX lines 109, 110: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s15w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: st.u64
+							s15 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u14)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
+							}
+							// 110: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							r11[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: st.u64
+							s15 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u14)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:109")
+							}
+							// 110: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							r11[l] = v16
+						}
+					}
+				}
+				// PTX lines 111: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: st.u32
+							s17 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+							}
+							s17v := uint64(r11[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: st.u32
+							s17 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+							}
+							s17v := uint64(r11[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/dynamic_shared.ptx:111")
+							}
+						}
+					}
+				}
+				// PTX line 112: mov.u32, warp-uniform
+				u18 := uint64(uint64(w.CTAID().X))
+				// PTX line 113: mov.u32, warp-uniform
+				u19 := uint64(uint64(w.NTID().X))
+				// PTX line 114: mul.lo.s32, warp-uniform
+				u20 := uint64(uint32(u18) * uint32(u19))
+				// PTX lines 115, 116: lane-local, one loop over the lanes
+				{
+					v21aw := w.Window(22)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: ld.u32
+							v21a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
+									continue
+								}
+								v21 = v21x
+							}
+							// 116: add.s32
+							v22 := uint64(uint32(u20) + uint32(v21))
+							r16[l] = v22
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: ld.u32
+							v21a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/dynamic_shared.ptx:115")
+									continue
+								}
+								v21 = v21x
+							}
+							// 116: add.s32
+							v22 := uint64(uint32(u20) + uint32(v21))
+							r16[l] = v22
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 117: lane-local, one loop over the lanes
+				{
+					s23w := w.Window(23)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: st.u32
+							s23 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+							}
+							s23v := uint64(r16[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+								runtime.Store32(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: st.u32
+							s23 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+							}
+							s23v := uint64(r16[l])
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+								runtime.Store32(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/dynamic_shared.ptx:117")
+							}
+						}
+					}
+				}
+				// PTX lines 118, 119, 120: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v24aw := w.Window(24)
+					v25aw := w.Window(25)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: ld.u32
+							v24a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
+									continue
+								}
+								v24 = v24x
+							}
+							// 119: ld.u32
+							v25a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+							}
+							var v25 uint64
+							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+								v25 = runtime.Load32(v25aw.Mem, v25ao)
+							} else {
+								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+								if !v25ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
+									continue
+								}
+								v25 = v25x
+							}
+							// 120: setp.ge.s32
+							c26t := int32(v24) >= int32(v25)
+							c26 := c26t
+							c26b0 := uint32(0)
+							if c26 {
+								c26b0 = 1
+							}
+							p0 = p0&^(1<<l) | c26b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: ld.u32
+							v24a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/dynamic_shared.ptx:118")
+									continue
+								}
+								v24 = v24x
+							}
+							// 119: ld.u32
+							v25a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+							}
+							var v25 uint64
+							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+								v25 = runtime.Load32(v25aw.Mem, v25ao)
+							} else {
+								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+								if !v25ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/dynamic_shared.ptx:119")
+									continue
+								}
+								v25 = v25x
+							}
+							// 120: setp.ge.s32
+							c26t := int32(v24) >= int32(v25)
+							c26 := c26t
+							c26b0 := uint32(0)
+							if c26 {
+								c26b0 = 1
+							}
+							p0 = p0&^(1<<l) | c26b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 221: shl.b64
-				v1 := uint64(uint64(r68[l]) << uint32(k0))
-				// 222: add.s64
-				v2 := uint64(uint64(r67[l]) + uint64(v1))
-				r70[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 18
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX lines 124-129
+			{
+				r0 := w.Reg(0)
+				r24 := w.Reg(24)
+				k0 := uint64(0x2)
+				// PTX lines 124, 125, 126, 127, 128, 129: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(26)
+					v2aw := w.Window(27)
+					v5aw := w.Window(28)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
+									continue
+								}
+								v1 = v1x
+							}
+							// 125: ld.s32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 126: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 127: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 128: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
+									continue
+								}
+								v5 = v5x
+							}
+							// 129: mov.f32
+							v6 := uint64(v5)
+							r24[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:124")
+									continue
+								}
+								v1 = v1x
+							}
+							// 125: ld.s32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:125")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 126: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 127: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 128: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:128")
+									continue
+								}
+								v5 = v5x
+							}
+							// 129: mov.f32
+							v6 := uint64(v5)
+							r24[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 132-133
+			{
+				r24 := w.Reg(24)
+				k0 := uint64(0x0)
+				// PTX line 132: mov.f32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 133: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: mov.f32
+							v2 := uint64(u1)
+							r24[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: mov.f32
+							v2 := uint64(u1)
+							r24[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX lines 136-143; divergent, reconverges at block 9 (b9 ($L__BB1_9))
+			{
+				r0 := w.Reg(0)
+				r24 := w.Reg(24)
+				r26 := w.Reg(26)
+				r30 := w.Reg(30)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 136, 137, 138, 139, 140: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(29)
+					v3aw := w.Window(30)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 136: mov.f32
+							v1 := uint64(r24[l])
+							r26[l] = v1
+							// 137: ld.u64
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
+									continue
+								}
+								v2 = v2x
+							}
+							// 138: ld.s32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 139: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 140: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							r30[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 136: mov.f32
+							v1 := uint64(r24[l])
+							r26[l] = v1
+							// 137: ld.u64
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:137")
+									continue
+								}
+								v2 = v2x
+							}
+							// 138: ld.s32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:138")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 139: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 140: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							r30[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 141: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(31)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 141: st.f32
+							s6 := uint64(r30[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 141: st.f32
+							s6 := uint64(r30[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:141")
+							}
+						}
+					}
+				}
+				// PTX lines 142, 143: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v7aw := w.Window(32)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: ld.u32
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
+									continue
+								}
+								v7 = v7x
+							}
+							// 143: setp.ne.s32
+							c8t := uint32(v7) != uint32(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: ld.u32
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:142")
+									continue
+								}
+								v7 = v7x
+							}
+							// 143: setp.ne.s32
+							c8t := uint32(v7) != uint32(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 147, 148: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(33)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
+									continue
+								}
+								v1 = v1x
+							}
+							// 148: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:147")
+									continue
+								}
+								v1 = v1x
+							}
+							// 148: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xffffffff)
+				// PTX lines 152, 153, 154, 155: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v1aw := w.Window(34)
+					v3aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
+									continue
+								}
+								v1 = v1x
+							}
+							// 153: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 154: ld.u32
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
+									continue
+								}
+								v3 = v3x
+							}
+							// 155: setp.ge.s32
+							c4t := int32(v2) >= int32(v3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p3 = p3&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:152")
+									continue
+								}
+								v1 = v1x
+							}
+							// 153: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 154: ld.u32
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:154")
+									continue
+								}
+								v3 = v3x
+							}
+							// 155: setp.ge.s32
+							c4t := int32(v2) >= int32(v3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p3 = p3&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB1_6), PTX lines 159-166
+			{
+				r0 := w.Reg(0)
+				r43 := w.Reg(43)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x2)
+				// PTX lines 159, 160, 161, 162, 163, 164, 165, 166: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(36)
+					v2aw := w.Window(37)
+					v7aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 159: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
+									continue
+								}
+								v1 = v1x
+							}
+							// 160: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
+									continue
+								}
+								v2 = v2x
+							}
+							// 161: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							// 162: cvt.s64.s32
+							v4 := uint64(uint64(int32(v3)))
+							// 163: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k1))
+							// 164: add.s64
+							v6 := uint64(uint64(v1) + uint64(v5))
+							// 165: ld.f32
+							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
+									continue
+								}
+								v7 = v7x
+							}
+							// 166: mov.f32
+							v8 := uint64(v7)
+							r43[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 159: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:159")
+									continue
+								}
+								v1 = v1x
+							}
+							// 160: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:160")
+									continue
+								}
+								v2 = v2x
+							}
+							// 161: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							// 162: cvt.s64.s32
+							v4 := uint64(uint64(int32(v3)))
+							// 163: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k1))
+							// 164: add.s64
+							v6 := uint64(uint64(v1) + uint64(v5))
+							// 165: ld.f32
+							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/dynamic_shared.ptx:165")
+									continue
+								}
+								v7 = v7x
+							}
+							// 166: mov.f32
+							v8 := uint64(v7)
+							r43[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 7:
+			// b7 ($L__BB1_7), PTX lines 169-170
+			{
+				r43 := w.Reg(43)
+				k0 := uint64(0x0)
+				// PTX line 169: mov.f32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 170: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: mov.f32
+							v2 := uint64(u1)
+							r43[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: mov.f32
+							v2 := uint64(u1)
+							r43[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b8 ($L__BB1_8), PTX lines 173-175
+			{
+				r0 := w.Reg(0)
+				r43 := w.Reg(43)
+				r45 := w.Reg(45)
+				r46 := w.Reg(46)
+				// PTX lines 173, 174: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(39)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: mov.f32
+							v1 := uint64(r43[l])
+							r45[l] = v1
+							// 174: ld.u64
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
+									continue
+								}
+								v2 = v2x
+							}
+							r46[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: mov.f32
+							v1 := uint64(r43[l])
+							r45[l] = v1
+							// 174: ld.u64
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:174")
+									continue
+								}
+								v2 = v2x
+							}
+							r46[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 175: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: st.f32
+							s3 := uint64(r46[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r45[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: st.f32
+							s3 := uint64(r46[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r45[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/dynamic_shared.ptx:175")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b9 ($L__BB1_9), PTX lines 178-181; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+			{
+				r0 := w.Reg(0)
+				r47 := w.Reg(47)
+				k0 := uint64(0xffffffff)
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(41)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
+									continue
+								}
+								v1 = v1x
+							}
+							r47[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
+									continue
+								}
+								v1 = v1x
+							}
+							r47[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 179: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX line 180: add.s32, warp-uniform
+				u3 := uint64(uint32(u2) + uint32(k0))
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: setp.ne.s32
+							c4t := uint32(r47[l]) != uint32(u3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p4 = p4&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: setp.ne.s32
+							c4t := uint32(r47[l]) != uint32(u3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p4 = p4&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 14
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 185, 186, 187, 188: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					v1aw := w.Window(42)
+					v3aw := w.Window(43)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 185: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
+									continue
+								}
+								v1 = v1x
+							}
+							// 186: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 187: ld.u32
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
+									continue
+								}
+								v3 = v3x
+							}
+							// 188: setp.ge.s32
+							c4t := int32(v2) >= int32(v3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 185: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:185")
+									continue
+								}
+								v1 = v1x
+							}
+							// 186: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 187: ld.u32
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:187")
+									continue
+								}
+								v3 = v3x
+							}
+							// 188: setp.ge.s32
+							c4t := int32(v2) >= int32(v3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 12
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b11 ($L__BB1_11), PTX lines 192-197
+			{
+				r0 := w.Reg(0)
+				r58 := w.Reg(58)
+				k0 := uint64(0x2)
+				// PTX lines 192, 193, 194, 195, 196, 197: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(44)
+					v2aw := w.Window(45)
+					v5aw := w.Window(46)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 192: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
+									continue
+								}
+								v1 = v1x
+							}
+							// 193: ld.s32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 194: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 195: add.s64
+							v4 := uint64(uint64(v3) + uint64(v1))
+							// 196: ld.f32
+							v5a := uint64(v4) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
+									continue
+								}
+								v5 = v5x
+							}
+							// 197: mov.f32
+							v6 := uint64(v5)
+							r58[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 192: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:192")
+									continue
+								}
+								v1 = v1x
+							}
+							// 193: ld.s32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:193")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 194: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 195: add.s64
+							v4 := uint64(uint64(v3) + uint64(v1))
+							// 196: ld.f32
+							v5a := uint64(v4) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:196")
+									continue
+								}
+								v5 = v5x
+							}
+							// 197: mov.f32
+							v6 := uint64(v5)
+							r58[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 12:
+			// b12 ($L__BB1_12), PTX lines 200-201
+			{
+				r58 := w.Reg(58)
+				k0 := uint64(0x0)
+				// PTX line 200: mov.f32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 201: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 201: mov.f32
+							v2 := uint64(u1)
+							r58[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 201: mov.f32
+							v2 := uint64(u1)
+							r58[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 13:
+			// b13 ($L__BB1_13), PTX lines 204-209
+			{
+				r0 := w.Reg(0)
+				r58 := w.Reg(58)
+				r60 := w.Reg(60)
+				r64 := w.Reg(64)
+				k0 := uint64(0x2)
+				// PTX lines 204, 205, 206, 207, 208: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(47)
+					v3aw := w.Window(48)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: mov.f32
+							v1 := uint64(r58[l])
+							r60[l] = v1
+							// 205: ld.u64
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
+									continue
+								}
+								v2 = v2x
+							}
+							// 206: ld.s32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 207: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 208: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							r64[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: mov.f32
+							v1 := uint64(r58[l])
+							r60[l] = v1
+							// 205: ld.u64
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/dynamic_shared.ptx:205")
+									continue
+								}
+								v2 = v2x
+							}
+							// 206: ld.s32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/dynamic_shared.ptx:206")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 207: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 208: add.s64
+							v5 := uint64(uint64(v4) + uint64(v2))
+							r64[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 209: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(49)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: st.f32
+							s6 := uint64(r64[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r60[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: st.f32
+							s6 := uint64(r64[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r60[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/dynamic_shared.ptx:209")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 14:
+			// b14 ($L__BB1_14), PTX line 211; bar.sync at line 212
+			return pc, budget
+		case 15:
+			// b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 213, 214, 215: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					v1aw := w.Window(50)
+					v2aw := w.Window(51)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 213: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
+									continue
+								}
+								v1 = v1x
+							}
+							// 214: ld.u32
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
+									continue
+								}
+								v2 = v2x
+							}
+							// 215: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 213: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:213")
+									continue
+								}
+								v1 = v1x
+							}
+							// 214: ld.u32
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:214")
+									continue
+								}
+								v2 = v2x
+							}
+							// 215: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 16:
+			// b15 ($L__BB1_15), PTX lines 219-233
+			{
+				r0 := w.Reg(0)
+				r76 := w.Reg(76)
+				r80 := w.Reg(80)
+				k0 := uint64(0x2)
+				k1 := uint64(0x40400000)
+				// PTX lines 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(52)
+					v2aw := w.Window(53)
+					v5aw := w.Window(54)
+					v6aw := w.Window(55)
+					v8aw := w.Window(56)
+					v11aw := w.Window(57)
+					v12aw := w.Window(58)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 219: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
+									continue
+								}
+								v1 = v1x
+							}
+							// 220: ld.s32
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 221: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 222: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 223: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
+									continue
+								}
+								v5 = v5x
+							}
+							// 224: ld.f32
+							v6a := uint64(v4) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
+									continue
+								}
+								v6 = v6x
+							}
+							// 225: add.rn.f32
+							v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+							// 226: ld.f32
+							v8a := uint64(v4) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
+									continue
+								}
+								v8 = v8x
+							}
+							// 227: add.rn.f32
+							v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+							// 228: div.rn.f32
+							v10 := uint64(isa.DivF32(uint32(v9), uint32(k1), isa.RN))
+							r76[l] = v10
+							// 229: ld.u64
+							v11a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
+									continue
+								}
+								v11 = v11x
+							}
+							// 230: ld.s32
+							v12a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
+									continue
+								}
+								v12 = v12x
+							}
+							v12 = uint64(uint64(int64(int32(v12))))
+							// 231: shl.b64
+							v13 := uint64(uint64(v12) << uint32(k0))
+							// 232: add.s64
+							v14 := uint64(uint64(v11) + uint64(v13))
+							r80[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 219: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/dynamic_shared.ptx:219")
+									continue
+								}
+								v1 = v1x
+							}
+							// 220: ld.s32
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/dynamic_shared.ptx:220")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 221: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 222: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 223: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/dynamic_shared.ptx:223")
+									continue
+								}
+								v5 = v5x
+							}
+							// 224: ld.f32
+							v6a := uint64(v4) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/dynamic_shared.ptx:224")
+									continue
+								}
+								v6 = v6x
+							}
+							// 225: add.rn.f32
+							v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+							// 226: ld.f32
+							v8a := uint64(v4) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/dynamic_shared.ptx:226")
+									continue
+								}
+								v8 = v8x
+							}
+							// 227: add.rn.f32
+							v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+							// 228: div.rn.f32
+							v10 := uint64(isa.DivF32(uint32(v9), uint32(k1), isa.RN))
+							r76[l] = v10
+							// 229: ld.u64
+							v11a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/dynamic_shared.ptx:229")
+									continue
+								}
+								v11 = v11x
+							}
+							// 230: ld.s32
+							v12a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/dynamic_shared.ptx:230")
+									continue
+								}
+								v12 = v12x
+							}
+							v12 = uint64(uint64(int64(int32(v12))))
+							// 231: shl.b64
+							v13 := uint64(uint64(v12) << uint32(k0))
+							// 232: add.s64
+							v14 := uint64(uint64(v11) + uint64(v13))
+							r80[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 233: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(59)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 233: st.f32
+							s15 := uint64(r80[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r76[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 233: st.f32
+							s15 := uint64(r80[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r76[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/dynamic_shared.ptx:233")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 17:
+			// b16 ($L__BB1_16), PTX line 235; ret
+			next = 25
+		case 18:
+			// b17, PTX line 121
+			next = 1
+		case 19:
+			// b18, PTX line 144
+			next = 4
+		case 20:
+			// b19, PTX line 149
+			next = 5
+		case 21:
+			// b20, PTX line 156
+			next = 6
+		case 22:
+			// b21, PTX line 182
+			next = 10
+		case 23:
+			// b22, PTX line 189
+			next = 11
+		case 24:
+			// b23, PTX line 216
+			next = 16
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 223: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r71, r70, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:223")
-	// PTX line 224: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r72, r70, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:224")
-	// PTX lines 225: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 225: add.rn.f32
-				v3 := uint64(isa.AddF32RN(uint32(r71[l]), uint32(r72[l])))
-				r73[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 225: add.rn.f32
-				v3 := uint64(isa.AddF32RN(uint32(r71[l]), uint32(r72[l])))
-				r73[l] = v3
-			}
+		if next == stop || next >= 25 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 226: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r74, r70, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:226")
-	// PTX lines 227, 228: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 227: add.rn.f32
-				v4 := uint64(isa.AddF32RN(uint32(r73[l]), uint32(r74[l])))
-				// 228: div.rn.f32
-				v5 := uint64(isa.DivF32(uint32(v4), uint32(k1), isa.RN))
-				r76[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 227: add.rn.f32
-				v4 := uint64(isa.AddF32RN(uint32(r73[l]), uint32(r74[l])))
-				// 228: div.rn.f32
-				v5 := uint64(isa.DivF32(uint32(v4), uint32(k1), isa.RN))
-				r76[l] = v5
-			}
-		}
-	}
-	// PTX line 229: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r77, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/dynamic_shared.ptx:229")
-	// PTX line 230: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r78, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/dynamic_shared.ptx:230")
-	// PTX lines 231, 232: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 231: shl.b64
-				v6 := uint64(uint64(r78[l]) << uint32(k0))
-				// 232: add.s64
-				v7 := uint64(uint64(r77[l]) + uint64(v6))
-				r80[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 231: shl.b64
-				v6 := uint64(uint64(r78[l]) << uint32(k0))
-				// 232: add.s64
-				v7 := uint64(uint64(r77[l]) + uint64(v6))
-				r80[l] = v7
-			}
-		}
-	}
-	// PTX line 233: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r76, r80, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:233")
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/early_exit.ptx",
+	NumWindows: 69,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -146,9 +147,38 @@ func init() {
 	classifyFunc.Blocks = make([]runtime.Block, 15)
 	// b0, PTX lines 25-30; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 	classifyFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifyB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:25",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -160,9 +190,26 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 34-35
 	classifyFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifyB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:34",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:36",
@@ -173,9 +220,26 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 38-39; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 	classifyFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{classifyB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:38",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -187,9 +251,26 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 43-44
 	classifyFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{classifyB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:43",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:45",
@@ -200,9 +281,26 @@ func init() {
 	}
 	// b4 ($L__BB0_4), PTX lines 47-48; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 	classifyFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{classifyB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:47",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -214,9 +312,26 @@ func init() {
 	}
 	// b5 ($L__BB0_5), PTX lines 52-53
 	classifyFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{classifyB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:52",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:54",
@@ -227,9 +342,26 @@ func init() {
 	}
 	// b6 ($L__BB0_6), PTX lines 56-57; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 	classifyFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{classifyB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:56",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -241,9 +373,26 @@ func init() {
 	}
 	// b7 ($L__BB0_7), PTX lines 61-62
 	classifyFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{classifyB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:61",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:63",
@@ -254,9 +403,26 @@ func init() {
 	}
 	// b8 ($L__BB0_8), PTX lines 65-66
 	classifyFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{classifyB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:65",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:67",
@@ -267,9 +433,24 @@ func init() {
 	}
 	// b9 ($L__BB0_9), PTX lines 69-70; ret
 	classifyFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{classifyB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:69",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:71",
@@ -282,6 +463,15 @@ func init() {
 	classifyFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:32",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:32",
@@ -294,6 +484,15 @@ func init() {
 	classifyFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:41",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:41",
@@ -306,6 +505,15 @@ func init() {
 	classifyFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:50",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:50",
@@ -318,6 +526,15 @@ func init() {
 	classifyFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:59",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:59",
@@ -331,12 +548,99 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifyFunc.Run = classifyRun
 	findFirstFunc.Blocks = make([]runtime.Block, 17)
 	// b0, PTX lines 91-115; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 	findFirstFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:91",
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -350,6 +654,15 @@ func init() {
 	findFirstFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:119",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:119",
@@ -360,9 +673,26 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 121-122
 	findFirstFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:121",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:123",
@@ -373,9 +703,29 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 125-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 	findFirstFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:125",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -387,9 +737,62 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 131-144; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 	findFirstFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:131",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -401,9 +804,38 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 148-153
 	findFirstFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:148",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:154",
@@ -414,9 +846,26 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 156-157; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 	findFirstFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:156",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -428,9 +877,44 @@ func init() {
 	}
 	// b7 ($L__BB1_7), PTX lines 161-168
 	findFirstFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:161",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:169",
@@ -443,6 +927,15 @@ func init() {
 	findFirstFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:171",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:171",
@@ -453,9 +946,29 @@ func init() {
 	}
 	// b9 ($L__BB1_9), PTX lines 173-175
 	findFirstFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:173",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:176",
@@ -466,9 +979,38 @@ func init() {
 	}
 	// b10 ($L__BB1_10), PTX lines 178-183
 	findFirstFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:178",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:184",
@@ -481,6 +1023,13 @@ func init() {
 	findFirstFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:186",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:186",
@@ -493,6 +1042,15 @@ func init() {
 	findFirstFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:117",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:117",
@@ -505,6 +1063,15 @@ func init() {
 	findFirstFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:129",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  129,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:129",
@@ -517,6 +1084,15 @@ func init() {
 	findFirstFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:146",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:146",
@@ -529,6 +1105,15 @@ func init() {
 	findFirstFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:159",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:159",
@@ -542,12 +1127,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	findFirstFunc.Run = findFirstRun
 	classifySumFunc.Blocks = make([]runtime.Block, 16)
 	// b0, PTX lines 204-224; divergent, reconverges at block 10 (b9 ($L__BB2_9))
 	classifySumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:204",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -561,6 +1221,15 @@ func init() {
 	classifySumFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:228",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:228",
@@ -571,9 +1240,32 @@ func init() {
 	}
 	// b2 ($L__BB2_2), PTX lines 230-233
 	classifySumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:230",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:234",
@@ -584,9 +1276,29 @@ func init() {
 	}
 	// b3 ($L__BB2_3), PTX lines 236-238; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 	classifySumFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:236",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -598,9 +1310,33 @@ func init() {
 	}
 	// b4 ($L__BB2_4), PTX lines 242-249; code before the call
 	classifySumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:242",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  249,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -611,6 +1347,13 @@ func init() {
 	classifySumFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:251",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  251,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -637,6 +1380,15 @@ func init() {
 	classifySumFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:268",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  268,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:268",
@@ -649,6 +1401,15 @@ func init() {
 	classifySumFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:270",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  270,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:270",
@@ -659,9 +1420,29 @@ func init() {
 	}
 	// b7 ($L__BB2_7), PTX lines 272-274
 	classifySumFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:272",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:275",
@@ -672,9 +1453,38 @@ func init() {
 	}
 	// b8 ($L__BB2_8), PTX lines 277-282
 	classifySumFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:277",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:283",
@@ -687,6 +1497,13 @@ func init() {
 	classifySumFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:285",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  285,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:285",
@@ -699,6 +1516,15 @@ func init() {
 	classifySumFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:226",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  226,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:226",
@@ -711,6 +1537,15 @@ func init() {
 	classifySumFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:240",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  240,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:240",
@@ -721,9 +1556,44 @@ func init() {
 	}
 	// b12, PTX lines 256-264; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 	classifySumFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/early_exit.ptx:256",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -737,6 +1607,15 @@ func init() {
 	classifySumFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/early_exit.ptx:266",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/early_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  266,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/early_exit.ptx:266",
@@ -750,6 +1629,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifySumFunc.Run = classifySumRun
 }
 
 // FindFirst launches PTX kernel find_first (testdata/ptx/O0/early_exit.ptx:75) on dev with the launch configuration cfg. Parameters: param0 is find_first_param_0, param1 is find_first_param_1, param2 is find_first_param_2, param3 is find_first_param_3, param4 is find_first_param_4.
@@ -772,1073 +1652,3773 @@ func ClassifySum(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, classifySumFunc, cfg, p[:])
 }
 
-// classifyB0 runs b0 of function _Z8classifyi, PTX lines 25-30.
-func classifyB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0xffffffff)
-	// PTX line 25: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 26: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 27: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:27")
-	// PTX line 28: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/early_exit.ptx:28")
-	// PTX line 29: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:29")
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: setp.gt.s32
-				c3t := int32(r3[l]) > int32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+// classifyRun runs blocks of function _Z8classifyi for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 25-30; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0xffffffff)
+				// PTX line 25: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 26: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				// PTX lines 27: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: ld.param.u32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/early_exit.ptx:27")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: ld.param.u32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/early_exit.ptx:27")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: setp.gt.s32
-				c3t := int32(r3[l]) > int32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 28: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: st.u32
+							s4 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:28")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: st.u32
+							s4 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:28")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-}
-
-// classifyB1 runs b1 ($L__BB0_1) of function _Z8classifyi, PTX lines 34-35.
-func classifyB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	k0 := uint64(0xffffffff)
-	// PTX line 34: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r4, m, u1)
-	// PTX line 35: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:35")
-	_ = u1
-}
-
-// classifyB2 runs b2 ($L__BB0_2) of function _Z8classifyi, PTX lines 38-39.
-func classifyB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	// PTX line 38: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:38")
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: setp.ne.s32
-				c1t := uint32(r5[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 29, 30: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: ld.u32
+							v5a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:29")
+									continue
+								}
+								v5 = v5x
+							}
+							// 30: setp.gt.s32
+							c6t := int32(v5) > int32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: ld.u32
+							v5a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:29")
+									continue
+								}
+								v5 = v5x
+							}
+							// 30: setp.gt.s32
+							c6t := int32(v5) > int32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: setp.ne.s32
-				c1t := uint32(r5[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 34-35
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xffffffff)
+				// PTX line 34: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 35: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:35")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:35")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// classifyB3 runs b3 ($L__BB0_3) of function _Z8classifyi, PTX lines 43-44.
-func classifyB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	k0 := uint64(0x0)
-	// PTX line 43: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r6, m, u1)
-	// PTX line 44: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:44")
-	_ = u1
-}
-
-// classifyB4 runs b4 ($L__BB0_4) of function _Z8classifyi, PTX lines 47-48.
-func classifyB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r7 := w.Reg(7)
-	k0 := uint64(0x63)
-	// PTX line 47: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:47")
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: setp.gt.s32
-				c1t := int32(r7[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 38-39; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 38, 39: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:38")
+									continue
+								}
+								v1 = v1x
+							}
+							// 39: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:38")
+									continue
+								}
+								v1 = v1x
+							}
+							// 39: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: setp.gt.s32
-				c1t := int32(r7[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB0_3), PTX lines 43-44
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 43: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:44")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// classifyB5 runs b5 ($L__BB0_5) of function _Z8classifyi, PTX lines 52-53.
-func classifyB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	k0 := uint64(0x1)
-	// PTX line 52: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r8, m, u1)
-	// PTX line 53: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:53")
-	_ = u1
-}
-
-// classifyB6 runs b6 ($L__BB0_6) of function _Z8classifyi, PTX lines 56-57.
-func classifyB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	k0 := uint64(0x270f)
-	// PTX line 56: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:56")
-	// PTX lines 57: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: setp.gt.s32
-				c1t := int32(r9[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 4:
+			// b4 ($L__BB0_4), PTX lines 47-48; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x63)
+				// PTX lines 47, 48: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:47")
+									continue
+								}
+								v1 = v1x
+							}
+							// 48: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:47")
+									continue
+								}
+								v1 = v1x
+							}
+							// 48: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: setp.gt.s32
-				c1t := int32(r9[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB0_5), PTX lines 52-53
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX line 52: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:53")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:53")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// classifyB7 runs b7 ($L__BB0_7) of function _Z8classifyi, PTX lines 61-62.
-func classifyB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	k0 := uint64(0x2)
-	// PTX line 61: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r10, m, u1)
-	// PTX line 62: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:62")
-	_ = u1
-}
-
-// classifyB8 runs b8 ($L__BB0_8) of function _Z8classifyi, PTX lines 65-66.
-func classifyB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r11 := w.Reg(11)
-	k0 := uint64(0x3)
-	// PTX line 65: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r11, m, u1)
-	// PTX line 66: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:66")
-	_ = u1
-}
-
-// classifyB9 runs b9 ($L__BB0_9) of function _Z8classifyi, PTX lines 69-70.
-func classifyB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r12 := w.Reg(12)
-	// PTX line 69: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:69")
-	// PTX line 70: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r12, nil, 0, 0x4, 4, m, "testdata/ptx/O0/early_exit.ptx:70")
-}
-
-// findFirstB0 runs b0 of kernel find_first, PTX lines 91-115.
-func findFirstB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 91: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 92: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 93: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/early_exit.ptx:93")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 94: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/early_exit.ptx:94")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 95: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/early_exit.ptx:95")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 96: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/early_exit.ptx:96")
-	// PTX line 97: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/early_exit.ptx:97")
-	// PTX line 98: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u6)
-	// PTX line 99: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 100: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u7)
-	// PTX line 101: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 102: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/early_exit.ptx:102")
-	// PTX line 103: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/early_exit.ptx:103")
-	// PTX line 104: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/early_exit.ptx:104")
-	// PTX line 105: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/early_exit.ptx:105")
-	// PTX line 106: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/early_exit.ptx:106")
-	// PTX line 107: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.CTAID().X))
-	// PTX line 108: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.NTID().X))
-	// PTX line 109: mul.lo.s32, warp-uniform
-	u14 := uint64(uint32(u12) * uint32(u13))
-	// PTX lines 110, 111: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 111: add.s32
-				v16 := uint64(uint32(u14) + uint32(v15))
-				r15[l] = v16
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 111: add.s32
-				v16 := uint64(uint32(u14) + uint32(v15))
-				r15[l] = v16
-			}
-		}
-	}
-	// PTX line 112: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/early_exit.ptx:112")
-	// PTX line 113: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:113")
-	// PTX line 114: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:114")
-	// PTX lines 115: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 115: setp.lt.s32
-				c17t := int32(r16[l]) < int32(r17[l])
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+			next = 9
+		case 6:
+			// b6 ($L__BB0_6), PTX lines 56-57; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x270f)
+				// PTX lines 56, 57: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v1aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:56")
+									continue
+								}
+								v1 = v1x
+							}
+							// 57: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:56")
+									continue
+								}
+								v1 = v1x
+							}
+							// 57: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 115: setp.lt.s32
-				c17t := int32(r16[l]) < int32(r17[l])
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB0_7), PTX lines 61-62
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2)
+				// PTX line 61: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 62: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:62")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:62")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
 			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u5
-	_ = u9
-	_ = u11
-}
-
-// findFirstB2 runs b2 ($L__BB1_2) of kernel find_first, PTX lines 121-122.
-func findFirstB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	// PTX line 121: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r18, m, u1)
-	// PTX line 122: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/early_exit.ptx:122")
-	_ = u1
-}
-
-// findFirstB3 runs b3 ($L__BB1_3) of kernel find_first, PTX lines 125-127.
-func findFirstB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	// PTX line 125: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:125")
-	// PTX line 126: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:126")
-	// PTX lines 127: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: setp.ge.s32
-				c1t := int32(r19[l]) >= int32(r20[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 8:
+			// b8 ($L__BB0_8), PTX lines 65-66
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x3)
+				// PTX line 65: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:66")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:66")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: setp.ge.s32
-				c1t := int32(r19[l]) >= int32(r20[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b9 ($L__BB0_9), PTX lines 69-70; ret
+			{
+				r0 := w.Reg(0)
+				r12 := w.Reg(12)
+				// PTX lines 69: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: ld.u32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:69")
+									continue
+								}
+								v1 = v1x
+							}
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: ld.u32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:69")
+									continue
+								}
+								v1 = v1x
+							}
+							r12[l] = v1
+						}
+					}
+					flt.Raise(w)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// findFirstB4 runs b4 ($L__BB1_4) of kernel find_first, PTX lines 131-144.
-func findFirstB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	k0 := uint64(0x2)
-	// PTX line 131: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/early_exit.ptx:131")
-	// PTX line 132: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:132")
-	// PTX line 133: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:133")
-	// PTX lines 134: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: mul.lo.s32
-				v1 := uint64(uint32(r22[l]) * uint32(r23[l]))
-				r24[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: mul.lo.s32
-				v1 := uint64(uint32(r22[l]) * uint32(r23[l]))
-				r24[l] = v1
-			}
-		}
-	}
-	// PTX line 135: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:135")
-	// PTX lines 136, 137, 138, 139: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 136: add.s32
-				v2 := uint64(uint32(r24[l]) + uint32(r25[l]))
-				// 137: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 138: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 139: add.s64
-				v5 := uint64(uint64(r21[l]) + uint64(v4))
-				r29[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 136: add.s32
-				v2 := uint64(uint32(r24[l]) + uint32(r25[l]))
-				// 137: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 138: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 139: add.s64
-				v5 := uint64(uint64(r21[l]) + uint64(v4))
-				r29[l] = v5
-			}
-		}
-	}
-	// PTX line 140: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:140")
-	// PTX line 141: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/early_exit.ptx:141")
-	// PTX line 142: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:142")
-	// PTX line 143: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:143")
-	// PTX lines 144: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 144: setp.ne.s32
-				c6t := uint32(r31[l]) != uint32(r32[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.param.b32
+							s2 := uint64(0x4)
+							s2v := uint64(r12[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:70")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.param.b32
+							s2 := uint64(0x4)
+							s2v := uint64(r12[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:70")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 144: setp.ne.s32
-				c6t := uint32(r31[l]) != uint32(r32[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 10:
+			// b10, PTX line 31
+			next = 1
+		case 11:
+			// b11, PTX line 40
+			next = 3
+		case 12:
+			// b12, PTX line 49
+			next = 5
+		case 13:
+			// b13, PTX line 58
+			next = 7
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// findFirstRun runs blocks of kernel find_first for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 91-115; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 91: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 92: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// findFirstB5 runs b5 ($L__BB1_5) of kernel find_first, PTX lines 148-153.
-func findFirstB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	k0 := uint64(0x2)
-	// PTX line 148: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:148")
-	// PTX line 149: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/early_exit.ptx:149")
-	// PTX line 150: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x1c, 4, 64, m, "testdata/ptx/O0/early_exit.ptx:150")
-	// PTX lines 151, 152: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 151: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 152: add.s64
-				v2 := uint64(uint64(r34[l]) + uint64(v1))
-				r37[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 151: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 152: add.s64
-				v2 := uint64(uint64(r34[l]) + uint64(v1))
-				r37[l] = v2
-			}
-		}
-	}
-	// PTX line 153: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r33, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:153")
-}
-
-// findFirstB6 runs b6 ($L__BB1_6) of kernel find_first, PTX lines 156-157.
-func findFirstB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r38 := w.Reg(38)
-	k0 := uint64(0xffffffff)
-	// PTX line 156: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:156")
-	// PTX lines 157: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 157: setp.gt.s32
-				c1t := int32(r38[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 93: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/early_exit.ptx:93")
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 157: setp.gt.s32
-				c1t := int32(r38[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// findFirstB7 runs b7 ($L__BB1_7) of kernel find_first, PTX lines 161-168.
-func findFirstB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r39 := w.Reg(39)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r45 := w.Reg(45)
-	k0 := uint64(0xfffffffe)
-	k1 := uint64(0x2)
-	// PTX line 161: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:161")
-	// PTX line 162: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 163: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r39[l]))
-				r41[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r39[l]))
-				r41[l] = v2
-			}
-		}
-	}
-	// PTX line 164: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/early_exit.ptx:164")
-	// PTX line 165: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x1c, 4, 64, m, "testdata/ptx/O0/early_exit.ptx:165")
-	// PTX lines 166, 167: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 166: shl.b64
-				v3 := uint64(uint64(r43[l]) << uint32(k1))
-				// 167: add.s64
-				v4 := uint64(uint64(r42[l]) + uint64(v3))
-				r45[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 166: shl.b64
-				v3 := uint64(uint64(r43[l]) << uint32(k1))
-				// 167: add.s64
-				v4 := uint64(uint64(r42[l]) + uint64(v3))
-				r45[l] = v4
-			}
-		}
-	}
-	// PTX line 168: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r41, r45, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:168")
-}
-
-// findFirstB9 runs b9 ($L__BB1_9) of kernel find_first, PTX lines 173-175.
-func findFirstB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	k0 := uint64(0x1)
-	// PTX line 173: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:173")
-	// PTX lines 174: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 174: add.s32
-				v1 := uint64(uint32(r46[l]) + uint32(k0))
-				r47[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 174: add.s32
-				v1 := uint64(uint32(r46[l]) + uint32(k0))
-				r47[l] = v1
-			}
-		}
-	}
-	// PTX line 175: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/early_exit.ptx:175")
-}
-
-// findFirstB10 runs b10 ($L__BB1_10) of kernel find_first, PTX lines 178-183.
-func findFirstB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	k0 := uint64(0x2)
-	k1 := uint64(0xffffffff)
-	// PTX line 178: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/early_exit.ptx:178")
-	// PTX line 179: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x1c, 4, 64, m, "testdata/ptx/O0/early_exit.ptx:179")
-	// PTX lines 180, 181: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 180: shl.b64
-				v1 := uint64(uint64(r49[l]) << uint32(k0))
-				// 181: add.s64
-				v2 := uint64(uint64(r48[l]) + uint64(v1))
-				r51[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 180: shl.b64
-				v1 := uint64(uint64(r49[l]) << uint32(k0))
-				// 181: add.s64
-				v2 := uint64(uint64(r48[l]) + uint64(v1))
-				r51[l] = v2
-			}
-		}
-	}
-	// PTX line 182: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r52, m, u3)
-	// PTX line 183: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r52, r51, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:183")
-	_ = u3
-}
-
-// classifySumB0 runs b0 of kernel classify_sum, PTX lines 204-224.
-func classifySumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 204: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 205: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 206: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/early_exit.ptx:206")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 207: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/early_exit.ptx:207")
-	// PTX line 208: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/early_exit.ptx:208")
-	// PTX line 209: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 210: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 211: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 212: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 213: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/early_exit.ptx:213")
-	// PTX line 214: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/early_exit.ptx:214")
-	// PTX line 215: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/early_exit.ptx:215")
-	// PTX line 216: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 217: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 218: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 219, 220: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 219: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 220: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 219: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 220: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 221: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/early_exit.ptx:221")
-	// PTX line 222: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:222")
-	// PTX line 223: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:223")
-	// PTX lines 224: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 224: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				// PTX line 94: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/early_exit.ptx:94")
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 224: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// classifySumB2 runs b2 ($L__BB2_2) of kernel classify_sum, PTX lines 230-233.
-func classifySumB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x0)
-	// PTX line 230: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r16, m, u1)
-	// PTX line 231: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/early_exit.ptx:231")
-	// PTX line 232: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:232")
-	// PTX line 233: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/early_exit.ptx:233")
-	_ = u1
-}
-
-// classifySumB3 runs b3 ($L__BB2_3) of kernel classify_sum, PTX lines 236-238.
-func classifySumB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	// PTX line 236: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:236")
-	// PTX line 237: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:237")
-	// PTX lines 238: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 238: setp.ge.s32
-				c1t := int32(r18[l]) >= int32(r19[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 95: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/early_exit.ptx:95")
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 238: setp.ge.s32
-				c1t := int32(r18[l]) >= int32(r19[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// classifySumB4 runs b4 ($L__BB2_4) of kernel classify_sum, PTX lines 242-249.
-func classifySumB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	k0 := uint64(0x2)
-	// PTX line 242: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/early_exit.ptx:242")
-	// PTX line 243: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x1c, 4, 64, m, "testdata/ptx/O0/early_exit.ptx:243")
-	// PTX lines 244, 245: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 244: shl.b64
-				v1 := uint64(uint64(r21[l]) << uint32(k0))
-				// 245: add.s64
-				v2 := uint64(uint64(r20[l]) + uint64(v1))
-				r23[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 244: shl.b64
-				v1 := uint64(uint64(r21[l]) << uint32(k0))
-				// 245: add.s64
-				v2 := uint64(uint64(r20[l]) + uint64(v1))
-				r23[l] = v2
-			}
-		}
-	}
-	// PTX line 246: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r23, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:246")
-	// PTX line 249: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r24, nil, 0, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:249")
-}
-
-// classifySumB7 runs b7 ($L__BB2_7) of kernel classify_sum, PTX lines 272-274.
-func classifySumB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	k0 := uint64(0x1)
-	// PTX line 272: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:272")
-	// PTX lines 273: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 273: add.s32
-				v1 := uint64(uint32(r30[l]) + uint32(k0))
-				r31[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 273: add.s32
-				v1 := uint64(uint32(r30[l]) + uint32(k0))
-				r31[l] = v1
-			}
-		}
-	}
-	// PTX line 274: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/early_exit.ptx:274")
-}
-
-// classifySumB8 runs b8 ($L__BB2_8) of kernel classify_sum, PTX lines 277-282.
-func classifySumB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r36 := w.Reg(36)
-	k0 := uint64(0x2)
-	// PTX line 277: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:277")
-	// PTX line 278: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/early_exit.ptx:278")
-	// PTX line 279: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/early_exit.ptx:279")
-	// PTX lines 280, 281: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 280: shl.b64
-				v1 := uint64(uint64(r34[l]) << uint32(k0))
-				// 281: add.s64
-				v2 := uint64(uint64(r33[l]) + uint64(v1))
-				r36[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 280: shl.b64
-				v1 := uint64(uint64(r34[l]) << uint32(k0))
-				// 281: add.s64
-				v2 := uint64(uint64(r33[l]) + uint64(v1))
-				r36[l] = v2
-			}
-		}
-	}
-	// PTX line 282: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r36, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/early_exit.ptx:282")
-}
-
-// classifySumB12 runs b12 of kernel classify_sum, PTX lines 256-264.
-func classifySumB12(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	k0 := uint64(0x3)
-	// PTX line 256: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r25, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:256")
-	// PTX line 258: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/early_exit.ptx:258")
-	// PTX line 259: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:259")
-	// PTX line 260: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:260")
-	// PTX lines 261: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 261: add.s32
-				v1 := uint64(uint32(r27[l]) + uint32(r26[l]))
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 261: add.s32
-				v1 := uint64(uint32(r27[l]) + uint32(r26[l]))
-				r28[l] = v1
-			}
-		}
-	}
-	// PTX line 262: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/early_exit.ptx:262")
-	// PTX line 263: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/early_exit.ptx:263")
-	// PTX lines 264: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 264: setp.ne.s32
-				c2t := uint32(r29[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 96: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/early_exit.ptx:96")
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 264: setp.ne.s32
-				c2t := uint32(r29[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c2b0<<l
+				// PTX line 97: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/early_exit.ptx:97")
+				}
+				// PTX line 98: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u6)
+				// PTX line 99: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 100: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u7)
+				// PTX line 101: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.u64
+							s12 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/early_exit.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.u64
+							s12 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/early_exit.ptx:102")
+							}
+						}
+					}
+				}
+				// PTX lines 103: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: st.u64
+							s13 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u9)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/early_exit.ptx:103")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: st.u64
+							s13 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u9)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/early_exit.ptx:103")
+							}
+						}
+					}
+				}
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.u32
+							s14 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u5)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/early_exit.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.u32
+							s14 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u5)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/early_exit.ptx:104")
+							}
+						}
+					}
+				}
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.u32
+							s15 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(u4)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/early_exit.ptx:105")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.u32
+							s15 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(u4)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/early_exit.ptx:105")
+							}
+						}
+					}
+				}
+				// PTX lines 106: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: st.u32
+							s16 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/early_exit.ptx:106")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: st.u32
+							s16 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/early_exit.ptx:106")
+							}
+						}
+					}
+				}
+				// PTX line 107: mov.u32, warp-uniform
+				u17 := uint64(uint64(w.CTAID().X))
+				// PTX line 108: mov.u32, warp-uniform
+				u18 := uint64(uint64(w.NTID().X))
+				// PTX line 109: mul.lo.s32, warp-uniform
+				u19 := uint64(uint32(u17) * uint32(u18))
+				// PTX lines 110, 111, 112: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s22w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 111: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 112: st.u32
+							s22 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/early_exit.ptx:112")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 111: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 112: st.u32
+							s22 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/early_exit.ptx:112")
+							}
+						}
+					}
+				}
+				// PTX lines 113, 114, 115: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v23aw := w.Window(17)
+					v24aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 113: ld.u32
+							v23a := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/early_exit.ptx:113")
+									continue
+								}
+								v23 = v23x
+							}
+							// 114: ld.u32
+							v24a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/early_exit.ptx:114")
+									continue
+								}
+								v24 = v24x
+							}
+							// 115: setp.lt.s32
+							c25t := int32(v23) < int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 113: ld.u32
+							v23a := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/early_exit.ptx:113")
+									continue
+								}
+								v23 = v23x
+							}
+							// 114: ld.u32
+							v24a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/early_exit.ptx:114")
+									continue
+								}
+								v24 = v24x
+							}
+							// 115: setp.lt.s32
+							c25t := int32(v23) < int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 118
+			next = 11
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 121-122
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 121: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 122: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: st.u32
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:122")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: st.u32
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:122")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX lines 125-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 125, 126, 127: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(20)
+					v2aw := w.Window(21)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 125: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:125")
+									continue
+								}
+								v1 = v1x
+							}
+							// 126: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:126")
+									continue
+								}
+								v2 = v2x
+							}
+							// 127: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 125: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:125")
+									continue
+								}
+								v1 = v1x
+							}
+							// 126: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:126")
+									continue
+								}
+								v2 = v2x
+							}
+							// 127: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_4), PTX lines 131-144; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+			{
+				r0 := w.Reg(0)
+				r30 := w.Reg(30)
+				k0 := uint64(0x2)
+				// PTX lines 131, 132, 133, 134, 135, 136, 137, 138, 139, 140: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(22)
+					v2aw := w.Window(23)
+					v3aw := w.Window(24)
+					v5aw := w.Window(25)
+					v10aw := w.Window(26)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:131")
+									continue
+								}
+								v1 = v1x
+							}
+							// 132: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:132")
+									continue
+								}
+								v2 = v2x
+							}
+							// 133: ld.u32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:133")
+									continue
+								}
+								v3 = v3x
+							}
+							// 134: mul.lo.s32
+							v4 := uint64(uint32(v2) * uint32(v3))
+							// 135: ld.u32
+							v5a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:135")
+									continue
+								}
+								v5 = v5x
+							}
+							// 136: add.s32
+							v6 := uint64(uint32(v4) + uint32(v5))
+							// 137: cvt.s64.s32
+							v7 := uint64(uint64(int32(v6)))
+							// 138: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k0))
+							// 139: add.s64
+							v9 := uint64(uint64(v1) + uint64(v8))
+							// 140: ld.u32
+							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/early_exit.ptx:140")
+									continue
+								}
+								v10 = v10x
+							}
+							r30[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:131")
+									continue
+								}
+								v1 = v1x
+							}
+							// 132: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:132")
+									continue
+								}
+								v2 = v2x
+							}
+							// 133: ld.u32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:133")
+									continue
+								}
+								v3 = v3x
+							}
+							// 134: mul.lo.s32
+							v4 := uint64(uint32(v2) * uint32(v3))
+							// 135: ld.u32
+							v5a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:135")
+									continue
+								}
+								v5 = v5x
+							}
+							// 136: add.s32
+							v6 := uint64(uint32(v4) + uint32(v5))
+							// 137: cvt.s64.s32
+							v7 := uint64(uint64(int32(v6)))
+							// 138: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k0))
+							// 139: add.s64
+							v9 := uint64(uint64(v1) + uint64(v8))
+							// 140: ld.u32
+							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/early_exit.ptx:140")
+									continue
+								}
+								v10 = v10x
+							}
+							r30[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 141: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(27)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 141: st.u32
+							s11 := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r30[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/early_exit.ptx:141")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 141: st.u32
+							s11 := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r30[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/early_exit.ptx:141")
+							}
+						}
+					}
+				}
+				// PTX lines 142, 143, 144: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v12aw := w.Window(28)
+					v13aw := w.Window(29)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: ld.u32
+							v12a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/early_exit.ptx:142")
+									continue
+								}
+								v12 = v12x
+							}
+							// 143: ld.u32
+							v13a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/early_exit.ptx:143")
+									continue
+								}
+								v13 = v13x
+							}
+							// 144: setp.ne.s32
+							c14t := uint32(v12) != uint32(v13)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p2 = p2&^(1<<l) | c14b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: ld.u32
+							v12a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/early_exit.ptx:142")
+									continue
+								}
+								v12 = v12x
+							}
+							// 143: ld.u32
+							v13a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/early_exit.ptx:143")
+									continue
+								}
+								v13 = v13x
+							}
+							// 144: setp.ne.s32
+							c14t := uint32(v12) != uint32(v13)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p2 = p2&^(1<<l) | c14b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB1_5), PTX lines 148-153
+			{
+				r0 := w.Reg(0)
+				r33 := w.Reg(33)
+				r37 := w.Reg(37)
+				k0 := uint64(0x2)
+				// PTX lines 148, 149, 150, 151, 152: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(30)
+					v2aw := w.Window(31)
+					v3aw := w.Window(32)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:148")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 149: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:149")
+									continue
+								}
+								v2 = v2x
+							}
+							// 150: ld.s32
+							v3a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:150")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 151: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 152: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r37[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:148")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 149: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:149")
+									continue
+								}
+								v2 = v2x
+							}
+							// 150: ld.s32
+							v3a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:150")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 151: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 152: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r37[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 153: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: st.u32
+							s6 := uint64(r37[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r33[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:153")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: st.u32
+							s6 := uint64(r37[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r33[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:153")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 6:
+			// b6 ($L__BB1_6), PTX lines 156-157; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xffffffff)
+				// PTX lines 156, 157: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v1aw := w.Window(34)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 156: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:156")
+									continue
+								}
+								v1 = v1x
+							}
+							// 157: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 156: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:156")
+									continue
+								}
+								v1 = v1x
+							}
+							// 157: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB1_7), PTX lines 161-168
+			{
+				r0 := w.Reg(0)
+				r39 := w.Reg(39)
+				r41 := w.Reg(41)
+				r45 := w.Reg(45)
+				k0 := uint64(0xfffffffe)
+				k1 := uint64(0x2)
+				// PTX lines 161: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
+									continue
+								}
+								v1 = v1x
+							}
+							r39[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
+									continue
+								}
+								v1 = v1x
+							}
+							r39[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 162: mov.b32, warp-uniform
+				u2 := uint64(k0)
+				// PTX lines 163, 164, 165, 166, 167: lane-local, one loop over the lanes
+				{
+					v4aw := w.Window(36)
+					v5aw := w.Window(37)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: sub.s32
+							v3 := uint64(uint32(u2) - uint32(r39[l]))
+							r41[l] = v3
+							// 164: ld.u64
+							v4a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
+									continue
+								}
+								v4 = v4x
+							}
+							// 165: ld.s32
+							v5a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
+									continue
+								}
+								v5 = v5x
+							}
+							v5 = uint64(uint64(int64(int32(v5))))
+							// 166: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k1))
+							// 167: add.s64
+							v7 := uint64(uint64(v4) + uint64(v6))
+							r45[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: sub.s32
+							v3 := uint64(uint32(u2) - uint32(r39[l]))
+							r41[l] = v3
+							// 164: ld.u64
+							v4a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
+									continue
+								}
+								v4 = v4x
+							}
+							// 165: ld.s32
+							v5a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
+									continue
+								}
+								v5 = v5x
+							}
+							v5 = uint64(uint64(int64(int32(v5))))
+							// 166: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k1))
+							// 167: add.s64
+							v7 := uint64(uint64(v4) + uint64(v6))
+							r45[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 168: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(38)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: st.u32
+							s8 := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r41[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/early_exit.ptx:168")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: st.u32
+							s8 := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r41[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/early_exit.ptx:168")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 8:
+			// b8 ($L__BB1_8), PTX line 170
+			next = 9
+		case 9:
+			// b9 ($L__BB1_9), PTX lines 173-175
+			{
+				r0 := w.Reg(0)
+				r47 := w.Reg(47)
+				k0 := uint64(0x1)
+				// PTX lines 173, 174: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(39)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:173")
+									continue
+								}
+								v1 = v1x
+							}
+							// 174: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r47[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:173")
+									continue
+								}
+								v1 = v1x
+							}
+							// 174: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r47[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 175: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: st.u32
+							s3 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r47[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:175")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: st.u32
+							s3 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r47[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:175")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 10:
+			// b10 ($L__BB1_10), PTX lines 178-183
+			{
+				r0 := w.Reg(0)
+				r51 := w.Reg(51)
+				k0 := uint64(0x2)
+				k1 := uint64(0xffffffff)
+				// PTX lines 178, 179, 180, 181: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(41)
+					v2aw := w.Window(42)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:178")
+									continue
+								}
+								v1 = v1x
+							}
+							// 179: ld.s32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:179")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 180: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 181: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r51[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:178")
+									continue
+								}
+								v1 = v1x
+							}
+							// 179: ld.s32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:179")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 180: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 181: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r51[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 182: mov.b32, warp-uniform
+				u5 := uint64(k1)
+				// PTX lines 183: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(43)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 183: st.u32
+							s6 := uint64(r51[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:183")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 183: st.u32
+							s6 := uint64(r51[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:183")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b11 ($L__BB1_11), PTX line 185; ret
+			next = 16
+		case 12:
+			// b12, PTX line 116
+			next = 1
+		case 13:
+			// b13, PTX line 128
+			next = 4
+		case 14:
+			// b14, PTX line 145
+			next = 5
+		case 15:
+			// b15, PTX line 158
+			next = 7
+		default:
+			return pc, budget
 		}
-		w.P[2] = p2
+		if next == stop || next >= 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// classifySumRun runs blocks of kernel classify_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 204-224; divergent, reconverges at block 10 (b9 ($L__BB2_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 204: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 205: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 206: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/early_exit.ptx:206")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 207: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/early_exit.ptx:207")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 208: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/early_exit.ptx:208")
+				}
+				// PTX line 209: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 210: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 211: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 212: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 213: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 213: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/early_exit.ptx:213")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 213: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/early_exit.ptx:213")
+							}
+						}
+					}
+				}
+				// PTX lines 214: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(45)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 214: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/early_exit.ptx:214")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 214: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/early_exit.ptx:214")
+							}
+						}
+					}
+				}
+				// PTX lines 215: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/early_exit.ptx:215")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/early_exit.ptx:215")
+							}
+						}
+					}
+				}
+				// PTX line 216: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 217: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 218: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 219, 220, 221: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(47)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 219: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 220: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 221: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/early_exit.ptx:221")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 219: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 220: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 221: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/early_exit.ptx:221")
+							}
+						}
+					}
+				}
+				// PTX lines 222, 223, 224: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(48)
+					v20aw := w.Window(49)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 222: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/early_exit.ptx:222")
+									continue
+								}
+								v19 = v19x
+							}
+							// 223: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/early_exit.ptx:223")
+									continue
+								}
+								v20 = v20x
+							}
+							// 224: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 222: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/early_exit.ptx:222")
+									continue
+								}
+								v19 = v19x
+							}
+							// 223: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/early_exit.ptx:223")
+									continue
+								}
+								v20 = v20x
+							}
+							// 224: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_1), PTX line 227
+			next = 10
+		case 2:
+			// b2 ($L__BB2_2), PTX lines 230-233
+			{
+				r0 := w.Reg(0)
+				r17 := w.Reg(17)
+				k0 := uint64(0x0)
+				// PTX line 230: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 231: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:231")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:231")
+							}
+						}
+					}
+				}
+				// PTX lines 232: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(51)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: ld.u32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:232")
+									continue
+								}
+								v3 = v3x
+							}
+							r17[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: ld.u32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:232")
+									continue
+								}
+								v3 = v3x
+							}
+							r17[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 233: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(52)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 233: st.u32
+							s4 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r17[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:233")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 233: st.u32
+							s4 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r17[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/early_exit.ptx:233")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB2_3), PTX lines 236-238; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 236, 237, 238: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(53)
+					v2aw := w.Window(54)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 236: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:236")
+									continue
+								}
+								v1 = v1x
+							}
+							// 237: ld.u32
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:237")
+									continue
+								}
+								v2 = v2x
+							}
+							// 238: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 236: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:236")
+									continue
+								}
+								v1 = v1x
+							}
+							// 237: ld.u32
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:237")
+									continue
+								}
+								v2 = v2x
+							}
+							// 238: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB2_4), PTX lines 242-249; code before the call
+			{
+				r0 := w.Reg(0)
+				r24 := w.Reg(24)
+				k0 := uint64(0x2)
+				// PTX lines 242, 243, 244, 245, 246: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(55)
+					v2aw := w.Window(56)
+					v5aw := w.Window(57)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 242: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:242")
+									continue
+								}
+								v1 = v1x
+							}
+							// 243: ld.s32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:243")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 244: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 245: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 246: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:246")
+									continue
+								}
+								v5 = v5x
+							}
+							r24[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 242: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/early_exit.ptx:242")
+									continue
+								}
+								v1 = v1x
+							}
+							// 243: ld.s32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/early_exit.ptx:243")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 244: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 245: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 246: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:246")
+									continue
+								}
+								v5 = v5x
+							}
+							r24[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 249: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 249: st.param.b32
+							s6 := uint64(0x0)
+							s6v := uint64(r24[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:249")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 249: st.param.b32
+							s6 := uint64(0x0)
+							s6v := uint64(r24[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:249")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b4 ($L__BB2_4), PTX line 241
+			return pc, budget
+		case 6:
+			// b5 ($L__BB2_5), PTX line 267
+			next = 9
+		case 7:
+			// b6 ($L__BB2_6), PTX line 269
+			next = 8
+		case 8:
+			// b7 ($L__BB2_7), PTX lines 272-274
+			{
+				r0 := w.Reg(0)
+				r31 := w.Reg(31)
+				k0 := uint64(0x1)
+				// PTX lines 272, 273: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(58)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 272: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:272")
+									continue
+								}
+								v1 = v1x
+							}
+							// 273: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r31[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 272: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:272")
+									continue
+								}
+								v1 = v1x
+							}
+							// 273: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r31[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 274: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(59)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 274: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r31[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:274")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 274: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r31[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/early_exit.ptx:274")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 9:
+			// b8 ($L__BB2_8), PTX lines 277-282
+			{
+				r0 := w.Reg(0)
+				r32 := w.Reg(32)
+				r36 := w.Reg(36)
+				k0 := uint64(0x2)
+				// PTX lines 277, 278, 279, 280, 281: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(60)
+					v2aw := w.Window(61)
+					v3aw := w.Window(62)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 277: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:277")
+									continue
+								}
+								v1 = v1x
+							}
+							r32[l] = v1
+							// 278: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:278")
+									continue
+								}
+								v2 = v2x
+							}
+							// 279: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:279")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 280: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 281: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r36[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 277: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:277")
+									continue
+								}
+								v1 = v1x
+							}
+							r32[l] = v1
+							// 278: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/early_exit.ptx:278")
+									continue
+								}
+								v2 = v2x
+							}
+							// 279: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:279")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 280: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 281: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r36[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 282: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(63)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 282: st.u32
+							s6 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r32[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:282")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 282: st.u32
+							s6 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r32[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:282")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b9 ($L__BB2_9), PTX line 284; ret
+			next = 15
+		case 11:
+			// b10, PTX line 225
+			next = 1
+		case 12:
+			// b11, PTX line 239
+			next = 4
+		case 13:
+			// b12, PTX lines 256-264; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+			{
+				r0 := w.Reg(0)
+				r25 := w.Reg(25)
+				r28 := w.Reg(28)
+				k0 := uint64(0x3)
+				// PTX lines 256: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 256: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/early_exit.ptx:256")
+									continue
+								}
+								v1 = v1x
+							}
+							r25[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 256: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/early_exit.ptx:256")
+									continue
+								}
+								v1 = v1x
+							}
+							r25[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 258: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(64)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 258: st.u32
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r25[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:258")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 258: st.u32
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r25[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/early_exit.ptx:258")
+							}
+						}
+					}
+				}
+				// PTX lines 259, 260, 261: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(65)
+					v4aw := w.Window(66)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 259: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:259")
+									continue
+								}
+								v3 = v3x
+							}
+							// 260: ld.u32
+							v4a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/early_exit.ptx:260")
+									continue
+								}
+								v4 = v4x
+							}
+							// 261: add.s32
+							v5 := uint64(uint32(v4) + uint32(v3))
+							r28[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 259: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/early_exit.ptx:259")
+									continue
+								}
+								v3 = v3x
+							}
+							// 260: ld.u32
+							v4a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/early_exit.ptx:260")
+									continue
+								}
+								v4 = v4x
+							}
+							// 261: add.s32
+							v5 := uint64(uint32(v4) + uint32(v3))
+							r28[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 262: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(67)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 262: st.u32
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r28[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:262")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 262: st.u32
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r28[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/early_exit.ptx:262")
+							}
+						}
+					}
+				}
+				// PTX lines 263, 264: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v7aw := w.Window(68)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 263: ld.u32
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/early_exit.ptx:263")
+									continue
+								}
+								v7 = v7x
+							}
+							// 264: setp.ne.s32
+							c8t := uint32(v7) != uint32(k0)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p2 = p2&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 263: ld.u32
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/early_exit.ptx:263")
+									continue
+								}
+								v7 = v7x
+							}
+							// 264: setp.ne.s32
+							c8t := uint32(v7) != uint32(k0)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p2 = p2&^(1<<l) | c8b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 14:
+			// b13, PTX line 265
+			next = 6
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/fapprox.ptx",
+	NumWindows: 55,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -84,9 +85,95 @@ func init() {
 	fapproxFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 	fapproxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fapproxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fapproxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fapprox.ptx:30",
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -100,6 +187,15 @@ func init() {
 	fapproxFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fapprox.ptx:58",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fapprox.ptx:58",
@@ -110,9 +206,212 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 60-123
 	fapproxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fapproxB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fapproxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fapprox.ptx:60",
 		PTXInstrs: 65,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fapprox.ptx:124",
@@ -125,6 +424,13 @@ func init() {
 	fapproxFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fapprox.ptx:126",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fapprox.ptx:126",
@@ -137,6 +443,15 @@ func init() {
 	fapproxFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fapprox.ptx:56",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fapprox.ptx:56",
@@ -150,6 +465,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fapproxFunc.Run = fapproxRun
 }
 
 // Fapprox launches PTX kernel fapprox (testdata/ptx/O0/fapprox.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is fapprox_param_0, param1 is fapprox_param_1, param2 is fapprox_param_2, param3 is fapprox_param_3.
@@ -162,472 +478,2382 @@ func Fapprox(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, fapproxFunc, cfg, p[:])
 }
 
-// fapproxB0 runs b0 of kernel fapprox, PTX lines 30-54.
-func fapproxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 30: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 31: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 32: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fapprox.ptx:32")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 33: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fapprox.ptx:33")
-	// PTX line 34: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fapprox.ptx:34")
-	// PTX line 35: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fapprox.ptx:35")
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 37: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 38: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u5)
-	// PTX line 39: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 40: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u6)
-	// PTX line 41: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r11, m, u12)
-	// PTX line 42: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/fapprox.ptx:42")
-	// PTX line 43: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/fapprox.ptx:43")
-	// PTX line 44: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/O0/fapprox.ptx:44")
-	// PTX line 45: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/fapprox.ptx:45")
-	// PTX line 46: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 47: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 48: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 49, 50: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 50: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
-				r16[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 50: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
-				r16[l] = v17
-			}
-		}
-	}
-	// PTX line 51: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/O0/fapprox.ptx:51")
-	// PTX line 52: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x44, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:52")
-	// PTX line 53: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:53")
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: setp.lt.s32
-				c18t := int32(r17[l]) < int32(r18[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+// fapproxRun runs blocks of kernel fapprox for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 30: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 31: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c18b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: setp.lt.s32
-				c18t := int32(r17[l]) < int32(r18[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+				// PTX line 32: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fapprox.ptx:32")
 				}
-				p0 = p0&^(1<<l) | c18b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fapprox.ptx:33")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fapprox.ptx:34")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fapprox.ptx:35")
+				}
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 37: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 38: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u5)
+				// PTX line 39: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX line 40: cvta.to.global.u64, warp-uniform
+				u11 := uint64(u6)
+				// PTX line 41: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.u64
+							s13 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.u64
+							s13 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fapprox.ptx:42")
+							}
+						}
+					}
+				}
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.u64
+							s14 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u10)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.u64
+							s14 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u10)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fapprox.ptx:43")
+							}
+						}
+					}
+				}
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.u64
+							s15 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u8)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.u64
+							s15 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u8)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fapprox.ptx:44")
+							}
+						}
+					}
+				}
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: st.u32
+							s16 := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: st.u32
+							s16 := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fapprox.ptx:45")
+							}
+						}
+					}
+				}
+				// PTX line 46: mov.u32, warp-uniform
+				u17 := uint64(uint64(w.CTAID().X))
+				// PTX line 47: mov.u32, warp-uniform
+				u18 := uint64(uint64(w.NTID().X))
+				// PTX line 48: mul.lo.s32, warp-uniform
+				u19 := uint64(uint32(u17) * uint32(u18))
+				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s22w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 50: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 51: st.u32
+							s22 := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 50: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 51: st.u32
+							s22 := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fapprox.ptx:51")
+							}
+						}
+					}
+				}
+				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v23aw := w.Window(5)
+					v24aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: ld.u32
+							v23a := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
+									continue
+								}
+								v23 = v23x
+							}
+							// 53: ld.u32
+							v24a := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
+									continue
+								}
+								v24 = v24x
+							}
+							// 54: setp.lt.s32
+							c25t := int32(v23) < int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: ld.u32
+							v23a := uint64(u2) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fapprox.ptx:52")
+									continue
+								}
+								v23 = v23x
+							}
+							// 53: ld.u32
+							v24a := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fapprox.ptx:53")
+									continue
+								}
+								v24 = v24x
+							}
+							// 54: setp.lt.s32
+							c25t := int32(v23) < int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 57
+			next = 3
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 60-123
+			{
+				r0 := w.Reg(0)
+				r23 := w.Reg(23)
+				r28 := w.Reg(28)
+				r34 := w.Reg(34)
+				r35 := w.Reg(35)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				r41 := w.Reg(41)
+				r42 := w.Reg(42)
+				r43 := w.Reg(43)
+				r45 := w.Reg(45)
+				r47 := w.Reg(47)
+				r48 := w.Reg(48)
+				r49 := w.Reg(49)
+				r51 := w.Reg(51)
+				r52 := w.Reg(52)
+				r53 := w.Reg(53)
+				r55 := w.Reg(55)
+				r57 := w.Reg(57)
+				r58 := w.Reg(58)
+				r59 := w.Reg(59)
+				r60 := w.Reg(60)
+				r63 := w.Reg(63)
+				r64 := w.Reg(64)
+				k0 := uint64(0x2)
+				k1 := uint64(0x6)
+				// PTX lines 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(7)
+					v2aw := w.Window(8)
+					v5aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: ld.u64
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.s32
+							v2a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 62: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 63: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 64: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
+									continue
+								}
+								v5 = v5x
+							}
+							r23[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: ld.u64
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fapprox.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.s32
+							v2a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fapprox.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 62: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 63: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 64: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fapprox.ptx:64")
+									continue
+								}
+								v5 = v5x
+							}
+							r23[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 65: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.f32
+							s6 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r23[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.f32
+							s6 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r23[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fapprox.ptx:65")
+							}
+						}
+					}
+				}
+				// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(11)
+					v8aw := w.Window(12)
+					v11aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: ld.u64
+							v7a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
+									continue
+								}
+								v7 = v7x
+							}
+							// 67: ld.s32
+							v8a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 68: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 69: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 70: ld.f32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
+									continue
+								}
+								v11 = v11x
+							}
+							r28[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: ld.u64
+							v7a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fapprox.ptx:66")
+									continue
+								}
+								v7 = v7x
+							}
+							// 67: ld.s32
+							v8a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fapprox.ptx:67")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 68: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 69: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 70: ld.f32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fapprox.ptx:70")
+									continue
+								}
+								v11 = v11x
+							}
+							r28[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: st.f32
+							s12 := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r28[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: st.f32
+							s12 := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r28[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fapprox.ptx:71")
+							}
+						}
+					}
+				}
+				// PTX lines 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
+				{
+					v13aw := w.Window(15)
+					v14aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: ld.u64
+							v13a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
+									continue
+								}
+								v13 = v13x
+							}
+							// 73: ld.u32
+							v14a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
+									continue
+								}
+								v14 = v14x
+							}
+							// 74: mul.lo.s32
+							v15 := uint64(uint32(v14) * uint32(k1))
+							// 75: cvt.s64.s32
+							v16 := uint64(uint64(int32(v15)))
+							// 76: shl.b64
+							v17 := uint64(uint64(v16) << uint32(k0))
+							// 77: add.s64
+							v18 := uint64(uint64(v13) + uint64(v17))
+							r34[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: ld.u64
+							v13a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fapprox.ptx:72")
+									continue
+								}
+								v13 = v13x
+							}
+							// 73: ld.u32
+							v14a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fapprox.ptx:73")
+									continue
+								}
+								v14 = v14x
+							}
+							// 74: mul.lo.s32
+							v15 := uint64(uint32(v14) * uint32(k1))
+							// 75: cvt.s64.s32
+							v16 := uint64(uint64(int32(v15)))
+							// 76: shl.b64
+							v17 := uint64(uint64(v16) << uint32(k0))
+							// 77: add.s64
+							v18 := uint64(uint64(v13) + uint64(v17))
+							r34[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.u64
+							s19 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(r34[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.u64
+							s19 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(r34[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fapprox.ptx:78")
+							}
+						}
+					}
+				}
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					v20aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: ld.f32
+							v20a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
+									continue
+								}
+								v20 = v20x
+							}
+							r35[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: ld.f32
+							v20a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fapprox.ptx:79")
+									continue
+								}
+								v20 = v20x
+							}
+							r35[l] = v20
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					s21w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: st.f32
+							s21 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+							}
+							s21v := uint64(r35[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+								runtime.Store32(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: st.f32
+							s21 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+							}
+							s21v := uint64(r35[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+								runtime.Store32(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 4, s21v, l, "testdata/ptx/O0/fapprox.ptx:80")
+							}
+						}
+					}
+				}
+				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+				{
+					v22aw := w.Window(20)
+					v24aw := w.Window(21)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: ld.f32
+							v22a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
+									continue
+								}
+								v22 = v22x
+							}
+							// 82: sin.approx.f32
+							v23 := uint64(isa.SinApproxF32(uint32(v22)))
+							r37[l] = v23
+							// 83: ld.u64
+							v24a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+								v24 = runtime.Load64(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
+									continue
+								}
+								v24 = v24x
+							}
+							r38[l] = v24
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: ld.f32
+							v22a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fapprox.ptx:81")
+									continue
+								}
+								v22 = v22x
+							}
+							// 82: sin.approx.f32
+							v23 := uint64(isa.SinApproxF32(uint32(v22)))
+							r37[l] = v23
+							// 83: ld.u64
+							v24a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 8)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&7 == 0 {
+								v24 = runtime.Load64(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 8, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 8, "testdata/ptx/O0/fapprox.ptx:83")
+									continue
+								}
+								v24 = v24x
+							}
+							r38[l] = v24
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 84: lane-local, one loop over the lanes
+				{
+					s25w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: st.f32
+							s25 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+							}
+							s25v := uint64(r37[l])
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+								runtime.Store32(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: st.f32
+							s25 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 4)
+							}
+							s25v := uint64(r37[l])
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+								runtime.Store32(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 4, s25v, l, "testdata/ptx/O0/fapprox.ptx:84")
+							}
+						}
+					}
+				}
+				// PTX lines 85: lane-local, one loop over the lanes
+				{
+					v26aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: ld.f32
+							v26a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
+									continue
+								}
+								v26 = v26x
+							}
+							r39[l] = v26
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: ld.f32
+							v26a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fapprox.ptx:85")
+									continue
+								}
+								v26 = v26x
+							}
+							r39[l] = v26
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 86: lane-local, one loop over the lanes
+				{
+					s27w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: st.f32
+							s27 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+							}
+							s27v := uint64(r39[l])
+							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+								runtime.Store32(s27w.Mem, s27o, s27v)
+							} else {
+								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: st.f32
+							s27 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+							}
+							s27v := uint64(r39[l])
+							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+								runtime.Store32(s27w.Mem, s27o, s27v)
+							} else {
+								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/fapprox.ptx:86")
+							}
+						}
+					}
+				}
+				// PTX lines 87, 88, 89: lane-local, one loop over the lanes
+				{
+					v28aw := w.Window(25)
+					v30aw := w.Window(26)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: ld.f32
+							v28a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
+									continue
+								}
+								v28 = v28x
+							}
+							// 88: cos.approx.f32
+							v29 := uint64(isa.CosApproxF32(uint32(v28)))
+							r41[l] = v29
+							// 89: ld.u64
+							v30a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+								v30 = runtime.Load64(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+								if !v30ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
+									continue
+								}
+								v30 = v30x
+							}
+							r42[l] = v30
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: ld.f32
+							v28a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fapprox.ptx:87")
+									continue
+								}
+								v28 = v28x
+							}
+							// 88: cos.approx.f32
+							v29 := uint64(isa.CosApproxF32(uint32(v28)))
+							r41[l] = v29
+							// 89: ld.u64
+							v30a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+								v30 = runtime.Load64(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+								if !v30ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fapprox.ptx:89")
+									continue
+								}
+								v30 = v30x
+							}
+							r42[l] = v30
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 90: lane-local, one loop over the lanes
+				{
+					s31w := w.Window(27)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: st.f32
+							s31 := uint64(r42[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+							}
+							s31v := uint64(r41[l])
+							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+								runtime.Store32(s31w.Mem, s31o, s31v)
+							} else {
+								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: st.f32
+							s31 := uint64(r42[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s31, 4)
+							}
+							s31v := uint64(r41[l])
+							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
+								runtime.Store32(s31w.Mem, s31o, s31v)
+							} else {
+								w.StoreLane(s31w, runtime.SpaceGeneric, s31, 4, s31v, l, "testdata/ptx/O0/fapprox.ptx:90")
+							}
+						}
+					}
+				}
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					v32aw := w.Window(28)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: ld.f32
+							v32a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
+									continue
+								}
+								v32 = v32x
+							}
+							r43[l] = v32
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: ld.f32
+							v32a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fapprox.ptx:91")
+									continue
+								}
+								v32 = v32x
+							}
+							r43[l] = v32
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 92: lane-local, one loop over the lanes
+				{
+					s33w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: st.f32
+							s33 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
+							}
+							s33v := uint64(r43[l])
+							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+								runtime.Store32(s33w.Mem, s33o, s33v)
+							} else {
+								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: st.f32
+							s33 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s33, 4)
+							}
+							s33v := uint64(r43[l])
+							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+								runtime.Store32(s33w.Mem, s33o, s33v)
+							} else {
+								w.StoreLane(s33w, runtime.SpaceGeneric, s33, 4, s33v, l, "testdata/ptx/O0/fapprox.ptx:92")
+							}
+						}
+					}
+				}
+				// PTX lines 93, 94: lane-local, one loop over the lanes
+				{
+					v34aw := w.Window(30)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: ld.f32
+							v34a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+								v34 = runtime.Load32(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+								if !v34ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
+									continue
+								}
+								v34 = v34x
+							}
+							// 94: abs.f32
+							v35 := uint64(isa.AbsF32(uint32(v34)))
+							r45[l] = v35
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: ld.f32
+							v34a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+								v34 = runtime.Load32(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+								if !v34ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/fapprox.ptx:93")
+									continue
+								}
+								v34 = v34x
+							}
+							// 94: abs.f32
+							v35 := uint64(isa.AbsF32(uint32(v34)))
+							r45[l] = v35
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 95: lane-local, one loop over the lanes
+				{
+					s36w := w.Window(31)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: st.f32
+							s36 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+							}
+							s36v := uint64(r45[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: st.f32
+							s36 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+							}
+							s36v := uint64(r45[l])
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/fapprox.ptx:95")
+							}
+						}
+					}
+				}
+				// PTX lines 96, 97, 98: lane-local, one loop over the lanes
+				{
+					v37aw := w.Window(32)
+					v39aw := w.Window(33)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: ld.f32
+							v37a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+							}
+							var v37 uint64
+							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+								v37 = runtime.Load32(v37aw.Mem, v37ao)
+							} else {
+								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+								if !v37ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
+									continue
+								}
+								v37 = v37x
+							}
+							// 97: lg2.approx.f32
+							v38 := uint64(isa.Lg2ApproxF32(uint32(v37)))
+							r47[l] = v38
+							// 98: ld.u64
+							v39a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+							}
+							var v39 uint64
+							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+								v39 = runtime.Load64(v39aw.Mem, v39ao)
+							} else {
+								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+								if !v39ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
+									continue
+								}
+								v39 = v39x
+							}
+							r48[l] = v39
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: ld.f32
+							v37a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v37a, 4)
+							}
+							var v37 uint64
+							if v37ao := v37a - v37aw.Base; v37ao < v37aw.End && v37a&3 == 0 {
+								v37 = runtime.Load32(v37aw.Mem, v37ao)
+							} else {
+								v37x, v37ok := w.TryLoad(v37aw, runtime.SpaceGeneric, v37a, 4, l)
+								if !v37ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v37a, 4, "testdata/ptx/O0/fapprox.ptx:96")
+									continue
+								}
+								v37 = v37x
+							}
+							// 97: lg2.approx.f32
+							v38 := uint64(isa.Lg2ApproxF32(uint32(v37)))
+							r47[l] = v38
+							// 98: ld.u64
+							v39a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+							}
+							var v39 uint64
+							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+								v39 = runtime.Load64(v39aw.Mem, v39ao)
+							} else {
+								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+								if !v39ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fapprox.ptx:98")
+									continue
+								}
+								v39 = v39x
+							}
+							r48[l] = v39
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					s40w := w.Window(34)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: st.f32
+							s40 := uint64(r48[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+							}
+							s40v := uint64(r47[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: st.f32
+							s40 := uint64(r48[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+							}
+							s40v := uint64(r47[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fapprox.ptx:99")
+							}
+						}
+					}
+				}
+				// PTX lines 100: lane-local, one loop over the lanes
+				{
+					v41aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: ld.f32
+							v41a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+							}
+							var v41 uint64
+							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+								v41 = runtime.Load32(v41aw.Mem, v41ao)
+							} else {
+								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+								if !v41ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
+									continue
+								}
+								v41 = v41x
+							}
+							r49[l] = v41
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: ld.f32
+							v41a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+							}
+							var v41 uint64
+							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
+								v41 = runtime.Load32(v41aw.Mem, v41ao)
+							} else {
+								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
+								if !v41ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/O0/fapprox.ptx:100")
+									continue
+								}
+								v41 = v41x
+							}
+							r49[l] = v41
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 101: lane-local, one loop over the lanes
+				{
+					s42w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: st.f32
+							s42 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
+							}
+							s42v := uint64(r49[l])
+							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+								runtime.Store32(s42w.Mem, s42o, s42v)
+							} else {
+								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: st.f32
+							s42 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s42, 4)
+							}
+							s42v := uint64(r49[l])
+							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
+								runtime.Store32(s42w.Mem, s42o, s42v)
+							} else {
+								w.StoreLane(s42w, runtime.SpaceGeneric, s42, 4, s42v, l, "testdata/ptx/O0/fapprox.ptx:101")
+							}
+						}
+					}
+				}
+				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
+				{
+					v43aw := w.Window(37)
+					v45aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: ld.f32
+							v43a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+							}
+							var v43 uint64
+							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+								v43 = runtime.Load32(v43aw.Mem, v43ao)
+							} else {
+								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+								if !v43ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
+									continue
+								}
+								v43 = v43x
+							}
+							// 103: ex2.approx.f32
+							v44 := uint64(isa.Ex2ApproxF32(uint32(v43)))
+							r51[l] = v44
+							// 104: ld.u64
+							v45a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+							}
+							var v45 uint64
+							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+								v45 = runtime.Load64(v45aw.Mem, v45ao)
+							} else {
+								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+								if !v45ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
+									continue
+								}
+								v45 = v45x
+							}
+							r52[l] = v45
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: ld.f32
+							v43a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v43a, 4)
+							}
+							var v43 uint64
+							if v43ao := v43a - v43aw.Base; v43ao < v43aw.End && v43a&3 == 0 {
+								v43 = runtime.Load32(v43aw.Mem, v43ao)
+							} else {
+								v43x, v43ok := w.TryLoad(v43aw, runtime.SpaceGeneric, v43a, 4, l)
+								if !v43ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v43a, 4, "testdata/ptx/O0/fapprox.ptx:102")
+									continue
+								}
+								v43 = v43x
+							}
+							// 103: ex2.approx.f32
+							v44 := uint64(isa.Ex2ApproxF32(uint32(v43)))
+							r51[l] = v44
+							// 104: ld.u64
+							v45a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+							}
+							var v45 uint64
+							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+								v45 = runtime.Load64(v45aw.Mem, v45ao)
+							} else {
+								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+								if !v45ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fapprox.ptx:104")
+									continue
+								}
+								v45 = v45x
+							}
+							r52[l] = v45
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					s46w := w.Window(39)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.f32
+							s46 := uint64(r52[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
+							}
+							s46v := uint64(r51[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+								runtime.Store32(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.f32
+							s46 := uint64(r52[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
+							}
+							s46v := uint64(r51[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+								runtime.Store32(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fapprox.ptx:105")
+							}
+						}
+					}
+				}
+				// PTX lines 106: lane-local, one loop over the lanes
+				{
+					v47aw := w.Window(40)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: ld.f32
+							v47a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+							}
+							var v47 uint64
+							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+								v47 = runtime.Load32(v47aw.Mem, v47ao)
+							} else {
+								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+								if !v47ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
+									continue
+								}
+								v47 = v47x
+							}
+							r53[l] = v47
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: ld.f32
+							v47a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v47a, 4)
+							}
+							var v47 uint64
+							if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
+								v47 = runtime.Load32(v47aw.Mem, v47ao)
+							} else {
+								v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGeneric, v47a, 4, l)
+								if !v47ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v47a, 4, "testdata/ptx/O0/fapprox.ptx:106")
+									continue
+								}
+								v47 = v47x
+							}
+							r53[l] = v47
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					s48w := w.Window(41)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.f32
+							s48 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
+							}
+							s48v := uint64(r53[l])
+							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+								runtime.Store32(s48w.Mem, s48o, s48v)
+							} else {
+								w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.f32
+							s48 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s48, 4)
+							}
+							s48v := uint64(r53[l])
+							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+								runtime.Store32(s48w.Mem, s48o, s48v)
+							} else {
+								w.StoreLane(s48w, runtime.SpaceGeneric, s48, 4, s48v, l, "testdata/ptx/O0/fapprox.ptx:107")
+							}
+						}
+					}
+				}
+				// PTX lines 108, 109: lane-local, one loop over the lanes
+				{
+					v49aw := w.Window(42)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: ld.f32
+							v49a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+							}
+							var v49 uint64
+							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+								v49 = runtime.Load32(v49aw.Mem, v49ao)
+							} else {
+								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+								if !v49ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
+									continue
+								}
+								v49 = v49x
+							}
+							// 109: abs.f32
+							v50 := uint64(isa.AbsF32(uint32(v49)))
+							r55[l] = v50
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: ld.f32
+							v49a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+							}
+							var v49 uint64
+							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+								v49 = runtime.Load32(v49aw.Mem, v49ao)
+							} else {
+								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+								if !v49ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fapprox.ptx:108")
+									continue
+								}
+								v49 = v49x
+							}
+							// 109: abs.f32
+							v50 := uint64(isa.AbsF32(uint32(v49)))
+							r55[l] = v50
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					s51w := w.Window(43)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: st.f32
+							s51 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
+							}
+							s51v := uint64(r55[l])
+							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+								runtime.Store32(s51w.Mem, s51o, s51v)
+							} else {
+								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: st.f32
+							s51 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 4)
+							}
+							s51v := uint64(r55[l])
+							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
+								runtime.Store32(s51w.Mem, s51o, s51v)
+							} else {
+								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 4, s51v, l, "testdata/ptx/O0/fapprox.ptx:110")
+							}
+						}
+					}
+				}
+				// PTX lines 111, 112, 113: lane-local, one loop over the lanes
+				{
+					v52aw := w.Window(44)
+					v54aw := w.Window(45)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: ld.f32
+							v52a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+							}
+							var v52 uint64
+							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+								v52 = runtime.Load32(v52aw.Mem, v52ao)
+							} else {
+								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+								if !v52ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
+									continue
+								}
+								v52 = v52x
+							}
+							// 112: rsqrt.approx.f32
+							v53 := uint64(isa.RsqrtApproxF32(uint32(v52)))
+							r57[l] = v53
+							// 113: ld.u64
+							v54a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
+							}
+							var v54 uint64
+							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
+								v54 = runtime.Load64(v54aw.Mem, v54ao)
+							} else {
+								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+								if !v54ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
+									continue
+								}
+								v54 = v54x
+							}
+							r58[l] = v54
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: ld.f32
+							v52a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v52a, 4)
+							}
+							var v52 uint64
+							if v52ao := v52a - v52aw.Base; v52ao < v52aw.End && v52a&3 == 0 {
+								v52 = runtime.Load32(v52aw.Mem, v52ao)
+							} else {
+								v52x, v52ok := w.TryLoad(v52aw, runtime.SpaceGeneric, v52a, 4, l)
+								if !v52ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v52a, 4, "testdata/ptx/O0/fapprox.ptx:111")
+									continue
+								}
+								v52 = v52x
+							}
+							// 112: rsqrt.approx.f32
+							v53 := uint64(isa.RsqrtApproxF32(uint32(v52)))
+							r57[l] = v53
+							// 113: ld.u64
+							v54a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
+							}
+							var v54 uint64
+							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
+								v54 = runtime.Load64(v54aw.Mem, v54ao)
+							} else {
+								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+								if !v54ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fapprox.ptx:113")
+									continue
+								}
+								v54 = v54x
+							}
+							r58[l] = v54
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 114: lane-local, one loop over the lanes
+				{
+					s55w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: st.f32
+							s55 := uint64(r58[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+							}
+							s55v := uint64(r57[l])
+							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+								runtime.Store32(s55w.Mem, s55o, s55v)
+							} else {
+								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: st.f32
+							s55 := uint64(r58[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+							}
+							s55v := uint64(r57[l])
+							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+								runtime.Store32(s55w.Mem, s55o, s55v)
+							} else {
+								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fapprox.ptx:114")
+							}
+						}
+					}
+				}
+				// PTX lines 115, 116: lane-local, one loop over the lanes
+				{
+					v56aw := w.Window(47)
+					v57aw := w.Window(48)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: ld.f32
+							v56a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 4)
+							}
+							var v56 uint64
+							if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
+								v56 = runtime.Load32(v56aw.Mem, v56ao)
+							} else {
+								v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
+								if !v56ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
+									continue
+								}
+								v56 = v56x
+							}
+							r59[l] = v56
+							// 116: ld.f32
+							v57a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+							}
+							var v57 uint64
+							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+								v57 = runtime.Load32(v57aw.Mem, v57ao)
+							} else {
+								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+								if !v57ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
+									continue
+								}
+								v57 = v57x
+							}
+							r60[l] = v57
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: ld.f32
+							v56a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v56a, 4)
+							}
+							var v56 uint64
+							if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
+								v56 = runtime.Load32(v56aw.Mem, v56ao)
+							} else {
+								v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGeneric, v56a, 4, l)
+								if !v56ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v56a, 4, "testdata/ptx/O0/fapprox.ptx:115")
+									continue
+								}
+								v56 = v56x
+							}
+							r59[l] = v56
+							// 116: ld.f32
+							v57a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+							}
+							var v57 uint64
+							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+								v57 = runtime.Load32(v57aw.Mem, v57ao)
+							} else {
+								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+								if !v57ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fapprox.ptx:116")
+									continue
+								}
+								v57 = v57x
+							}
+							r60[l] = v57
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 117: lane-local, one loop over the lanes
+				{
+					s58w := w.Window(49)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: st.f32
+							s58 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
+							}
+							s58v := uint64(r59[l])
+							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+								runtime.Store32(s58w.Mem, s58o, s58v)
+							} else {
+								w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: st.f32
+							s58 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s58, 4)
+							}
+							s58v := uint64(r59[l])
+							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
+								runtime.Store32(s58w.Mem, s58o, s58v)
+							} else {
+								w.StoreLane(s58w, runtime.SpaceGeneric, s58, 4, s58v, l, "testdata/ptx/O0/fapprox.ptx:117")
+							}
+						}
+					}
+				}
+				// PTX lines 118: lane-local, one loop over the lanes
+				{
+					s59w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: st.f32
+							s59 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s59, 4)
+							}
+							s59v := uint64(r60[l])
+							if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
+								runtime.Store32(s59w.Mem, s59o, s59v)
+							} else {
+								w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: st.f32
+							s59 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s59, 4)
+							}
+							s59v := uint64(r60[l])
+							if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
+								runtime.Store32(s59w.Mem, s59o, s59v)
+							} else {
+								w.StoreLane(s59w, runtime.SpaceGeneric, s59, 4, s59v, l, "testdata/ptx/O0/fapprox.ptx:118")
+							}
+						}
+					}
+				}
+				// PTX lines 119, 120, 121, 122: lane-local, one loop over the lanes
+				{
+					v60aw := w.Window(51)
+					v61aw := w.Window(52)
+					v63aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: ld.f32
+							v60a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 4)
+							}
+							var v60 uint64
+							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
+								v60 = runtime.Load32(v60aw.Mem, v60ao)
+							} else {
+								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
+								if !v60ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
+									continue
+								}
+								v60 = v60x
+							}
+							// 120: ld.f32
+							v61a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
+							}
+							var v61 uint64
+							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
+								v61 = runtime.Load32(v61aw.Mem, v61ao)
+							} else {
+								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+								if !v61ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
+									continue
+								}
+								v61 = v61x
+							}
+							// 121: div.approx.f32
+							v62 := uint64(isa.DivApproxF32(uint32(v60), uint32(v61)))
+							r63[l] = v62
+							// 122: ld.u64
+							v63a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 8)
+							}
+							var v63 uint64
+							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
+								v63 = runtime.Load64(v63aw.Mem, v63ao)
+							} else {
+								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+								if !v63ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
+									continue
+								}
+								v63 = v63x
+							}
+							r64[l] = v63
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: ld.f32
+							v60a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 4)
+							}
+							var v60 uint64
+							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
+								v60 = runtime.Load32(v60aw.Mem, v60ao)
+							} else {
+								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 4, l)
+								if !v60ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v60a, 4, "testdata/ptx/O0/fapprox.ptx:119")
+									continue
+								}
+								v60 = v60x
+							}
+							// 120: ld.f32
+							v61a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v61a, 4)
+							}
+							var v61 uint64
+							if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&3 == 0 {
+								v61 = runtime.Load32(v61aw.Mem, v61ao)
+							} else {
+								v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGeneric, v61a, 4, l)
+								if !v61ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v61a, 4, "testdata/ptx/O0/fapprox.ptx:120")
+									continue
+								}
+								v61 = v61x
+							}
+							// 121: div.approx.f32
+							v62 := uint64(isa.DivApproxF32(uint32(v60), uint32(v61)))
+							r63[l] = v62
+							// 122: ld.u64
+							v63a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 8)
+							}
+							var v63 uint64
+							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
+								v63 = runtime.Load64(v63aw.Mem, v63ao)
+							} else {
+								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+								if !v63ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fapprox.ptx:122")
+									continue
+								}
+								v63 = v63x
+							}
+							r64[l] = v63
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 123: lane-local, one loop over the lanes
+				{
+					s64w := w.Window(54)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: st.f32
+							s64 := uint64(r64[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
+							}
+							s64v := uint64(r63[l])
+							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+								runtime.Store32(s64w.Mem, s64o, s64v)
+							} else {
+								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: st.f32
+							s64 := uint64(r64[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
+							}
+							s64v := uint64(r63[l])
+							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+								runtime.Store32(s64w.Mem, s64o, s64v)
+							} else {
+								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fapprox.ptx:123")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX line 125; ret
+			next = 5
+		case 4:
+			// b4, PTX line 55
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u8
-	_ = u10
-	_ = u12
-}
-
-// fapproxB2 runs b2 ($L__BB0_2) of kernel fapprox, PTX lines 60-123.
-func fapproxB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	r59 := w.Reg(59)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	r62 := w.Reg(62)
-	r63 := w.Reg(63)
-	r64 := w.Reg(64)
-	k0 := uint64(0x2)
-	k1 := uint64(0x6)
-	// PTX line 60: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:60")
-	// PTX line 61: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/fapprox.ptx:61")
-	// PTX lines 62, 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				// 63: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				// 63: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 64: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:64")
-	// PTX line 65: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/O0/fapprox.ptx:65")
-	// PTX line 66: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x38, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:66")
-	// PTX line 67: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/fapprox.ptx:67")
-	// PTX lines 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: shl.b64
-				v3 := uint64(uint64(r25[l]) << uint32(k0))
-				// 69: add.s64
-				v4 := uint64(uint64(r24[l]) + uint64(v3))
-				r27[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: shl.b64
-				v3 := uint64(uint64(r25[l]) << uint32(k0))
-				// 69: add.s64
-				v4 := uint64(uint64(r24[l]) + uint64(v3))
-				r27[l] = v4
-			}
-		}
-	}
-	// PTX line 70: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r27, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:70")
-	// PTX line 71: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x4c, 4, m, "testdata/ptx/O0/fapprox.ptx:71")
-	// PTX line 72: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:72")
-	// PTX line 73: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x44, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:73")
-	// PTX lines 74, 75, 76, 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: mul.lo.s32
-				v5 := uint64(uint32(r30[l]) * uint32(k1))
-				// 75: cvt.s64.s32
-				v6 := uint64(uint64(int32(v5)))
-				// 76: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k0))
-				// 77: add.s64
-				v8 := uint64(uint64(r29[l]) + uint64(v7))
-				r34[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: mul.lo.s32
-				v5 := uint64(uint32(r30[l]) * uint32(k1))
-				// 75: cvt.s64.s32
-				v6 := uint64(uint64(int32(v5)))
-				// 76: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k0))
-				// 77: add.s64
-				v8 := uint64(uint64(r29[l]) + uint64(v7))
-				r34[l] = v8
-			}
-		}
-	}
-	// PTX line 78: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/O0/fapprox.ptx:78")
-	// PTX line 79: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:79")
-	// PTX line 80: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/fapprox.ptx:80")
-	// PTX line 81: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:81")
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: sin.approx.f32
-				v9 := uint64(isa.SinApproxF32(uint32(r36[l])))
-				r37[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: sin.approx.f32
-				v9 := uint64(isa.SinApproxF32(uint32(r36[l])))
-				r37[l] = v9
-			}
-		}
-	}
-	// PTX line 83: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:83")
-	// PTX line 84: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r37, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/fapprox.ptx:84")
-	// PTX line 85: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:85")
-	// PTX line 86: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/fapprox.ptx:86")
-	// PTX line 87: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r40, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:87")
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: cos.approx.f32
-				v10 := uint64(isa.CosApproxF32(uint32(r40[l])))
-				r41[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: cos.approx.f32
-				v10 := uint64(isa.CosApproxF32(uint32(r40[l])))
-				r41[l] = v10
-			}
-		}
-	}
-	// PTX line 89: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:89")
-	// PTX line 90: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r41, r42, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/fapprox.ptx:90")
-	// PTX line 91: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:91")
-	// PTX line 92: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/fapprox.ptx:92")
-	// PTX line 93: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:93")
-	// PTX lines 94: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: abs.f32
-				v11 := uint64(isa.AbsF32(uint32(r44[l])))
-				r45[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: abs.f32
-				v11 := uint64(isa.AbsF32(uint32(r44[l])))
-				r45[l] = v11
-			}
-		}
-	}
-	// PTX line 95: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/fapprox.ptx:95")
-	// PTX line 96: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:96")
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: lg2.approx.f32
-				v12 := uint64(isa.Lg2ApproxF32(uint32(r46[l])))
-				r47[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: lg2.approx.f32
-				v12 := uint64(isa.Lg2ApproxF32(uint32(r46[l])))
-				r47[l] = v12
-			}
-		}
-	}
-	// PTX line 98: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:98")
-	// PTX line 99: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r47, r48, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/fapprox.ptx:99")
-	// PTX line 100: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:100")
-	// PTX line 101: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/fapprox.ptx:101")
-	// PTX line 102: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:102")
-	// PTX lines 103: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 103: ex2.approx.f32
-				v13 := uint64(isa.Ex2ApproxF32(uint32(r50[l])))
-				r51[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 103: ex2.approx.f32
-				v13 := uint64(isa.Ex2ApproxF32(uint32(r50[l])))
-				r51[l] = v13
-			}
-		}
-	}
-	// PTX line 104: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:104")
-	// PTX line 105: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r51, r52, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/fapprox.ptx:105")
-	// PTX line 106: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:106")
-	// PTX line 107: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/fapprox.ptx:107")
-	// PTX line 108: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:108")
-	// PTX lines 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 109: abs.f32
-				v14 := uint64(isa.AbsF32(uint32(r54[l])))
-				r55[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 109: abs.f32
-				v14 := uint64(isa.AbsF32(uint32(r54[l])))
-				r55[l] = v14
-			}
-		}
-	}
-	// PTX line 110: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/fapprox.ptx:110")
-	// PTX line 111: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:111")
-	// PTX lines 112: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 112: rsqrt.approx.f32
-				v15 := uint64(isa.RsqrtApproxF32(uint32(r56[l])))
-				r57[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 112: rsqrt.approx.f32
-				v15 := uint64(isa.RsqrtApproxF32(uint32(r56[l])))
-				r57[l] = v15
-			}
-		}
-	}
-	// PTX line 113: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r58, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:113")
-	// PTX line 114: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r57, r58, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/fapprox.ptx:114")
-	// PTX line 115: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r59, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:115")
-	// PTX line 116: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r60, r0, 0xffffffffffffffff, 0x4c, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:116")
-	// PTX line 117: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r59, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/fapprox.ptx:117")
-	// PTX line 118: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r60, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/fapprox.ptx:118")
-	// PTX line 119: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:119")
-	// PTX line 120: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/fapprox.ptx:120")
-	// PTX lines 121: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 121: div.approx.f32
-				v16 := uint64(isa.DivApproxF32(uint32(r61[l]), uint32(r62[l])))
-				r63[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 121: div.approx.f32
-				v16 := uint64(isa.DivApproxF32(uint32(r61[l]), uint32(r62[l])))
-				r63[l] = v16
-			}
-		}
-	}
-	// PTX line 122: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r64, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fapprox.ptx:122")
-	// PTX line 123: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r63, r64, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/fapprox.ptx:123")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/fminmax.ptx",
+	NumWindows: 31,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -84,9 +85,95 @@ func init() {
 	minmaxNanFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 	minmaxNanFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{minmaxNanB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			minmaxNanRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fminmax.ptx:30",
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fminmax.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -100,6 +187,15 @@ func init() {
 	minmaxNanFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fminmax.ptx:58",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fminmax.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fminmax.ptx:58",
@@ -110,9 +206,140 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 60-99
 	minmaxNanFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{minmaxNanB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			minmaxNanRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fminmax.ptx:60",
 		PTXInstrs: 41,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fminmax.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fminmax.ptx:100",
@@ -125,6 +352,13 @@ func init() {
 	minmaxNanFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fminmax.ptx:102",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/fminmax.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fminmax.ptx:102",
@@ -137,6 +371,15 @@ func init() {
 	minmaxNanFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fminmax.ptx:56",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fminmax.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fminmax.ptx:56",
@@ -150,6 +393,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	minmaxNanFunc.Run = minmaxNanRun
 }
 
 // MinmaxNan launches PTX kernel minmax_nan (testdata/ptx/O0/fminmax.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is minmax_nan_param_0, param1 is minmax_nan_param_1, param2 is minmax_nan_param_2, param3 is minmax_nan_param_3.
@@ -162,376 +406,1361 @@ func MinmaxNan(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, minmaxNanFunc, cfg, p[:])
 }
 
-// minmaxNanB0 runs b0 of kernel minmax_nan, PTX lines 30-54.
-func minmaxNanB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 30: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 31: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 32: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fminmax.ptx:32")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 33: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fminmax.ptx:33")
-	// PTX line 34: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fminmax.ptx:34")
-	// PTX line 35: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fminmax.ptx:35")
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 37: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 38: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u5)
-	// PTX line 39: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 40: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u6)
-	// PTX line 41: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r11, m, u12)
-	// PTX line 42: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/fminmax.ptx:42")
-	// PTX line 43: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/fminmax.ptx:43")
-	// PTX line 44: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/fminmax.ptx:44")
-	// PTX line 45: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/fminmax.ptx:45")
-	// PTX line 46: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 47: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 48: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 49, 50: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 50: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
-				r16[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 50: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
-				r16[l] = v17
-			}
-		}
-	}
-	// PTX line 51: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/fminmax.ptx:51")
-	// PTX line 52: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:52")
-	// PTX line 53: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:53")
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: setp.lt.s32
-				c18t := int32(r17[l]) < int32(r18[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+// minmaxNanRun runs blocks of kernel minmax_nan for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 30: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 31: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c18b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: setp.lt.s32
-				c18t := int32(r17[l]) < int32(r18[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+				// PTX line 32: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fminmax.ptx:32")
 				}
-				p0 = p0&^(1<<l) | c18b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fminmax.ptx:33")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fminmax.ptx:34")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fminmax.ptx:35")
+				}
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 37: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 38: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u5)
+				// PTX line 39: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX line 40: cvta.to.global.u64, warp-uniform
+				u11 := uint64(u6)
+				// PTX line 41: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.u64
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.u64
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fminmax.ptx:42")
+							}
+						}
+					}
+				}
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.u64
+							s14 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u10)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.u64
+							s14 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u10)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fminmax.ptx:43")
+							}
+						}
+					}
+				}
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.u64
+							s15 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u8)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.u64
+							s15 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u8)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fminmax.ptx:44")
+							}
+						}
+					}
+				}
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: st.u32
+							s16 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: st.u32
+							s16 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fminmax.ptx:45")
+							}
+						}
+					}
+				}
+				// PTX line 46: mov.u32, warp-uniform
+				u17 := uint64(uint64(w.CTAID().X))
+				// PTX line 47: mov.u32, warp-uniform
+				u18 := uint64(uint64(w.NTID().X))
+				// PTX line 48: mul.lo.s32, warp-uniform
+				u19 := uint64(uint32(u17) * uint32(u18))
+				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s22w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 50: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 51: st.u32
+							s22 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 50: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 51: st.u32
+							s22 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fminmax.ptx:51")
+							}
+						}
+					}
+				}
+				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v23aw := w.Window(5)
+					v24aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: ld.u32
+							v23a := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
+									continue
+								}
+								v23 = v23x
+							}
+							// 53: ld.u32
+							v24a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
+									continue
+								}
+								v24 = v24x
+							}
+							// 54: setp.lt.s32
+							c25t := int32(v23) < int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: ld.u32
+							v23a := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fminmax.ptx:52")
+									continue
+								}
+								v23 = v23x
+							}
+							// 53: ld.u32
+							v24a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fminmax.ptx:53")
+									continue
+								}
+								v24 = v24x
+							}
+							// 54: setp.lt.s32
+							c25t := int32(v23) < int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 57
+			next = 3
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 60-99
+			{
+				r0 := w.Reg(0)
+				r23 := w.Reg(23)
+				r26 := w.Reg(26)
+				r29 := w.Reg(29)
+				r35 := w.Reg(35)
+				r40 := w.Reg(40)
+				r43 := w.Reg(43)
+				r46 := w.Reg(46)
+				r52 := w.Reg(52)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				// PTX lines 60, 61, 62, 63, 64, 65, 66, 67: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(7)
+					v2aw := w.Window(8)
+					v5aw := w.Window(9)
+					v6aw := w.Window(10)
+					v8aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 62: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 63: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 64: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
+									continue
+								}
+								v5 = v5x
+							}
+							r23[l] = v5
+							// 65: ld.u64
+							v6a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
+									continue
+								}
+								v6 = v6x
+							}
+							// 66: add.s64
+							v7 := uint64(uint64(v6) + uint64(v3))
+							// 67: ld.f32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
+									continue
+								}
+								v8 = v8x
+							}
+							r26[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fminmax.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fminmax.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 62: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 63: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 64: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fminmax.ptx:64")
+									continue
+								}
+								v5 = v5x
+							}
+							r23[l] = v5
+							// 65: ld.u64
+							v6a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/fminmax.ptx:65")
+									continue
+								}
+								v6 = v6x
+							}
+							// 66: add.s64
+							v7 := uint64(uint64(v6) + uint64(v3))
+							// 67: ld.f32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fminmax.ptx:67")
+									continue
+								}
+								v8 = v8x
+							}
+							r26[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: st.f32
+							s9 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r23[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: st.f32
+							s9 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r23[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/fminmax.ptx:68")
+							}
+						}
+					}
+				}
+				// PTX lines 69: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: st.f32
+							s10 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r26[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: st.f32
+							s10 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r26[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fminmax.ptx:69")
+							}
+						}
+					}
+				}
+				// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78: lane-local, one loop over the lanes
+				{
+					v11aw := w.Window(14)
+					v12aw := w.Window(15)
+					v14aw := w.Window(16)
+					v15aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: ld.f32
+							v11a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
+									continue
+								}
+								v11 = v11x
+							}
+							// 71: ld.f32
+							v12a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
+									continue
+								}
+								v12 = v12x
+							}
+							// 72: min.NaN.f32
+							v13 := uint64(isa.MinF32(uint32(v11), uint32(v12), true))
+							r29[l] = v13
+							// 73: ld.u64
+							v14a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
+									continue
+								}
+								v14 = v14x
+							}
+							// 74: ld.u32
+							v15a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
+									continue
+								}
+								v15 = v15x
+							}
+							// 75: shl.b32
+							v16 := uint64(uint32(v15) << uint32(k1))
+							// 76: cvt.s64.s32
+							v17 := uint64(uint64(int32(v16)))
+							// 77: shl.b64
+							v18 := uint64(uint64(v17) << uint32(k0))
+							// 78: add.s64
+							v19 := uint64(uint64(v14) + uint64(v18))
+							r35[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: ld.f32
+							v11a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fminmax.ptx:70")
+									continue
+								}
+								v11 = v11x
+							}
+							// 71: ld.f32
+							v12a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/fminmax.ptx:71")
+									continue
+								}
+								v12 = v12x
+							}
+							// 72: min.NaN.f32
+							v13 := uint64(isa.MinF32(uint32(v11), uint32(v12), true))
+							r29[l] = v13
+							// 73: ld.u64
+							v14a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fminmax.ptx:73")
+									continue
+								}
+								v14 = v14x
+							}
+							// 74: ld.u32
+							v15a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/fminmax.ptx:74")
+									continue
+								}
+								v15 = v15x
+							}
+							// 75: shl.b32
+							v16 := uint64(uint32(v15) << uint32(k1))
+							// 76: cvt.s64.s32
+							v17 := uint64(uint64(int32(v16)))
+							// 77: shl.b64
+							v18 := uint64(uint64(v17) << uint32(k0))
+							// 78: add.s64
+							v19 := uint64(uint64(v14) + uint64(v18))
+							r35[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: st.f32
+							s20 := uint64(r35[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r29[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: st.f32
+							s20 := uint64(r35[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r29[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fminmax.ptx:79")
+							}
+						}
+					}
+				}
+				// PTX lines 80, 81, 82, 83, 84, 85, 86, 87: lane-local, one loop over the lanes
+				{
+					v21aw := w.Window(19)
+					v22aw := w.Window(20)
+					v25aw := w.Window(21)
+					v26aw := w.Window(22)
+					v28aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: ld.u64
+							v21a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+								v21 = runtime.Load64(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
+									continue
+								}
+								v21 = v21x
+							}
+							// 81: ld.s32
+							v22a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
+									continue
+								}
+								v22 = v22x
+							}
+							v22 = uint64(uint64(int64(int32(v22))))
+							// 82: shl.b64
+							v23 := uint64(uint64(v22) << uint32(k0))
+							// 83: add.s64
+							v24 := uint64(uint64(v21) + uint64(v23))
+							// 84: ld.f32
+							v25a := uint64(v24) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+							}
+							var v25 uint64
+							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+								v25 = runtime.Load32(v25aw.Mem, v25ao)
+							} else {
+								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+								if !v25ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
+									continue
+								}
+								v25 = v25x
+							}
+							r40[l] = v25
+							// 85: ld.u64
+							v26a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+								v26 = runtime.Load64(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+								if !v26ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
+									continue
+								}
+								v26 = v26x
+							}
+							// 86: add.s64
+							v27 := uint64(uint64(v26) + uint64(v23))
+							// 87: ld.f32
+							v28a := uint64(v27) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
+									continue
+								}
+								v28 = v28x
+							}
+							r43[l] = v28
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: ld.u64
+							v21a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 8)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
+								v21 = runtime.Load64(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 8, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 8, "testdata/ptx/O0/fminmax.ptx:80")
+									continue
+								}
+								v21 = v21x
+							}
+							// 81: ld.s32
+							v22a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fminmax.ptx:81")
+									continue
+								}
+								v22 = v22x
+							}
+							v22 = uint64(uint64(int64(int32(v22))))
+							// 82: shl.b64
+							v23 := uint64(uint64(v22) << uint32(k0))
+							// 83: add.s64
+							v24 := uint64(uint64(v21) + uint64(v23))
+							// 84: ld.f32
+							v25a := uint64(v24) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+							}
+							var v25 uint64
+							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+								v25 = runtime.Load32(v25aw.Mem, v25ao)
+							} else {
+								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+								if !v25ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/fminmax.ptx:84")
+									continue
+								}
+								v25 = v25x
+							}
+							r40[l] = v25
+							// 85: ld.u64
+							v26a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+								v26 = runtime.Load64(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+								if !v26ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fminmax.ptx:85")
+									continue
+								}
+								v26 = v26x
+							}
+							// 86: add.s64
+							v27 := uint64(uint64(v26) + uint64(v23))
+							// 87: ld.f32
+							v28a := uint64(v27) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fminmax.ptx:87")
+									continue
+								}
+								v28 = v28x
+							}
+							r43[l] = v28
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 88: lane-local, one loop over the lanes
+				{
+					s29w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: st.f32
+							s29 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+							}
+							s29v := uint64(r40[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: st.f32
+							s29 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+							}
+							s29v := uint64(r40[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fminmax.ptx:88")
+							}
+						}
+					}
+				}
+				// PTX lines 89: lane-local, one loop over the lanes
+				{
+					s30w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: st.f32
+							s30 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+							}
+							s30v := uint64(r43[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+								runtime.Store32(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: st.f32
+							s30 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+							}
+							s30v := uint64(r43[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+								runtime.Store32(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/fminmax.ptx:89")
+							}
+						}
+					}
+				}
+				// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98: lane-local, one loop over the lanes
+				{
+					v31aw := w.Window(26)
+					v32aw := w.Window(27)
+					v34aw := w.Window(28)
+					v35aw := w.Window(29)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: ld.f32
+							v31a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
+									continue
+								}
+								v31 = v31x
+							}
+							// 91: ld.f32
+							v32a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
+									continue
+								}
+								v32 = v32x
+							}
+							// 92: max.NaN.f32
+							v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
+							r46[l] = v33
+							// 93: ld.u64
+							v34a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
+								v34 = runtime.Load64(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+								if !v34ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
+									continue
+								}
+								v34 = v34x
+							}
+							// 94: ld.u32
+							v35a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+							}
+							var v35 uint64
+							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+								v35 = runtime.Load32(v35aw.Mem, v35ao)
+							} else {
+								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+								if !v35ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
+									continue
+								}
+								v35 = v35x
+							}
+							// 95: shl.b32
+							v36 := uint64(uint32(v35) << uint32(k1))
+							// 96: cvt.s64.s32
+							v37 := uint64(uint64(int32(v36)))
+							// 97: shl.b64
+							v38 := uint64(uint64(v37) << uint32(k0))
+							// 98: add.s64
+							v39 := uint64(uint64(v34) + uint64(v38))
+							r52[l] = v39
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: ld.f32
+							v31a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fminmax.ptx:90")
+									continue
+								}
+								v31 = v31x
+							}
+							// 91: ld.f32
+							v32a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/fminmax.ptx:91")
+									continue
+								}
+								v32 = v32x
+							}
+							// 92: max.NaN.f32
+							v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
+							r46[l] = v33
+							// 93: ld.u64
+							v34a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
+								v34 = runtime.Load64(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+								if !v34ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fminmax.ptx:93")
+									continue
+								}
+								v34 = v34x
+							}
+							// 94: ld.u32
+							v35a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+							}
+							var v35 uint64
+							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+								v35 = runtime.Load32(v35aw.Mem, v35ao)
+							} else {
+								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+								if !v35ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fminmax.ptx:94")
+									continue
+								}
+								v35 = v35x
+							}
+							// 95: shl.b32
+							v36 := uint64(uint32(v35) << uint32(k1))
+							// 96: cvt.s64.s32
+							v37 := uint64(uint64(int32(v36)))
+							// 97: shl.b64
+							v38 := uint64(uint64(v37) << uint32(k0))
+							// 98: add.s64
+							v39 := uint64(uint64(v34) + uint64(v38))
+							r52[l] = v39
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					s40w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: st.f32
+							s40 := uint64(r52[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+							}
+							s40v := uint64(r46[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: st.f32
+							s40 := uint64(r52[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 4)
+							}
+							s40v := uint64(r46[l])
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+								runtime.Store32(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 4, s40v, l, "testdata/ptx/O0/fminmax.ptx:99")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX line 101; ret
+			next = 5
+		case 4:
+			// b4, PTX line 55
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u8
-	_ = u10
-	_ = u12
-}
-
-// minmaxNanB2 runs b2 ($L__BB0_2) of kernel minmax_nan, PTX lines 60-99.
-func minmaxNanB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r52 := w.Reg(52)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	// PTX line 60: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/fminmax.ptx:60")
-	// PTX line 61: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/fminmax.ptx:61")
-	// PTX lines 62, 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				r21[l] = v1
-				// 63: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				r21[l] = v1
-				// 63: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 64: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:64")
-	// PTX line 65: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/fminmax.ptx:65")
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: add.s64
-				v3 := uint64(uint64(r24[l]) + uint64(r21[l]))
-				r25[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: add.s64
-				v3 := uint64(uint64(r24[l]) + uint64(r21[l]))
-				r25[l] = v3
-			}
-		}
-	}
-	// PTX line 67: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r25, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:67")
-	// PTX line 68: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/fminmax.ptx:68")
-	// PTX line 69: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/fminmax.ptx:69")
-	// PTX line 70: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:70")
-	// PTX line 71: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:71")
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: min.NaN.f32
-				v4 := uint64(isa.MinF32(uint32(r27[l]), uint32(r28[l]), true))
-				r29[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: min.NaN.f32
-				v4 := uint64(isa.MinF32(uint32(r27[l]), uint32(r28[l]), true))
-				r29[l] = v4
-			}
-		}
-	}
-	// PTX line 73: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/fminmax.ptx:73")
-	// PTX line 74: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:74")
-	// PTX lines 75, 76, 77, 78: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: shl.b32
-				v5 := uint64(uint32(r31[l]) << uint32(k1))
-				// 76: cvt.s64.s32
-				v6 := uint64(uint64(int32(v5)))
-				// 77: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k0))
-				// 78: add.s64
-				v8 := uint64(uint64(r30[l]) + uint64(v7))
-				r35[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: shl.b32
-				v5 := uint64(uint32(r31[l]) << uint32(k1))
-				// 76: cvt.s64.s32
-				v6 := uint64(uint64(int32(v5)))
-				// 77: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k0))
-				// 78: add.s64
-				v8 := uint64(uint64(r30[l]) + uint64(v7))
-				r35[l] = v8
-			}
-		}
-	}
-	// PTX line 79: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r29, r35, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/fminmax.ptx:79")
-	// PTX line 80: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/fminmax.ptx:80")
-	// PTX line 81: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/fminmax.ptx:81")
-	// PTX lines 82, 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: shl.b64
-				v9 := uint64(uint64(r37[l]) << uint32(k0))
-				r38[l] = v9
-				// 83: add.s64
-				v10 := uint64(uint64(r36[l]) + uint64(v9))
-				r39[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: shl.b64
-				v9 := uint64(uint64(r37[l]) << uint32(k0))
-				r38[l] = v9
-				// 83: add.s64
-				v10 := uint64(uint64(r36[l]) + uint64(v9))
-				r39[l] = v10
-			}
-		}
-	}
-	// PTX line 84: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r40, r39, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:84")
-	// PTX line 85: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/fminmax.ptx:85")
-	// PTX lines 86: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: add.s64
-				v11 := uint64(uint64(r41[l]) + uint64(r38[l]))
-				r42[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: add.s64
-				v11 := uint64(uint64(r41[l]) + uint64(r38[l]))
-				r42[l] = v11
-			}
-		}
-	}
-	// PTX line 87: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r42, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:87")
-	// PTX line 88: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r40, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/fminmax.ptx:88")
-	// PTX line 89: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/fminmax.ptx:89")
-	// PTX line 90: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:90")
-	// PTX line 91: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:91")
-	// PTX lines 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: max.NaN.f32
-				v12 := uint64(isa.MaxF32(uint32(r44[l]), uint32(r45[l]), true))
-				r46[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: max.NaN.f32
-				v12 := uint64(isa.MaxF32(uint32(r44[l]), uint32(r45[l]), true))
-				r46[l] = v12
-			}
-		}
-	}
-	// PTX line 93: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/fminmax.ptx:93")
-	// PTX line 94: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/fminmax.ptx:94")
-	// PTX lines 95, 96, 97, 98: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: shl.b32
-				v13 := uint64(uint32(r48[l]) << uint32(k1))
-				// 96: cvt.s64.s32
-				v14 := uint64(uint64(int32(v13)))
-				// 97: shl.b64
-				v15 := uint64(uint64(v14) << uint32(k0))
-				// 98: add.s64
-				v16 := uint64(uint64(r47[l]) + uint64(v15))
-				r52[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: shl.b32
-				v13 := uint64(uint32(r48[l]) << uint32(k1))
-				// 96: cvt.s64.s32
-				v14 := uint64(uint64(int32(v13)))
-				// 97: shl.b64
-				v15 := uint64(uint64(v14) << uint32(k0))
-				// 98: add.s64
-				v16 := uint64(uint64(r47[l]) + uint64(v15))
-				r52[l] = v16
-			}
-		}
-	}
-	// PTX line 99: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r46, r52, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/fminmax.ptx:99")
 }

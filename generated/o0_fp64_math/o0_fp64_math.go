@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/fp64_math.ptx",
+	NumWindows: 63,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -125,9 +126,95 @@ func init() {
 	dnormFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 	dnormFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{dnormB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dnormRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:30",
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -141,6 +228,15 @@ func init() {
 	dnormFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:58",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:58",
@@ -151,9 +247,173 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 60-110
 	dnormFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{dnormB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dnormRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:60",
 		PTXInstrs: 52,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:111",
@@ -166,6 +426,13 @@ func init() {
 	dnormFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:113",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:113",
@@ -178,6 +445,15 @@ func init() {
 	dnormFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:56",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:56",
@@ -191,12 +467,93 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	dnormFunc.Run = dnormRun
 	newtonSqrtFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 133-155; divergent, reconverges at block 7 (b7 ($L__BB1_7))
 	newtonSqrtFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:133",
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -210,6 +567,15 @@ func init() {
 	newtonSqrtFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:159",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:159",
@@ -220,9 +586,50 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 161-170
 	newtonSqrtFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:161",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:171",
@@ -233,9 +640,29 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 173-175; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 	newtonSqrtFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:173",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -247,9 +674,38 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 179-184
 	newtonSqrtFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:179",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:185",
@@ -260,9 +716,29 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 187-189
 	newtonSqrtFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:187",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:190",
@@ -273,9 +749,38 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 192-197
 	newtonSqrtFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{newtonSqrtB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			newtonSqrtRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:192",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:198",
@@ -288,6 +793,13 @@ func init() {
 	newtonSqrtFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:200",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:200",
@@ -300,6 +812,15 @@ func init() {
 	newtonSqrtFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:157",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:157",
@@ -312,6 +833,15 @@ func init() {
 	newtonSqrtFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fp64_math.ptx:177",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fp64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  177,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fp64_math.ptx:177",
@@ -325,6 +855,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	newtonSqrtFunc.Run = newtonSqrtRun
 }
 
 // Dnorm launches PTX kernel dnorm (testdata/ptx/O0/fp64_math.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is dnorm_param_0, param1 is dnorm_param_1, param2 is dnorm_param_2, param3 is dnorm_param_3.
@@ -347,734 +878,2889 @@ func NewtonSqrt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, newtonSqrtFunc, cfg, p[:])
 }
 
-// dnormB0 runs b0 of kernel dnorm, PTX lines 30-54.
-func dnormB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 30: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 31: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 32: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fp64_math.ptx:32")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 33: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fp64_math.ptx:33")
-	// PTX line 34: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:34")
-	// PTX line 35: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:35")
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 37: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 38: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u5)
-	// PTX line 39: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 40: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u6)
-	// PTX line 41: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r11, m, u12)
-	// PTX line 42: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/fp64_math.ptx:42")
-	// PTX line 43: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/O0/fp64_math.ptx:43")
-	// PTX line 44: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/O0/fp64_math.ptx:44")
-	// PTX line 45: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/O0/fp64_math.ptx:45")
-	// PTX line 46: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 47: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 48: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 49, 50: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 50: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
-				r16[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 50: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
-				r16[l] = v17
-			}
-		}
-	}
-	// PTX line 51: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x4c, 4, m, "testdata/ptx/O0/fp64_math.ptx:51")
-	// PTX line 52: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x4c, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:52")
-	// PTX line 53: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:53")
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: setp.lt.s32
-				c18t := int32(r17[l]) < int32(r18[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+// dnormRun runs blocks of kernel dnorm for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-54; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 30: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 31: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c18b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: setp.lt.s32
-				c18t := int32(r17[l]) < int32(r18[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+				// PTX line 32: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/fp64_math.ptx:32")
 				}
-				p0 = p0&^(1<<l) | c18b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u8
-	_ = u10
-	_ = u12
-}
-
-// dnormB2 runs b2 ($L__BB0_2) of kernel dnorm, PTX lines 60-110.
-func dnormB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r59 := w.Reg(59)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	k2 := uint64(0x3ff0000000000000)
-	// PTX line 60: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x38, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:60")
-	// PTX line 61: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x4c, 4, 64, m, "testdata/ptx/O0/fp64_math.ptx:61")
-	// PTX lines 62, 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				// 63: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: shl.b64
-				v1 := uint64(uint64(r20[l]) << uint32(k0))
-				// 63: add.s64
-				v2 := uint64(uint64(r19[l]) + uint64(v1))
-				r22[l] = v2
-			}
-		}
-	}
-	// PTX line 64: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:64")
-	// PTX line 65: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/O0/fp64_math.ptx:65")
-	// PTX line 66: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x40, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:66")
-	// PTX line 67: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x4c, 4, 64, m, "testdata/ptx/O0/fp64_math.ptx:67")
-	// PTX lines 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: shl.b64
-				v3 := uint64(uint64(r25[l]) << uint32(k0))
-				// 69: add.s64
-				v4 := uint64(uint64(r24[l]) + uint64(v3))
-				r27[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: shl.b64
-				v3 := uint64(uint64(r25[l]) << uint32(k0))
-				// 69: add.s64
-				v4 := uint64(uint64(r24[l]) + uint64(v3))
-				r27[l] = v4
-			}
-		}
-	}
-	// PTX line 70: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r28, r27, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:70")
-	// PTX line 71: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x58, 8, m, "testdata/ptx/O0/fp64_math.ptx:71")
-	// PTX line 72: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:72")
-	// PTX line 73: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x58, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:73")
-	// PTX lines 74, 75: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: mul.rn.f64
-				v5 := isa.MulF64RN(r30[l], r30[l])
-				// 75: fma.rn.f64
-				v6 := isa.FmaF64RN(r29[l], r29[l], v5)
-				r32[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: mul.rn.f64
-				v5 := isa.MulF64RN(r30[l], r30[l])
-				// 75: fma.rn.f64
-				v6 := isa.FmaF64RN(r29[l], r29[l], v5)
-				r32[l] = v6
-			}
-		}
-	}
-	// PTX line 76: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/fp64_math.ptx:76")
-	// PTX line 77: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:77")
-	// PTX lines 78: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: sqrt.rn.f64
-				v7 := isa.SqrtF64(r33[l], isa.RN)
-				r34[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: sqrt.rn.f64
-				v7 := isa.SqrtF64(r33[l], isa.RN)
-				r34[l] = v7
-			}
-		}
-	}
-	// PTX line 79: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:79")
-	// PTX line 80: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x4c, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:80")
-	// PTX lines 81, 82, 83, 84: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: shl.b32
-				v8 := uint64(uint32(r36[l]) << uint32(k1))
-				// 82: cvt.s64.s32
-				v9 := uint64(uint64(int32(v8)))
-				// 83: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k0))
-				// 84: add.s64
-				v11 := uint64(uint64(r35[l]) + uint64(v10))
-				r40[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: shl.b32
-				v8 := uint64(uint32(r36[l]) << uint32(k1))
-				// 82: cvt.s64.s32
-				v9 := uint64(uint64(int32(v8)))
-				// 83: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k0))
-				// 84: add.s64
-				v11 := uint64(uint64(r35[l]) + uint64(v10))
-				r40[l] = v11
-			}
-		}
-	}
-	// PTX line 85: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r34, r40, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:85")
-	// PTX line 86: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:86")
-	// PTX line 87: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x58, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:87")
-	// PTX line 88: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/fp64_math.ptx:88")
-	// PTX line 89: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/fp64_math.ptx:89")
-	// PTX line 90: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:90")
-	// PTX line 91: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:91")
-	// PTX lines 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: min.f64
-				v12 := isa.MinF64(r43[l], r44[l], false)
-				r45[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: min.f64
-				v12 := isa.MinF64(r43[l], r44[l], false)
-				r45[l] = v12
-			}
-		}
-	}
-	// PTX line 93: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:93")
-	// PTX line 94: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:94")
-	// PTX line 95: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:95")
-	// PTX lines 96: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: abs.f64
-				v13 := isa.AbsF64(r47[l])
-				r48[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: abs.f64
-				v13 := isa.AbsF64(r47[l])
-				r48[l] = v13
-			}
-		}
-	}
-	// PTX line 97: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:97")
-	// PTX line 98: mov.u64, warp-uniform
-	u14 := uint64(k2)
-	runtime.Broadcast(r49, m, u14)
-	// PTX line 99: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/fp64_math.ptx:99")
-	// PTX line 100: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:100")
-	// PTX line 101: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r51, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:101")
-	// PTX lines 102, 103: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: max.f64
-				v15 := isa.MaxF64(r50[l], r51[l], false)
-				// 103: div.rn.f64
-				v16 := isa.DivF64(r45[l], v15, isa.RN)
-				r53[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: max.f64
-				v15 := isa.MaxF64(r50[l], r51[l], false)
-				// 103: div.rn.f64
-				v16 := isa.DivF64(r45[l], v15, isa.RN)
-				r53[l] = v16
-			}
-		}
-	}
-	// PTX line 104: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:104")
-	// PTX line 105: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x4c, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:105")
-	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: shl.b32
-				v17 := uint64(uint32(r55[l]) << uint32(k1))
-				// 107: cvt.s64.s32
-				v18 := uint64(uint64(int32(v17)))
-				// 108: shl.b64
-				v19 := uint64(uint64(v18) << uint32(k0))
-				// 109: add.s64
-				v20 := uint64(uint64(r54[l]) + uint64(v19))
-				r59[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: shl.b32
-				v17 := uint64(uint32(r55[l]) << uint32(k1))
-				// 107: cvt.s64.s32
-				v18 := uint64(uint64(int32(v17)))
-				// 108: shl.b64
-				v19 := uint64(uint64(v18) << uint32(k0))
-				// 109: add.s64
-				v20 := uint64(uint64(r54[l]) + uint64(v19))
-				r59[l] = v20
-			}
-		}
-	}
-	// PTX line 110: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r53, r59, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:110")
-	_ = u14
-}
-
-// newtonSqrtB0 runs b0 of kernel newton_sqrt, PTX lines 133-155.
-func newtonSqrtB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 133: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 134: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 135: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/fp64_math.ptx:135")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 136: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/fp64_math.ptx:136")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 137: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:137")
-	// PTX line 138: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:138")
-	// PTX line 139: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 140: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 141: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u6)
-	// PTX line 142: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 143: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:143")
-	// PTX line 144: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:144")
-	// PTX line 145: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/fp64_math.ptx:145")
-	// PTX line 146: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/fp64_math.ptx:146")
-	// PTX line 147: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 148: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 149: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 150, 151: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 151: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 151: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 152: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/fp64_math.ptx:152")
-	// PTX line 153: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:153")
-	// PTX line 154: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:154")
-	// PTX lines 155: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 155: setp.lt.s32
-				c16t := int32(r15[l]) < int32(r16[l])
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 155: setp.lt.s32
-				c16t := int32(r15[l]) < int32(r16[l])
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				// PTX line 33: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fp64_math.ptx:33")
 				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u8
-	_ = u10
-}
-
-// newtonSqrtB2 runs b2 ($L__BB1_2) of kernel newton_sqrt, PTX lines 161-170.
-func newtonSqrtB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x3)
-	k1 := uint64(0x0)
-	// PTX line 161: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:161")
-	// PTX line 162: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/fp64_math.ptx:162")
-	// PTX lines 163, 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 164: add.s64
-				v2 := uint64(uint64(r17[l]) + uint64(v1))
-				r20[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 164: add.s64
-				v2 := uint64(uint64(r17[l]) + uint64(v1))
-				r20[l] = v2
-			}
-		}
-	}
-	// PTX line 165: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r21, r20, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:165")
-	// PTX line 166: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/fp64_math.ptx:166")
-	// PTX line 167: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:167")
-	// PTX line 168: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/fp64_math.ptx:168")
-	// PTX line 169: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r23, m, u3)
-	// PTX line 170: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/fp64_math.ptx:170")
-	_ = u3
-}
-
-// newtonSqrtB3 runs b3 ($L__BB1_3) of kernel newton_sqrt, PTX lines 173-175.
-func newtonSqrtB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	// PTX line 173: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:173")
-	// PTX line 174: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:174")
-	// PTX lines 175: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 175: setp.ge.s32
-				c1t := int32(r24[l]) >= int32(r25[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 175: setp.ge.s32
-				c1t := int32(r24[l]) >= int32(r25[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 34: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:34")
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:35")
+				}
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 37: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 38: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u5)
+				// PTX line 39: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX line 40: cvta.to.global.u64, warp-uniform
+				u11 := uint64(u6)
+				// PTX line 41: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.u64
+							s13 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.u64
+							s13 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/fp64_math.ptx:42")
+							}
+						}
+					}
+				}
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.u64
+							s14 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u10)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.u64
+							s14 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u10)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/fp64_math.ptx:43")
+							}
+						}
+					}
+				}
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.u64
+							s15 := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u8)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.u64
+							s15 := uint64(u2) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u8)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/fp64_math.ptx:44")
+							}
+						}
+					}
+				}
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: st.u32
+							s16 := uint64(u2) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: st.u32
+							s16 := uint64(u2) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(u3)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/fp64_math.ptx:45")
+							}
+						}
+					}
+				}
+				// PTX line 46: mov.u32, warp-uniform
+				u17 := uint64(uint64(w.CTAID().X))
+				// PTX line 47: mov.u32, warp-uniform
+				u18 := uint64(uint64(w.NTID().X))
+				// PTX line 48: mul.lo.s32, warp-uniform
+				u19 := uint64(uint32(u17) * uint32(u18))
+				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s22w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 50: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 51: st.u32
+							s22 := uint64(u2) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: mov.u32
+							v20 := uint64(uint64(tid0[l]))
+							// 50: add.s32
+							v21 := uint64(uint32(u19) + uint32(v20))
+							// 51: st.u32
+							s22 := uint64(u2) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(v21)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/fp64_math.ptx:51")
+							}
+						}
+					}
+				}
+				// PTX lines 52, 53, 54: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v23aw := w.Window(5)
+					v24aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: ld.u32
+							v23a := uint64(u2) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
+									continue
+								}
+								v23 = v23x
+							}
+							// 53: ld.u32
+							v24a := uint64(u2) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
+									continue
+								}
+								v24 = v24x
+							}
+							// 54: setp.lt.s32
+							c25t := int32(v23) < int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: ld.u32
+							v23a := uint64(u2) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v23a, 4)
+							}
+							var v23 uint64
+							if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+								v23 = runtime.Load32(v23aw.Mem, v23ao)
+							} else {
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGeneric, v23a, 4, l)
+								if !v23ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v23a, 4, "testdata/ptx/O0/fp64_math.ptx:52")
+									continue
+								}
+								v23 = v23x
+							}
+							// 53: ld.u32
+							v24a := uint64(u2) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/fp64_math.ptx:53")
+									continue
+								}
+								v24 = v24x
+							}
+							// 54: setp.lt.s32
+							c25t := int32(v23) < int32(v24)
+							c25 := c25t
+							c25b0 := uint32(0)
+							if c25 {
+								c25b0 = 1
+							}
+							p0 = p0&^(1<<l) | c25b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 57
+			next = 3
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 60-110
+			{
+				r0 := w.Reg(0)
+				r23 := w.Reg(23)
+				r28 := w.Reg(28)
+				r32 := w.Reg(32)
+				r34 := w.Reg(34)
+				r40 := w.Reg(40)
+				r41 := w.Reg(41)
+				r42 := w.Reg(42)
+				r45 := w.Reg(45)
+				r46 := w.Reg(46)
+				r48 := w.Reg(48)
+				r53 := w.Reg(53)
+				r59 := w.Reg(59)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				k2 := uint64(0x3ff0000000000000)
+				// PTX lines 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(7)
+					v2aw := w.Window(8)
+					v5aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: ld.u64
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.s32
+							v2a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 62: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 63: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 64: ld.f64
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
+									continue
+								}
+								v5 = v5x
+							}
+							r23[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: ld.u64
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.s32
+							v2a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 62: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 63: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 64: ld.f64
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:64")
+									continue
+								}
+								v5 = v5x
+							}
+							r23[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 65: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.f64
+							s6 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r23[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.f64
+							s6 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r23[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:65")
+							}
+						}
+					}
+				}
+				// PTX lines 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(11)
+					v8aw := w.Window(12)
+					v11aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: ld.u64
+							v7a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
+									continue
+								}
+								v7 = v7x
+							}
+							// 67: ld.s32
+							v8a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 68: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 69: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 70: ld.f64
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
+									continue
+								}
+								v11 = v11x
+							}
+							r28[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: ld.u64
+							v7a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:66")
+									continue
+								}
+								v7 = v7x
+							}
+							// 67: ld.s32
+							v8a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fp64_math.ptx:67")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 68: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 69: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 70: ld.f64
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fp64_math.ptx:70")
+									continue
+								}
+								v11 = v11x
+							}
+							r28[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: st.f64
+							s12 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r28[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: st.f64
+							s12 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r28[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:71")
+							}
+						}
+					}
+				}
+				// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
+				{
+					v13aw := w.Window(15)
+					v14aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: ld.f64
+							v13a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
+									continue
+								}
+								v13 = v13x
+							}
+							// 73: ld.f64
+							v14a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
+									continue
+								}
+								v14 = v14x
+							}
+							// 74: mul.rn.f64
+							v15 := isa.MulF64RN(v14, v14)
+							// 75: fma.rn.f64
+							v16 := isa.FmaF64RN(v13, v13, v15)
+							r32[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: ld.f64
+							v13a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fp64_math.ptx:72")
+									continue
+								}
+								v13 = v13x
+							}
+							// 73: ld.f64
+							v14a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/fp64_math.ptx:73")
+									continue
+								}
+								v14 = v14x
+							}
+							// 74: mul.rn.f64
+							v15 := isa.MulF64RN(v14, v14)
+							// 75: fma.rn.f64
+							v16 := isa.FmaF64RN(v13, v13, v15)
+							r32[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 76: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: st.f64
+							s17 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(r32[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: st.f64
+							s17 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(r32[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fp64_math.ptx:76")
+							}
+						}
+					}
+				}
+				// PTX lines 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+				{
+					v18aw := w.Window(18)
+					v20aw := w.Window(19)
+					v21aw := w.Window(20)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: ld.f64
+							v18a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
+								v18 = runtime.Load64(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
+									continue
+								}
+								v18 = v18x
+							}
+							// 78: sqrt.rn.f64
+							v19 := isa.SqrtF64(v18, isa.RN)
+							r34[l] = v19
+							// 79: ld.u64
+							v20a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+								v20 = runtime.Load64(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
+									continue
+								}
+								v20 = v20x
+							}
+							// 80: ld.u32
+							v21a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
+									continue
+								}
+								v21 = v21x
+							}
+							// 81: shl.b32
+							v22 := uint64(uint32(v21) << uint32(k1))
+							// 82: cvt.s64.s32
+							v23 := uint64(uint64(int32(v22)))
+							// 83: shl.b64
+							v24 := uint64(uint64(v23) << uint32(k0))
+							// 84: add.s64
+							v25 := uint64(uint64(v20) + uint64(v24))
+							r40[l] = v25
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: ld.f64
+							v18a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 8)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&7 == 0 {
+								v18 = runtime.Load64(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 8, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v18a, 8, "testdata/ptx/O0/fp64_math.ptx:77")
+									continue
+								}
+								v18 = v18x
+							}
+							// 78: sqrt.rn.f64
+							v19 := isa.SqrtF64(v18, isa.RN)
+							r34[l] = v19
+							// 79: ld.u64
+							v20a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+								v20 = runtime.Load64(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/fp64_math.ptx:79")
+									continue
+								}
+								v20 = v20x
+							}
+							// 80: ld.u32
+							v21a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:80")
+									continue
+								}
+								v21 = v21x
+							}
+							// 81: shl.b32
+							v22 := uint64(uint32(v21) << uint32(k1))
+							// 82: cvt.s64.s32
+							v23 := uint64(uint64(int32(v22)))
+							// 83: shl.b64
+							v24 := uint64(uint64(v23) << uint32(k0))
+							// 84: add.s64
+							v25 := uint64(uint64(v20) + uint64(v24))
+							r40[l] = v25
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 85: lane-local, one loop over the lanes
+				{
+					s26w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: st.f64
+							s26 := uint64(r40[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+							}
+							s26v := uint64(r34[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+								runtime.Store64(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: st.f64
+							s26 := uint64(r40[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 8)
+							}
+							s26v := uint64(r34[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
+								runtime.Store64(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 8, s26v, l, "testdata/ptx/O0/fp64_math.ptx:85")
+							}
+						}
+					}
+				}
+				// PTX lines 86, 87: lane-local, one loop over the lanes
+				{
+					v27aw := w.Window(22)
+					v28aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: ld.f64
+							v27a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
+								v27 = runtime.Load64(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
+									continue
+								}
+								v27 = v27x
+							}
+							r41[l] = v27
+							// 87: ld.f64
+							v28a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+								v28 = runtime.Load64(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
+									continue
+								}
+								v28 = v28x
+							}
+							r42[l] = v28
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: ld.f64
+							v27a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
+								v27 = runtime.Load64(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fp64_math.ptx:86")
+									continue
+								}
+								v27 = v27x
+							}
+							r41[l] = v27
+							// 87: ld.f64
+							v28a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+								v28 = runtime.Load64(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/fp64_math.ptx:87")
+									continue
+								}
+								v28 = v28x
+							}
+							r42[l] = v28
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 88: lane-local, one loop over the lanes
+				{
+					s29w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: st.f64
+							s29 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+							}
+							s29v := uint64(r41[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+								runtime.Store64(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: st.f64
+							s29 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+							}
+							s29v := uint64(r41[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+								runtime.Store64(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fp64_math.ptx:88")
+							}
+						}
+					}
+				}
+				// PTX lines 89: lane-local, one loop over the lanes
+				{
+					s30w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: st.f64
+							s30 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
+							}
+							s30v := uint64(r42[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+								runtime.Store64(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: st.f64
+							s30 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 8)
+							}
+							s30v := uint64(r42[l])
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
+								runtime.Store64(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 8, s30v, l, "testdata/ptx/O0/fp64_math.ptx:89")
+							}
+						}
+					}
+				}
+				// PTX lines 90, 91, 92, 93: lane-local, one loop over the lanes
+				{
+					v31aw := w.Window(26)
+					v32aw := w.Window(27)
+					v34aw := w.Window(28)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: ld.f64
+							v31a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
+								v31 = runtime.Load64(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+								if !v31ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
+									continue
+								}
+								v31 = v31x
+							}
+							// 91: ld.f64
+							v32a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
+								v32 = runtime.Load64(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+								if !v32ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
+									continue
+								}
+								v32 = v32x
+							}
+							// 92: min.f64
+							v33 := isa.MinF64(v31, v32, false)
+							r45[l] = v33
+							// 93: ld.f64
+							v34a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
+								v34 = runtime.Load64(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+								if !v34ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
+									continue
+								}
+								v34 = v34x
+							}
+							r46[l] = v34
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: ld.f64
+							v31a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
+								v31 = runtime.Load64(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+								if !v31ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fp64_math.ptx:90")
+									continue
+								}
+								v31 = v31x
+							}
+							// 91: ld.f64
+							v32a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 8)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&7 == 0 {
+								v32 = runtime.Load64(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 8, l)
+								if !v32ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v32a, 8, "testdata/ptx/O0/fp64_math.ptx:91")
+									continue
+								}
+								v32 = v32x
+							}
+							// 92: min.f64
+							v33 := isa.MinF64(v31, v32, false)
+							r45[l] = v33
+							// 93: ld.f64
+							v34a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 8)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&7 == 0 {
+								v34 = runtime.Load64(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 8, l)
+								if !v34ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v34a, 8, "testdata/ptx/O0/fp64_math.ptx:93")
+									continue
+								}
+								v34 = v34x
+							}
+							r46[l] = v34
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 94: lane-local, one loop over the lanes
+				{
+					s35w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: st.f64
+							s35 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
+							}
+							s35v := uint64(r46[l])
+							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
+								runtime.Store64(s35w.Mem, s35o, s35v)
+							} else {
+								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: st.f64
+							s35 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s35, 8)
+							}
+							s35v := uint64(r46[l])
+							if s35o := s35 - s35w.Base; s35o < s35w.End && s35&7 == 0 {
+								runtime.Store64(s35w.Mem, s35o, s35v)
+							} else {
+								w.StoreLane(s35w, runtime.SpaceGeneric, s35, 8, s35v, l, "testdata/ptx/O0/fp64_math.ptx:94")
+							}
+						}
+					}
+				}
+				// PTX lines 95, 96: lane-local, one loop over the lanes
+				{
+					v36aw := w.Window(30)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: ld.f64
+							v36a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+							}
+							var v36 uint64
+							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+								v36 = runtime.Load64(v36aw.Mem, v36ao)
+							} else {
+								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+								if !v36ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
+									continue
+								}
+								v36 = v36x
+							}
+							// 96: abs.f64
+							v37 := isa.AbsF64(v36)
+							r48[l] = v37
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: ld.f64
+							v36a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+							}
+							var v36 uint64
+							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+								v36 = runtime.Load64(v36aw.Mem, v36ao)
+							} else {
+								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+								if !v36ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fp64_math.ptx:95")
+									continue
+								}
+								v36 = v36x
+							}
+							// 96: abs.f64
+							v37 := isa.AbsF64(v36)
+							r48[l] = v37
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					s38w := w.Window(31)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.f64
+							s38 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 8)
+							}
+							s38v := uint64(r48[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+								runtime.Store64(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.f64
+							s38 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 8)
+							}
+							s38v := uint64(r48[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+								runtime.Store64(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fp64_math.ptx:97")
+							}
+						}
+					}
+				}
+				// PTX line 98: mov.u64, warp-uniform
+				u39 := uint64(k2)
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					s40w := w.Window(32)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: st.u64
+							s40 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
+							}
+							s40v := uint64(u39)
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+								runtime.Store64(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: st.u64
+							s40 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s40, 8)
+							}
+							s40v := uint64(u39)
+							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
+								runtime.Store64(s40w.Mem, s40o, s40v)
+							} else {
+								w.StoreLane(s40w, runtime.SpaceGeneric, s40, 8, s40v, l, "testdata/ptx/O0/fp64_math.ptx:99")
+							}
+						}
+					}
+				}
+				// PTX lines 100, 101, 102, 103, 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+				{
+					v41aw := w.Window(33)
+					v42aw := w.Window(34)
+					v45aw := w.Window(35)
+					v46aw := w.Window(36)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: ld.f64
+							v41a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 8)
+							}
+							var v41 uint64
+							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&7 == 0 {
+								v41 = runtime.Load64(v41aw.Mem, v41ao)
+							} else {
+								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
+								if !v41ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
+									continue
+								}
+								v41 = v41x
+							}
+							// 101: ld.f64
+							v42a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+							}
+							var v42 uint64
+							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+								v42 = runtime.Load64(v42aw.Mem, v42ao)
+							} else {
+								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+								if !v42ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
+									continue
+								}
+								v42 = v42x
+							}
+							// 102: max.f64
+							v43 := isa.MaxF64(v41, v42, false)
+							// 103: div.rn.f64
+							v44 := isa.DivF64(r45[l], v43, isa.RN)
+							r53[l] = v44
+							// 104: ld.u64
+							v45a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+							}
+							var v45 uint64
+							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+								v45 = runtime.Load64(v45aw.Mem, v45ao)
+							} else {
+								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+								if !v45ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
+									continue
+								}
+								v45 = v45x
+							}
+							// 105: ld.u32
+							v46a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+							}
+							var v46 uint64
+							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+								v46 = runtime.Load32(v46aw.Mem, v46ao)
+							} else {
+								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+								if !v46ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
+									continue
+								}
+								v46 = v46x
+							}
+							// 106: shl.b32
+							v47 := uint64(uint32(v46) << uint32(k1))
+							// 107: cvt.s64.s32
+							v48 := uint64(uint64(int32(v47)))
+							// 108: shl.b64
+							v49 := uint64(uint64(v48) << uint32(k0))
+							// 109: add.s64
+							v50 := uint64(uint64(v45) + uint64(v49))
+							r59[l] = v50
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: ld.f64
+							v41a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 8)
+							}
+							var v41 uint64
+							if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&7 == 0 {
+								v41 = runtime.Load64(v41aw.Mem, v41ao)
+							} else {
+								v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 8, l)
+								if !v41ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v41a, 8, "testdata/ptx/O0/fp64_math.ptx:100")
+									continue
+								}
+								v41 = v41x
+							}
+							// 101: ld.f64
+							v42a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+							}
+							var v42 uint64
+							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+								v42 = runtime.Load64(v42aw.Mem, v42ao)
+							} else {
+								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+								if !v42ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fp64_math.ptx:101")
+									continue
+								}
+								v42 = v42x
+							}
+							// 102: max.f64
+							v43 := isa.MaxF64(v41, v42, false)
+							// 103: div.rn.f64
+							v44 := isa.DivF64(r45[l], v43, isa.RN)
+							r53[l] = v44
+							// 104: ld.u64
+							v45a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+							}
+							var v45 uint64
+							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+								v45 = runtime.Load64(v45aw.Mem, v45ao)
+							} else {
+								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+								if !v45ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fp64_math.ptx:104")
+									continue
+								}
+								v45 = v45x
+							}
+							// 105: ld.u32
+							v46a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v46a, 4)
+							}
+							var v46 uint64
+							if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
+								v46 = runtime.Load32(v46aw.Mem, v46ao)
+							} else {
+								v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGeneric, v46a, 4, l)
+								if !v46ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v46a, 4, "testdata/ptx/O0/fp64_math.ptx:105")
+									continue
+								}
+								v46 = v46x
+							}
+							// 106: shl.b32
+							v47 := uint64(uint32(v46) << uint32(k1))
+							// 107: cvt.s64.s32
+							v48 := uint64(uint64(int32(v47)))
+							// 108: shl.b64
+							v49 := uint64(uint64(v48) << uint32(k0))
+							// 109: add.s64
+							v50 := uint64(uint64(v45) + uint64(v49))
+							r59[l] = v50
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					s51w := w.Window(37)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: st.f64
+							s51 := uint64(r59[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
+							}
+							s51v := uint64(r53[l])
+							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
+								runtime.Store64(s51w.Mem, s51o, s51v)
+							} else {
+								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: st.f64
+							s51 := uint64(r59[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s51, 8)
+							}
+							s51v := uint64(r53[l])
+							if s51o := s51 - s51w.Base; s51o < s51w.End && s51&7 == 0 {
+								runtime.Store64(s51w.Mem, s51o, s51v)
+							} else {
+								w.StoreLane(s51w, runtime.SpaceGeneric, s51, 8, s51v, l, "testdata/ptx/O0/fp64_math.ptx:110")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX line 112; ret
+			next = 5
+		case 4:
+			// b4, PTX line 55
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// newtonSqrtB4 runs b4 ($L__BB1_4) of kernel newton_sqrt, PTX lines 179-184.
-func newtonSqrtB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r30 := w.Reg(30)
-	k0 := uint64(0x3fe0000000000000)
-	// PTX line 179: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:179")
-	// PTX line 180: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:180")
-	// PTX lines 181, 182, 183: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: div.rn.f64
-				v1 := isa.DivF64(r27[l], r26[l], isa.RN)
-				// 182: add.rn.f64
-				v2 := isa.AddF64RN(r26[l], v1)
-				// 183: mul.rn.f64
-				v3 := isa.MulF64RN(v2, k0)
-				r30[l] = v3
+// newtonSqrtRun runs blocks of kernel newton_sqrt for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 133-155; divergent, reconverges at block 7 (b7 ($L__BB1_7))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 133: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 134: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 135: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/fp64_math.ptx:135")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 136: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/fp64_math.ptx:136")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 137: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fp64_math.ptx:137")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 138: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:138")
+				}
+				// PTX line 139: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u5)
+				// PTX line 140: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 141: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u6)
+				// PTX line 142: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX lines 143: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(38)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 143: st.u64
+							s11 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 143: st.u64
+							s11 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/fp64_math.ptx:143")
+							}
+						}
+					}
+				}
+				// PTX lines 144: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(39)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: st.u64
+							s12 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: st.u64
+							s12 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fp64_math.ptx:144")
+							}
+						}
+					}
+				}
+				// PTX lines 145: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: st.u32
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: st.u32
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/fp64_math.ptx:145")
+							}
+						}
+					}
+				}
+				// PTX lines 146: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(41)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/fp64_math.ptx:146")
+							}
+						}
+					}
+				}
+				// PTX line 147: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 148: mov.u32, warp-uniform
+				u16 := uint64(uint64(w.NTID().X))
+				// PTX line 149: mul.lo.s32, warp-uniform
+				u17 := uint64(uint32(u15) * uint32(u16))
+				// PTX lines 150, 151, 152: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s20w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 151: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 152: st.u32
+							s20 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 151: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 152: st.u32
+							s20 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fp64_math.ptx:152")
+							}
+						}
+					}
+				}
+				// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v21aw := w.Window(43)
+					v22aw := w.Window(44)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: ld.u32
+							v21a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
+									continue
+								}
+								v21 = v21x
+							}
+							// 154: ld.u32
+							v22a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
+									continue
+								}
+								v22 = v22x
+							}
+							// 155: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: ld.u32
+							v21a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/fp64_math.ptx:153")
+									continue
+								}
+								v21 = v21x
+							}
+							// 154: ld.u32
+							v22a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/fp64_math.ptx:154")
+									continue
+								}
+								v22 = v22x
+							}
+							// 155: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: div.rn.f64
-				v1 := isa.DivF64(r27[l], r26[l], isa.RN)
-				// 182: add.rn.f64
-				v2 := isa.AddF64RN(r26[l], v1)
-				// 183: mul.rn.f64
-				v3 := isa.MulF64RN(v2, k0)
-				r30[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 158
+			next = 7
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 161-170
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				k0 := uint64(0x3)
+				k1 := uint64(0x0)
+				// PTX lines 161, 162, 163, 164, 165: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(45)
+					v2aw := w.Window(46)
+					v5aw := w.Window(47)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
+									continue
+								}
+								v1 = v1x
+							}
+							// 162: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 163: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 164: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 165: ld.f64
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
+									continue
+								}
+								v5 = v5x
+							}
+							r21[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:161")
+									continue
+								}
+								v1 = v1x
+							}
+							// 162: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:162")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 163: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 164: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 165: ld.f64
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fp64_math.ptx:165")
+									continue
+								}
+								v5 = v5x
+							}
+							r21[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 166: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(48)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: st.f64
+							s6 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r21[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: st.f64
+							s6 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r21[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:166")
+							}
+						}
+					}
+				}
+				// PTX lines 167: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(49)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 167: ld.f64
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
+									continue
+								}
+								v7 = v7x
+							}
+							r22[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 167: ld.f64
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fp64_math.ptx:167")
+									continue
+								}
+								v7 = v7x
+							}
+							r22[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 168: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: st.f64
+							s8 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+							}
+							s8v := uint64(r22[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: st.f64
+							s8 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 8)
+							}
+							s8v := uint64(r22[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&7 == 0 {
+								runtime.Store64(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 8, s8v, l, "testdata/ptx/O0/fp64_math.ptx:168")
+							}
+						}
+					}
+				}
+				// PTX line 169: mov.b32, warp-uniform
+				u9 := uint64(k1)
+				// PTX lines 170: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(51)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: st.u32
+							s10 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: st.u32
+							s10 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/fp64_math.ptx:170")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX lines 173-175; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 173, 174, 175: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(52)
+					v2aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
+									continue
+								}
+								v1 = v1x
+							}
+							// 174: ld.u32
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
+									continue
+								}
+								v2 = v2x
+							}
+							// 175: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:173")
+									continue
+								}
+								v1 = v1x
+							}
+							// 174: ld.u32
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fp64_math.ptx:174")
+									continue
+								}
+								v2 = v2x
+							}
+							// 175: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_4), PTX lines 179-184
+			{
+				r0 := w.Reg(0)
+				r30 := w.Reg(30)
+				k0 := uint64(0x3fe0000000000000)
+				// PTX lines 179, 180, 181, 182, 183: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(54)
+					v2aw := w.Window(55)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 179: ld.f64
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
+									continue
+								}
+								v1 = v1x
+							}
+							// 180: ld.f64
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
+									continue
+								}
+								v2 = v2x
+							}
+							// 181: div.rn.f64
+							v3 := isa.DivF64(v2, v1, isa.RN)
+							// 182: add.rn.f64
+							v4 := isa.AddF64RN(v1, v3)
+							// 183: mul.rn.f64
+							v5 := isa.MulF64RN(v4, k0)
+							r30[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 179: ld.f64
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:179")
+									continue
+								}
+								v1 = v1x
+							}
+							// 180: ld.f64
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:180")
+									continue
+								}
+								v2 = v2x
+							}
+							// 181: div.rn.f64
+							v3 := isa.DivF64(v2, v1, isa.RN)
+							// 182: add.rn.f64
+							v4 := isa.AddF64RN(v1, v3)
+							// 183: mul.rn.f64
+							v5 := isa.MulF64RN(v4, k0)
+							r30[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 184: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(56)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: st.f64
+							s6 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r30[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: st.f64
+							s6 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r30[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:184")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_5), PTX lines 187-189
+			{
+				r0 := w.Reg(0)
+				r32 := w.Reg(32)
+				k0 := uint64(0x1)
+				// PTX lines 187, 188: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(57)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 187: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
+									continue
+								}
+								v1 = v1x
+							}
+							// 188: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r32[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 187: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/fp64_math.ptx:187")
+									continue
+								}
+								v1 = v1x
+							}
+							// 188: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r32[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 189: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(58)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 189: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r32[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 189: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r32[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/fp64_math.ptx:189")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 6:
+			// b6 ($L__BB1_6), PTX lines 192-197
+			{
+				r0 := w.Reg(0)
+				r33 := w.Reg(33)
+				r37 := w.Reg(37)
+				k0 := uint64(0x3)
+				// PTX lines 192, 193, 194, 195, 196: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(59)
+					v2aw := w.Window(60)
+					v3aw := w.Window(61)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 192: ld.f64
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 193: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
+									continue
+								}
+								v2 = v2x
+							}
+							// 194: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 195: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 196: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r37[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 192: ld.f64
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fp64_math.ptx:192")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 193: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/fp64_math.ptx:193")
+									continue
+								}
+								v2 = v2x
+							}
+							// 194: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/fp64_math.ptx:194")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 195: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 196: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r37[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 197: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(62)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: st.f64
+							s6 := uint64(r37[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r33[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: st.f64
+							s6 := uint64(r37[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r33[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fp64_math.ptx:197")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b7 ($L__BB1_7), PTX line 199; ret
+			next = 10
+		case 8:
+			// b8, PTX line 156
+			next = 1
+		case 9:
+			// b9, PTX line 176
+			next = 4
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 184: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/fp64_math.ptx:184")
-}
-
-// newtonSqrtB5 runs b5 ($L__BB1_5) of kernel newton_sqrt, PTX lines 187-189.
-func newtonSqrtB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	k0 := uint64(0x1)
-	// PTX line 187: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/fp64_math.ptx:187")
-	// PTX lines 188: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: add.s32
-				v1 := uint64(uint32(r31[l]) + uint32(k0))
-				r32[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 188: add.s32
-				v1 := uint64(uint32(r31[l]) + uint32(k0))
-				r32[l] = v1
-			}
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 189: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/fp64_math.ptx:189")
-}
-
-// newtonSqrtB6 runs b6 ($L__BB1_6) of kernel newton_sqrt, PTX lines 192-197.
-func newtonSqrtB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	k0 := uint64(0x3)
-	// PTX line 192: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:192")
-	// PTX line 193: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fp64_math.ptx:193")
-	// PTX line 194: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/fp64_math.ptx:194")
-	// PTX lines 195, 196: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 195: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 196: add.s64
-				v2 := uint64(uint64(r34[l]) + uint64(v1))
-				r37[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 195: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 196: add.s64
-				v2 := uint64(uint64(r34[l]) + uint64(v1))
-				r37[l] = v2
-			}
-		}
-	}
-	// PTX line 197: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r33, r37, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/fp64_math.ptx:197")
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/fround.ptx",
+	NumWindows: 406,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -141,9 +142,107 @@ func init() {
 	fround32Func.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 31-59; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 	fround32Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fround32B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fround32Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fround.ptx:31",
 		PTXInstrs: 30,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -157,6 +256,15 @@ func init() {
 	fround32Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fround.ptx:63",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fround.ptx:63",
@@ -167,9 +275,707 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 65-293
 	fround32Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fround32B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fround32Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fround.ptx:65",
 		PTXInstrs: 230,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fround.ptx:294",
@@ -182,6 +988,13 @@ func init() {
 	fround32Func.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fround.ptx:296",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  296,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fround.ptx:296",
@@ -194,6 +1007,15 @@ func init() {
 	fround32Func.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fround.ptx:61",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fround.ptx:61",
@@ -207,12 +1029,111 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fround32Func.Run = fround32Run
 	fround64Func.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 317-345; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 	fround64Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fround64B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fround64Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fround.ptx:317",
 		PTXInstrs: 30,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  317,
+			}, {
+				Count: 1,
+				Line:  318,
+			}, {
+				Count: 1,
+				Line:  319,
+			}, {
+				Count: 1,
+				Line:  320,
+			}, {
+				Count: 1,
+				Line:  321,
+			}, {
+				Count: 1,
+				Line:  322,
+			}, {
+				Count: 1,
+				Line:  323,
+			}, {
+				Count: 1,
+				Line:  324,
+			}, {
+				Count: 1,
+				Line:  325,
+			}, {
+				Count: 1,
+				Line:  326,
+			}, {
+				Count: 1,
+				Line:  327,
+			}, {
+				Count: 1,
+				Line:  328,
+			}, {
+				Count: 1,
+				Line:  329,
+			}, {
+				Count: 1,
+				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}, {
+				Count: 1,
+				Line:  332,
+			}, {
+				Count: 1,
+				Line:  333,
+			}, {
+				Count: 1,
+				Line:  334,
+			}, {
+				Count: 1,
+				Line:  335,
+			}, {
+				Count: 1,
+				Line:  336,
+			}, {
+				Count: 1,
+				Line:  337,
+			}, {
+				Count: 1,
+				Line:  338,
+			}, {
+				Count: 1,
+				Line:  339,
+			}, {
+				Count: 1,
+				Line:  340,
+			}, {
+				Count: 1,
+				Line:  341,
+			}, {
+				Count: 1,
+				Line:  342,
+			}, {
+				Count: 1,
+				Line:  343,
+			}, {
+				Count: 1,
+				Line:  344,
+			}, {
+				Count: 1,
+				Line:  345,
+			}, {
+				Count: 1,
+				Line:  346,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -226,6 +1147,15 @@ func init() {
 	fround64Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fround.ptx:349",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  349,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fround.ptx:349",
@@ -236,9 +1166,707 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 351-579
 	fround64Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fround64B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fround64Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/fround.ptx:351",
 		PTXInstrs: 230,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  351,
+			}, {
+				Count: 1,
+				Line:  352,
+			}, {
+				Count: 1,
+				Line:  353,
+			}, {
+				Count: 1,
+				Line:  354,
+			}, {
+				Count: 1,
+				Line:  355,
+			}, {
+				Count: 1,
+				Line:  356,
+			}, {
+				Count: 1,
+				Line:  357,
+			}, {
+				Count: 1,
+				Line:  358,
+			}, {
+				Count: 1,
+				Line:  359,
+			}, {
+				Count: 1,
+				Line:  360,
+			}, {
+				Count: 1,
+				Line:  361,
+			}, {
+				Count: 1,
+				Line:  362,
+			}, {
+				Count: 1,
+				Line:  363,
+			}, {
+				Count: 1,
+				Line:  364,
+			}, {
+				Count: 1,
+				Line:  365,
+			}, {
+				Count: 1,
+				Line:  366,
+			}, {
+				Count: 1,
+				Line:  367,
+			}, {
+				Count: 1,
+				Line:  368,
+			}, {
+				Count: 1,
+				Line:  369,
+			}, {
+				Count: 1,
+				Line:  370,
+			}, {
+				Count: 1,
+				Line:  371,
+			}, {
+				Count: 1,
+				Line:  372,
+			}, {
+				Count: 1,
+				Line:  373,
+			}, {
+				Count: 1,
+				Line:  374,
+			}, {
+				Count: 1,
+				Line:  375,
+			}, {
+				Count: 1,
+				Line:  376,
+			}, {
+				Count: 1,
+				Line:  377,
+			}, {
+				Count: 1,
+				Line:  378,
+			}, {
+				Count: 1,
+				Line:  379,
+			}, {
+				Count: 1,
+				Line:  380,
+			}, {
+				Count: 1,
+				Line:  381,
+			}, {
+				Count: 1,
+				Line:  382,
+			}, {
+				Count: 1,
+				Line:  383,
+			}, {
+				Count: 1,
+				Line:  384,
+			}, {
+				Count: 1,
+				Line:  385,
+			}, {
+				Count: 1,
+				Line:  386,
+			}, {
+				Count: 1,
+				Line:  387,
+			}, {
+				Count: 1,
+				Line:  388,
+			}, {
+				Count: 1,
+				Line:  389,
+			}, {
+				Count: 1,
+				Line:  390,
+			}, {
+				Count: 1,
+				Line:  391,
+			}, {
+				Count: 1,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}, {
+				Count: 1,
+				Line:  395,
+			}, {
+				Count: 1,
+				Line:  396,
+			}, {
+				Count: 1,
+				Line:  397,
+			}, {
+				Count: 1,
+				Line:  398,
+			}, {
+				Count: 1,
+				Line:  399,
+			}, {
+				Count: 1,
+				Line:  400,
+			}, {
+				Count: 1,
+				Line:  401,
+			}, {
+				Count: 1,
+				Line:  402,
+			}, {
+				Count: 1,
+				Line:  403,
+			}, {
+				Count: 1,
+				Line:  404,
+			}, {
+				Count: 1,
+				Line:  405,
+			}, {
+				Count: 1,
+				Line:  406,
+			}, {
+				Count: 1,
+				Line:  407,
+			}, {
+				Count: 1,
+				Line:  408,
+			}, {
+				Count: 1,
+				Line:  409,
+			}, {
+				Count: 1,
+				Line:  410,
+			}, {
+				Count: 1,
+				Line:  411,
+			}, {
+				Count: 1,
+				Line:  412,
+			}, {
+				Count: 1,
+				Line:  413,
+			}, {
+				Count: 1,
+				Line:  414,
+			}, {
+				Count: 1,
+				Line:  415,
+			}, {
+				Count: 1,
+				Line:  416,
+			}, {
+				Count: 1,
+				Line:  417,
+			}, {
+				Count: 1,
+				Line:  418,
+			}, {
+				Count: 1,
+				Line:  419,
+			}, {
+				Count: 1,
+				Line:  420,
+			}, {
+				Count: 1,
+				Line:  421,
+			}, {
+				Count: 1,
+				Line:  422,
+			}, {
+				Count: 1,
+				Line:  423,
+			}, {
+				Count: 1,
+				Line:  424,
+			}, {
+				Count: 1,
+				Line:  425,
+			}, {
+				Count: 1,
+				Line:  426,
+			}, {
+				Count: 1,
+				Line:  427,
+			}, {
+				Count: 1,
+				Line:  428,
+			}, {
+				Count: 1,
+				Line:  429,
+			}, {
+				Count: 1,
+				Line:  430,
+			}, {
+				Count: 1,
+				Line:  431,
+			}, {
+				Count: 1,
+				Line:  432,
+			}, {
+				Count: 1,
+				Line:  433,
+			}, {
+				Count: 1,
+				Line:  434,
+			}, {
+				Count: 1,
+				Line:  435,
+			}, {
+				Count: 1,
+				Line:  436,
+			}, {
+				Count: 1,
+				Line:  437,
+			}, {
+				Count: 1,
+				Line:  438,
+			}, {
+				Count: 1,
+				Line:  439,
+			}, {
+				Count: 1,
+				Line:  440,
+			}, {
+				Count: 1,
+				Line:  441,
+			}, {
+				Count: 1,
+				Line:  442,
+			}, {
+				Count: 1,
+				Line:  443,
+			}, {
+				Count: 1,
+				Line:  444,
+			}, {
+				Count: 1,
+				Line:  445,
+			}, {
+				Count: 1,
+				Line:  446,
+			}, {
+				Count: 1,
+				Line:  447,
+			}, {
+				Count: 1,
+				Line:  448,
+			}, {
+				Count: 1,
+				Line:  449,
+			}, {
+				Count: 1,
+				Line:  450,
+			}, {
+				Count: 1,
+				Line:  451,
+			}, {
+				Count: 1,
+				Line:  452,
+			}, {
+				Count: 1,
+				Line:  453,
+			}, {
+				Count: 1,
+				Line:  454,
+			}, {
+				Count: 1,
+				Line:  455,
+			}, {
+				Count: 1,
+				Line:  456,
+			}, {
+				Count: 1,
+				Line:  457,
+			}, {
+				Count: 1,
+				Line:  458,
+			}, {
+				Count: 1,
+				Line:  459,
+			}, {
+				Count: 1,
+				Line:  460,
+			}, {
+				Count: 1,
+				Line:  461,
+			}, {
+				Count: 1,
+				Line:  462,
+			}, {
+				Count: 1,
+				Line:  463,
+			}, {
+				Count: 1,
+				Line:  464,
+			}, {
+				Count: 1,
+				Line:  465,
+			}, {
+				Count: 1,
+				Line:  466,
+			}, {
+				Count: 1,
+				Line:  467,
+			}, {
+				Count: 1,
+				Line:  468,
+			}, {
+				Count: 1,
+				Line:  469,
+			}, {
+				Count: 1,
+				Line:  470,
+			}, {
+				Count: 1,
+				Line:  471,
+			}, {
+				Count: 1,
+				Line:  472,
+			}, {
+				Count: 1,
+				Line:  473,
+			}, {
+				Count: 1,
+				Line:  474,
+			}, {
+				Count: 1,
+				Line:  475,
+			}, {
+				Count: 1,
+				Line:  476,
+			}, {
+				Count: 1,
+				Line:  477,
+			}, {
+				Count: 1,
+				Line:  478,
+			}, {
+				Count: 1,
+				Line:  479,
+			}, {
+				Count: 1,
+				Line:  480,
+			}, {
+				Count: 1,
+				Line:  481,
+			}, {
+				Count: 1,
+				Line:  482,
+			}, {
+				Count: 1,
+				Line:  483,
+			}, {
+				Count: 1,
+				Line:  484,
+			}, {
+				Count: 1,
+				Line:  485,
+			}, {
+				Count: 1,
+				Line:  486,
+			}, {
+				Count: 1,
+				Line:  487,
+			}, {
+				Count: 1,
+				Line:  488,
+			}, {
+				Count: 1,
+				Line:  489,
+			}, {
+				Count: 1,
+				Line:  490,
+			}, {
+				Count: 1,
+				Line:  491,
+			}, {
+				Count: 1,
+				Line:  492,
+			}, {
+				Count: 1,
+				Line:  493,
+			}, {
+				Count: 1,
+				Line:  494,
+			}, {
+				Count: 1,
+				Line:  495,
+			}, {
+				Count: 1,
+				Line:  496,
+			}, {
+				Count: 1,
+				Line:  497,
+			}, {
+				Count: 1,
+				Line:  498,
+			}, {
+				Count: 1,
+				Line:  499,
+			}, {
+				Count: 1,
+				Line:  500,
+			}, {
+				Count: 1,
+				Line:  501,
+			}, {
+				Count: 1,
+				Line:  502,
+			}, {
+				Count: 1,
+				Line:  503,
+			}, {
+				Count: 1,
+				Line:  504,
+			}, {
+				Count: 1,
+				Line:  505,
+			}, {
+				Count: 1,
+				Line:  506,
+			}, {
+				Count: 1,
+				Line:  507,
+			}, {
+				Count: 1,
+				Line:  508,
+			}, {
+				Count: 1,
+				Line:  509,
+			}, {
+				Count: 1,
+				Line:  510,
+			}, {
+				Count: 1,
+				Line:  511,
+			}, {
+				Count: 1,
+				Line:  512,
+			}, {
+				Count: 1,
+				Line:  513,
+			}, {
+				Count: 1,
+				Line:  514,
+			}, {
+				Count: 1,
+				Line:  515,
+			}, {
+				Count: 1,
+				Line:  516,
+			}, {
+				Count: 1,
+				Line:  517,
+			}, {
+				Count: 1,
+				Line:  518,
+			}, {
+				Count: 1,
+				Line:  519,
+			}, {
+				Count: 1,
+				Line:  520,
+			}, {
+				Count: 1,
+				Line:  521,
+			}, {
+				Count: 1,
+				Line:  522,
+			}, {
+				Count: 1,
+				Line:  523,
+			}, {
+				Count: 1,
+				Line:  524,
+			}, {
+				Count: 1,
+				Line:  525,
+			}, {
+				Count: 1,
+				Line:  526,
+			}, {
+				Count: 1,
+				Line:  527,
+			}, {
+				Count: 1,
+				Line:  528,
+			}, {
+				Count: 1,
+				Line:  529,
+			}, {
+				Count: 1,
+				Line:  530,
+			}, {
+				Count: 1,
+				Line:  531,
+			}, {
+				Count: 1,
+				Line:  532,
+			}, {
+				Count: 1,
+				Line:  533,
+			}, {
+				Count: 1,
+				Line:  534,
+			}, {
+				Count: 1,
+				Line:  535,
+			}, {
+				Count: 1,
+				Line:  536,
+			}, {
+				Count: 1,
+				Line:  537,
+			}, {
+				Count: 1,
+				Line:  538,
+			}, {
+				Count: 1,
+				Line:  539,
+			}, {
+				Count: 1,
+				Line:  540,
+			}, {
+				Count: 1,
+				Line:  541,
+			}, {
+				Count: 1,
+				Line:  542,
+			}, {
+				Count: 1,
+				Line:  543,
+			}, {
+				Count: 1,
+				Line:  544,
+			}, {
+				Count: 1,
+				Line:  545,
+			}, {
+				Count: 1,
+				Line:  546,
+			}, {
+				Count: 1,
+				Line:  547,
+			}, {
+				Count: 1,
+				Line:  548,
+			}, {
+				Count: 1,
+				Line:  549,
+			}, {
+				Count: 1,
+				Line:  550,
+			}, {
+				Count: 1,
+				Line:  551,
+			}, {
+				Count: 1,
+				Line:  552,
+			}, {
+				Count: 1,
+				Line:  553,
+			}, {
+				Count: 1,
+				Line:  554,
+			}, {
+				Count: 1,
+				Line:  555,
+			}, {
+				Count: 1,
+				Line:  556,
+			}, {
+				Count: 1,
+				Line:  557,
+			}, {
+				Count: 1,
+				Line:  558,
+			}, {
+				Count: 1,
+				Line:  559,
+			}, {
+				Count: 1,
+				Line:  560,
+			}, {
+				Count: 1,
+				Line:  561,
+			}, {
+				Count: 1,
+				Line:  562,
+			}, {
+				Count: 1,
+				Line:  563,
+			}, {
+				Count: 1,
+				Line:  564,
+			}, {
+				Count: 1,
+				Line:  565,
+			}, {
+				Count: 1,
+				Line:  566,
+			}, {
+				Count: 1,
+				Line:  567,
+			}, {
+				Count: 1,
+				Line:  568,
+			}, {
+				Count: 1,
+				Line:  569,
+			}, {
+				Count: 1,
+				Line:  570,
+			}, {
+				Count: 1,
+				Line:  571,
+			}, {
+				Count: 1,
+				Line:  572,
+			}, {
+				Count: 1,
+				Line:  573,
+			}, {
+				Count: 1,
+				Line:  574,
+			}, {
+				Count: 1,
+				Line:  575,
+			}, {
+				Count: 1,
+				Line:  576,
+			}, {
+				Count: 1,
+				Line:  577,
+			}, {
+				Count: 1,
+				Line:  578,
+			}, {
+				Count: 1,
+				Line:  579,
+			}, {
+				Count: 1,
+				Line:  580,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fround.ptx:580",
@@ -251,6 +1879,13 @@ func init() {
 	fround64Func.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fround.ptx:582",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  582,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fround.ptx:582",
@@ -263,6 +1898,15 @@ func init() {
 	fround64Func.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/fround.ptx:347",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  347,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/fround.ptx:347",
@@ -276,6 +1920,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fround64Func.Run = fround64Run
 }
 
 // Fround32 launches PTX kernel fround32 (testdata/ptx/O0/fround.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is fround32_param_0, param1 is fround32_param_1, param2 is fround32_param_2, param3 is fround32_param_3, param4 is fround32_param_4.
@@ -300,2368 +1945,16180 @@ func Fround64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, fround64Func, cfg, p[:])
 }
 
-// fround32B0 runs b0 of kernel fround32, PTX lines 31-59.
-func fround32B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 31: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 32: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 33: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/fround.ptx:33")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 34: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/fround.ptx:34")
-	// PTX line 35: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fround.ptx:35")
-	// PTX line 36: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fround.ptx:36")
-	// PTX line 37: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fround.ptx:37")
-	// PTX line 38: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u4)
-	// PTX line 39: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 40: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u5)
-	// PTX line 41: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 42: cvta.to.global.u64, warp-uniform
-	u12 := uint64(u6)
-	// PTX line 43: cvta.global.u64, warp-uniform
-	u13 := uint64(u12)
-	runtime.Broadcast(r12, m, u13)
-	// PTX line 44: cvta.to.global.u64, warp-uniform
-	u14 := uint64(u7)
-	// PTX line 45: cvta.global.u64, warp-uniform
-	u15 := uint64(u14)
-	runtime.Broadcast(r14, m, u15)
-	// PTX line 46: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0xb0, 8, m, "testdata/ptx/O0/fround.ptx:46")
-	// PTX line 47: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0xb8, 8, m, "testdata/ptx/O0/fround.ptx:47")
-	// PTX line 48: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0xc0, 8, m, "testdata/ptx/O0/fround.ptx:48")
-	// PTX line 49: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0xc8, 8, m, "testdata/ptx/O0/fround.ptx:49")
-	// PTX line 50: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0xd0, 4, m, "testdata/ptx/O0/fround.ptx:50")
-	// PTX line 51: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.CTAID().X))
-	// PTX line 52: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.NTID().X))
-	// PTX line 53: mul.lo.s32, warp-uniform
-	u18 := uint64(uint32(u16) * uint32(u17))
-	// PTX lines 54, 55: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 55: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 55: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		}
-	}
-	// PTX line 56: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0xd4, 4, m, "testdata/ptx/O0/fround.ptx:56")
-	// PTX line 57: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0xd4, 4, 0, m, "testdata/ptx/O0/fround.ptx:57")
-	// PTX line 58: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0xd0, 4, 0, m, "testdata/ptx/O0/fround.ptx:58")
-	// PTX lines 59: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: setp.lt.s32
-				c21t := int32(r20[l]) < int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
+// fround32Run runs blocks of kernel fround32 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 31-59; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 31: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 32: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: setp.lt.s32
-				c21t := int32(r20[l]) < int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
-				}
-				p0 = p0&^(1<<l) | c21b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u9
-	_ = u11
-	_ = u13
-	_ = u15
-}
-
-// fround32B2 runs b2 ($L__BB0_2) of kernel fround32, PTX lines 65-293.
-func fround32B2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	r59 := w.Reg(59)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	r62 := w.Reg(62)
-	r63 := w.Reg(63)
-	r64 := w.Reg(64)
-	r65 := w.Reg(65)
-	r66 := w.Reg(66)
-	r67 := w.Reg(67)
-	r68 := w.Reg(68)
-	r69 := w.Reg(69)
-	r70 := w.Reg(70)
-	r71 := w.Reg(71)
-	r72 := w.Reg(72)
-	r73 := w.Reg(73)
-	r74 := w.Reg(74)
-	r75 := w.Reg(75)
-	r76 := w.Reg(76)
-	r77 := w.Reg(77)
-	r78 := w.Reg(78)
-	r79 := w.Reg(79)
-	r80 := w.Reg(80)
-	r81 := w.Reg(81)
-	r82 := w.Reg(82)
-	r83 := w.Reg(83)
-	r84 := w.Reg(84)
-	r85 := w.Reg(85)
-	r86 := w.Reg(86)
-	r87 := w.Reg(87)
-	r88 := w.Reg(88)
-	r89 := w.Reg(89)
-	r90 := w.Reg(90)
-	r91 := w.Reg(91)
-	r92 := w.Reg(92)
-	r93 := w.Reg(93)
-	r94 := w.Reg(94)
-	r95 := w.Reg(95)
-	r96 := w.Reg(96)
-	r97 := w.Reg(97)
-	r98 := w.Reg(98)
-	r99 := w.Reg(99)
-	r100 := w.Reg(100)
-	r101 := w.Reg(101)
-	r102 := w.Reg(102)
-	r103 := w.Reg(103)
-	r104 := w.Reg(104)
-	r105 := w.Reg(105)
-	r106 := w.Reg(106)
-	r107 := w.Reg(107)
-	r108 := w.Reg(108)
-	r109 := w.Reg(109)
-	r110 := w.Reg(110)
-	r111 := w.Reg(111)
-	r112 := w.Reg(112)
-	r113 := w.Reg(113)
-	r114 := w.Reg(114)
-	r115 := w.Reg(115)
-	r116 := w.Reg(116)
-	r117 := w.Reg(117)
-	r118 := w.Reg(118)
-	r119 := w.Reg(119)
-	r120 := w.Reg(120)
-	r121 := w.Reg(121)
-	r122 := w.Reg(122)
-	r123 := w.Reg(123)
-	r124 := w.Reg(124)
-	r125 := w.Reg(125)
-	r126 := w.Reg(126)
-	r127 := w.Reg(127)
-	r128 := w.Reg(128)
-	r129 := w.Reg(129)
-	r130 := w.Reg(130)
-	r131 := w.Reg(131)
-	r132 := w.Reg(132)
-	r133 := w.Reg(133)
-	r134 := w.Reg(134)
-	r135 := w.Reg(135)
-	r136 := w.Reg(136)
-	r137 := w.Reg(137)
-	r138 := w.Reg(138)
-	r139 := w.Reg(139)
-	r140 := w.Reg(140)
-	r141 := w.Reg(141)
-	r142 := w.Reg(142)
-	r143 := w.Reg(143)
-	r144 := w.Reg(144)
-	r145 := w.Reg(145)
-	r146 := w.Reg(146)
-	r147 := w.Reg(147)
-	r148 := w.Reg(148)
-	r149 := w.Reg(149)
-	r150 := w.Reg(150)
-	r151 := w.Reg(151)
-	r152 := w.Reg(152)
-	r153 := w.Reg(153)
-	r154 := w.Reg(154)
-	r155 := w.Reg(155)
-	r156 := w.Reg(156)
-	r157 := w.Reg(157)
-	r158 := w.Reg(158)
-	r159 := w.Reg(159)
-	r160 := w.Reg(160)
-	r161 := w.Reg(161)
-	r162 := w.Reg(162)
-	r163 := w.Reg(163)
-	r164 := w.Reg(164)
-	r165 := w.Reg(165)
-	r166 := w.Reg(166)
-	r167 := w.Reg(167)
-	r168 := w.Reg(168)
-	r169 := w.Reg(169)
-	r170 := w.Reg(170)
-	r171 := w.Reg(171)
-	r172 := w.Reg(172)
-	r173 := w.Reg(173)
-	r174 := w.Reg(174)
-	r175 := w.Reg(175)
-	r176 := w.Reg(176)
-	r177 := w.Reg(177)
-	r178 := w.Reg(178)
-	k0 := uint64(0x2)
-	k1 := uint64(0x18)
-	// PTX line 65: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0xb8, 8, 0, m, "testdata/ptx/O0/fround.ptx:65")
-	// PTX line 66: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0xd4, 4, 64, m, "testdata/ptx/O0/fround.ptx:66")
-	// PTX lines 67, 68: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: shl.b64
-				v1 := uint64(uint64(r23[l]) << uint32(k0))
-				// 68: add.s64
-				v2 := uint64(uint64(r22[l]) + uint64(v1))
-				r25[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: shl.b64
-				v1 := uint64(uint64(r23[l]) << uint32(k0))
-				// 68: add.s64
-				v2 := uint64(uint64(r22[l]) + uint64(v1))
-				r25[l] = v2
-			}
-		}
-	}
-	// PTX line 69: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r25, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fround.ptx:69")
-	// PTX line 70: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0xd8, 4, m, "testdata/ptx/O0/fround.ptx:70")
-	// PTX line 71: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0xc0, 8, 0, m, "testdata/ptx/O0/fround.ptx:71")
-	// PTX line 72: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0xd4, 4, 64, m, "testdata/ptx/O0/fround.ptx:72")
-	// PTX lines 73, 74: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: shl.b64
-				v3 := uint64(uint64(r28[l]) << uint32(k0))
-				// 74: add.s64
-				v4 := uint64(uint64(r27[l]) + uint64(v3))
-				r30[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: shl.b64
-				v3 := uint64(uint64(r28[l]) << uint32(k0))
-				// 74: add.s64
-				v4 := uint64(uint64(r27[l]) + uint64(v3))
-				r30[l] = v4
-			}
-		}
-	}
-	// PTX line 75: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r30, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fround.ptx:75")
-	// PTX line 76: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0xdc, 4, m, "testdata/ptx/O0/fround.ptx:76")
-	// PTX line 77: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0xc8, 8, 0, m, "testdata/ptx/O0/fround.ptx:77")
-	// PTX line 78: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0xd4, 4, 64, m, "testdata/ptx/O0/fround.ptx:78")
-	// PTX lines 79, 80: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: shl.b64
-				v5 := uint64(uint64(r33[l]) << uint32(k0))
-				// 80: add.s64
-				v6 := uint64(uint64(r32[l]) + uint64(v5))
-				r35[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: shl.b64
-				v5 := uint64(uint64(r33[l]) << uint32(k0))
-				// 80: add.s64
-				v6 := uint64(uint64(r32[l]) + uint64(v5))
-				r35[l] = v6
-			}
-		}
-	}
-	// PTX line 81: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r36, r35, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fround.ptx:81")
-	// PTX line 82: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0xe0, 4, m, "testdata/ptx/O0/fround.ptx:82")
-	// PTX line 83: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0xb0, 8, 0, m, "testdata/ptx/O0/fround.ptx:83")
-	// PTX line 84: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0xd4, 4, 0, m, "testdata/ptx/O0/fround.ptx:84")
-	// PTX lines 85, 86, 87, 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: mul.lo.s32
-				v7 := uint64(uint32(r38[l]) * uint32(k1))
-				// 86: cvt.s64.s32
-				v8 := uint64(uint64(int32(v7)))
-				// 87: shl.b64
-				v9 := uint64(uint64(v8) << uint32(k0))
-				// 88: add.s64
-				v10 := uint64(uint64(r37[l]) + uint64(v9))
-				r42[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 85: mul.lo.s32
-				v7 := uint64(uint32(r38[l]) * uint32(k1))
-				// 86: cvt.s64.s32
-				v8 := uint64(uint64(int32(v7)))
-				// 87: shl.b64
-				v9 := uint64(uint64(v8) << uint32(k0))
-				// 88: add.s64
-				v10 := uint64(uint64(r37[l]) + uint64(v9))
-				r42[l] = v10
-			}
-		}
-	}
-	// PTX line 89: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0xe8, 8, m, "testdata/ptx/O0/fround.ptx:89")
-	// PTX line 90: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:90")
-	// PTX line 91: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:91")
-	// PTX line 92: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0xa8, 4, m, "testdata/ptx/O0/fround.ptx:92")
-	// PTX line 93: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0xac, 4, m, "testdata/ptx/O0/fround.ptx:93")
-	// PTX line 94: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0xa8, 4, 0, m, "testdata/ptx/O0/fround.ptx:94")
-	// PTX line 95: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0xac, 4, 0, m, "testdata/ptx/O0/fround.ptx:95")
-	// PTX lines 96: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: add.rn.f32
-				v11 := uint64(isa.AddF32RN(uint32(r45[l]), uint32(r46[l])))
-				r47[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: add.rn.f32
-				v11 := uint64(isa.AddF32RN(uint32(r45[l]), uint32(r46[l])))
-				r47[l] = v11
-			}
-		}
-	}
-	// PTX line 97: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:97")
-	// PTX line 98: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r47, r48, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/fround.ptx:98")
-	// PTX line 99: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:99")
-	// PTX line 100: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:100")
-	// PTX line 101: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0xa0, 4, m, "testdata/ptx/O0/fround.ptx:101")
-	// PTX line 102: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0xa4, 4, m, "testdata/ptx/O0/fround.ptx:102")
-	// PTX line 103: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r51, r0, 0xffffffffffffffff, 0xa0, 4, 0, m, "testdata/ptx/O0/fround.ptx:103")
-	// PTX line 104: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0xa4, 4, 0, m, "testdata/ptx/O0/fround.ptx:104")
-	// PTX lines 105: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: add.rz.f32
-				v12 := uint64(isa.AddF32(uint32(r51[l]), uint32(r52[l]), isa.RZ))
-				r53[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: add.rz.f32
-				v12 := uint64(isa.AddF32(uint32(r51[l]), uint32(r52[l]), isa.RZ))
-				r53[l] = v12
-			}
-		}
-	}
-	// PTX line 106: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:106")
-	// PTX line 107: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r53, r54, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/fround.ptx:107")
-	// PTX line 108: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:108")
-	// PTX line 109: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:109")
-	// PTX line 110: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x98, 4, m, "testdata/ptx/O0/fround.ptx:110")
-	// PTX line 111: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x9c, 4, m, "testdata/ptx/O0/fround.ptx:111")
-	// PTX line 112: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r57, r0, 0xffffffffffffffff, 0x98, 4, 0, m, "testdata/ptx/O0/fround.ptx:112")
-	// PTX line 113: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r58, r0, 0xffffffffffffffff, 0x9c, 4, 0, m, "testdata/ptx/O0/fround.ptx:113")
-	// PTX lines 114: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 114: add.rp.f32
-				v13 := uint64(isa.AddF32(uint32(r57[l]), uint32(r58[l]), isa.RP))
-				r59[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 114: add.rp.f32
-				v13 := uint64(isa.AddF32(uint32(r57[l]), uint32(r58[l]), isa.RP))
-				r59[l] = v13
-			}
-		}
-	}
-	// PTX line 115: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r60, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:115")
-	// PTX line 116: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r59, r60, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/fround.ptx:116")
-	// PTX line 117: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:117")
-	// PTX line 118: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:118")
-	// PTX line 119: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x90, 4, m, "testdata/ptx/O0/fround.ptx:119")
-	// PTX line 120: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0x94, 4, m, "testdata/ptx/O0/fround.ptx:120")
-	// PTX line 121: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r63, r0, 0xffffffffffffffff, 0x90, 4, 0, m, "testdata/ptx/O0/fround.ptx:121")
-	// PTX line 122: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r64, r0, 0xffffffffffffffff, 0x94, 4, 0, m, "testdata/ptx/O0/fround.ptx:122")
-	// PTX lines 123: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: add.rm.f32
-				v14 := uint64(isa.AddF32(uint32(r63[l]), uint32(r64[l]), isa.RM))
-				r65[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: add.rm.f32
-				v14 := uint64(isa.AddF32(uint32(r63[l]), uint32(r64[l]), isa.RM))
-				r65[l] = v14
-			}
-		}
-	}
-	// PTX line 124: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r66, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:124")
-	// PTX line 125: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r65, r66, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/fround.ptx:125")
-	// PTX line 126: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r67, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:126")
-	// PTX line 127: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r68, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:127")
-	// PTX line 128: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r67, r0, 0xffffffffffffffff, 0x88, 4, m, "testdata/ptx/O0/fround.ptx:128")
-	// PTX line 129: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r68, r0, 0xffffffffffffffff, 0x8c, 4, m, "testdata/ptx/O0/fround.ptx:129")
-	// PTX line 130: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r69, r0, 0xffffffffffffffff, 0x88, 4, 0, m, "testdata/ptx/O0/fround.ptx:130")
-	// PTX line 131: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r70, r0, 0xffffffffffffffff, 0x8c, 4, 0, m, "testdata/ptx/O0/fround.ptx:131")
-	// PTX lines 132: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: mul.rn.f32
-				v15 := uint64(isa.MulF32RN(uint32(r69[l]), uint32(r70[l])))
-				r71[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: mul.rn.f32
-				v15 := uint64(isa.MulF32RN(uint32(r69[l]), uint32(r70[l])))
-				r71[l] = v15
-			}
-		}
-	}
-	// PTX line 133: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r72, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:133")
-	// PTX line 134: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r71, r72, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/fround.ptx:134")
-	// PTX line 135: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r73, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:135")
-	// PTX line 136: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r74, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:136")
-	// PTX line 137: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r73, r0, 0xffffffffffffffff, 0x80, 4, m, "testdata/ptx/O0/fround.ptx:137")
-	// PTX line 138: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r74, r0, 0xffffffffffffffff, 0x84, 4, m, "testdata/ptx/O0/fround.ptx:138")
-	// PTX line 139: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r75, r0, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/ptx/O0/fround.ptx:139")
-	// PTX line 140: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r76, r0, 0xffffffffffffffff, 0x84, 4, 0, m, "testdata/ptx/O0/fround.ptx:140")
-	// PTX lines 141: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: mul.rz.f32
-				v16 := uint64(isa.MulF32(uint32(r75[l]), uint32(r76[l]), isa.RZ))
-				r77[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: mul.rz.f32
-				v16 := uint64(isa.MulF32(uint32(r75[l]), uint32(r76[l]), isa.RZ))
-				r77[l] = v16
-			}
-		}
-	}
-	// PTX line 142: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r78, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:142")
-	// PTX line 143: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r77, r78, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/fround.ptx:143")
-	// PTX line 144: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r79, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:144")
-	// PTX line 145: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r80, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:145")
-	// PTX line 146: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r79, r0, 0xffffffffffffffff, 0x78, 4, m, "testdata/ptx/O0/fround.ptx:146")
-	// PTX line 147: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r80, r0, 0xffffffffffffffff, 0x7c, 4, m, "testdata/ptx/O0/fround.ptx:147")
-	// PTX line 148: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r81, r0, 0xffffffffffffffff, 0x78, 4, 0, m, "testdata/ptx/O0/fround.ptx:148")
-	// PTX line 149: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r82, r0, 0xffffffffffffffff, 0x7c, 4, 0, m, "testdata/ptx/O0/fround.ptx:149")
-	// PTX lines 150: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: mul.rp.f32
-				v17 := uint64(isa.MulF32(uint32(r81[l]), uint32(r82[l]), isa.RP))
-				r83[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: mul.rp.f32
-				v17 := uint64(isa.MulF32(uint32(r81[l]), uint32(r82[l]), isa.RP))
-				r83[l] = v17
-			}
-		}
-	}
-	// PTX line 151: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r84, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:151")
-	// PTX line 152: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r83, r84, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/fround.ptx:152")
-	// PTX line 153: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r85, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:153")
-	// PTX line 154: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r86, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:154")
-	// PTX line 155: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r85, r0, 0xffffffffffffffff, 0x70, 4, m, "testdata/ptx/O0/fround.ptx:155")
-	// PTX line 156: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r86, r0, 0xffffffffffffffff, 0x74, 4, m, "testdata/ptx/O0/fround.ptx:156")
-	// PTX line 157: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r87, r0, 0xffffffffffffffff, 0x70, 4, 0, m, "testdata/ptx/O0/fround.ptx:157")
-	// PTX line 158: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r88, r0, 0xffffffffffffffff, 0x74, 4, 0, m, "testdata/ptx/O0/fround.ptx:158")
-	// PTX lines 159: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 159: mul.rm.f32
-				v18 := uint64(isa.MulF32(uint32(r87[l]), uint32(r88[l]), isa.RM))
-				r89[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 159: mul.rm.f32
-				v18 := uint64(isa.MulF32(uint32(r87[l]), uint32(r88[l]), isa.RM))
-				r89[l] = v18
-			}
-		}
-	}
-	// PTX line 160: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r90, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:160")
-	// PTX line 161: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r89, r90, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/fround.ptx:161")
-	// PTX line 162: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r91, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:162")
-	// PTX line 163: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r92, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:163")
-	// PTX line 164: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r93, r0, 0xffffffffffffffff, 0xe0, 4, 0, m, "testdata/ptx/O0/fround.ptx:164")
-	// PTX line 165: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r91, r0, 0xffffffffffffffff, 0x64, 4, m, "testdata/ptx/O0/fround.ptx:165")
-	// PTX line 166: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r92, r0, 0xffffffffffffffff, 0x68, 4, m, "testdata/ptx/O0/fround.ptx:166")
-	// PTX line 167: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r93, r0, 0xffffffffffffffff, 0x6c, 4, m, "testdata/ptx/O0/fround.ptx:167")
-	// PTX line 168: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r94, r0, 0xffffffffffffffff, 0x64, 4, 0, m, "testdata/ptx/O0/fround.ptx:168")
-	// PTX line 169: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r95, r0, 0xffffffffffffffff, 0x68, 4, 0, m, "testdata/ptx/O0/fround.ptx:169")
-	// PTX line 170: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r96, r0, 0xffffffffffffffff, 0x6c, 4, 0, m, "testdata/ptx/O0/fround.ptx:170")
-	// PTX lines 171: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 171: fma.rn.f32
-				var v19 uint64
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(r94[l]))), float64(math.Float32frombits(uint32(r95[l]))), float64(math.Float32frombits(uint32(r96[l])))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
+				// PTX line 33: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
 				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(r94[l]), uint32(r95[l]), uint32(r96[l])))
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/fround.ptx:33")
 				}
-				r97[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 171: fma.rn.f32
-				var v19 uint64
-				if v19f := math.FMA(float64(math.Float32frombits(uint32(r94[l]))), float64(math.Float32frombits(uint32(r95[l]))), float64(math.Float32frombits(uint32(r96[l])))); isa.FmaF32Direct(v19f) {
-					v19 = uint64(math.Float32bits(float32(v19f)))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
 				} else {
-					v19 = uint64(isa.FmaF32RN(uint32(r94[l]), uint32(r95[l]), uint32(r96[l])))
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/fround.ptx:34")
 				}
-				r97[l] = v19
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fround.ptx:35")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 36: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fround.ptx:36")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 37: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fround.ptx:37")
+				}
+				// PTX line 38: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u4)
+				// PTX line 39: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 40: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u5)
+				// PTX line 41: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX line 42: cvta.to.global.u64, warp-uniform
+				u12 := uint64(u6)
+				// PTX line 43: cvta.global.u64, warp-uniform
+				u13 := uint64(u12)
+				// PTX line 44: cvta.to.global.u64, warp-uniform
+				u14 := uint64(u7)
+				// PTX line 45: cvta.global.u64, warp-uniform
+				u15 := uint64(u14)
+				// PTX lines 46: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: st.u64
+							s16 := uint64(u2) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:46")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: st.u64
+							s16 := uint64(u2) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:46")
+							}
+						}
+					}
+				}
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: st.u64
+							s17 := uint64(u2) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:47")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: st.u64
+							s17 := uint64(u2) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:47")
+							}
+						}
+					}
+				}
+				// PTX lines 48: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: st.u64
+							s18 := uint64(u2) + 0xc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:48")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: st.u64
+							s18 := uint64(u2) + 0xc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:48")
+							}
+						}
+					}
+				}
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.u64
+							s19 := uint64(u2) + 0xc8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.u64
+							s19 := uint64(u2) + 0xc8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:49")
+							}
+						}
+					}
+				}
+				// PTX lines 50: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: st.u32
+							s20 := uint64(u2) + 0xd0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:50")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: st.u32
+							s20 := uint64(u2) + 0xd0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:50")
+							}
+						}
+					}
+				}
+				// PTX line 51: mov.u32, warp-uniform
+				u21 := uint64(uint64(w.CTAID().X))
+				// PTX line 52: mov.u32, warp-uniform
+				u22 := uint64(uint64(w.NTID().X))
+				// PTX line 53: mul.lo.s32, warp-uniform
+				u23 := uint64(uint32(u21) * uint32(u22))
+				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s26w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 55: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 56: st.u32
+							s26 := uint64(u2) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:56")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 55: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 56: st.u32
+							s26 := uint64(u2) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:56")
+							}
+						}
+					}
+				}
+				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v27aw := w.Window(6)
+					v28aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: ld.u32
+							v27a := uint64(u2) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:57")
+									continue
+								}
+								v27 = v27x
+							}
+							// 58: ld.u32
+							v28a := uint64(u2) + 0xd0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:58")
+									continue
+								}
+								v28 = v28x
+							}
+							// 59: setp.lt.s32
+							c29t := int32(v27) < int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: ld.u32
+							v27a := uint64(u2) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:57")
+									continue
+								}
+								v27 = v27x
+							}
+							// 58: ld.u32
+							v28a := uint64(u2) + 0xd0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:58")
+									continue
+								}
+								v28 = v28x
+							}
+							// 59: setp.lt.s32
+							c29t := int32(v27) < int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 62
+			next = 3
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 65-293
+			{
+				r0 := w.Reg(0)
+				r26 := w.Reg(26)
+				r31 := w.Reg(31)
+				r36 := w.Reg(36)
+				r42 := w.Reg(42)
+				r43 := w.Reg(43)
+				r44 := w.Reg(44)
+				r47 := w.Reg(47)
+				r48 := w.Reg(48)
+				r49 := w.Reg(49)
+				r50 := w.Reg(50)
+				r53 := w.Reg(53)
+				r54 := w.Reg(54)
+				r55 := w.Reg(55)
+				r56 := w.Reg(56)
+				r59 := w.Reg(59)
+				r60 := w.Reg(60)
+				r61 := w.Reg(61)
+				r62 := w.Reg(62)
+				r65 := w.Reg(65)
+				r66 := w.Reg(66)
+				r67 := w.Reg(67)
+				r68 := w.Reg(68)
+				r71 := w.Reg(71)
+				r72 := w.Reg(72)
+				r73 := w.Reg(73)
+				r74 := w.Reg(74)
+				r77 := w.Reg(77)
+				r78 := w.Reg(78)
+				r79 := w.Reg(79)
+				r80 := w.Reg(80)
+				r83 := w.Reg(83)
+				r84 := w.Reg(84)
+				r85 := w.Reg(85)
+				r86 := w.Reg(86)
+				r89 := w.Reg(89)
+				r90 := w.Reg(90)
+				r91 := w.Reg(91)
+				r92 := w.Reg(92)
+				r93 := w.Reg(93)
+				r97 := w.Reg(97)
+				r98 := w.Reg(98)
+				r99 := w.Reg(99)
+				r100 := w.Reg(100)
+				r101 := w.Reg(101)
+				r105 := w.Reg(105)
+				r106 := w.Reg(106)
+				r107 := w.Reg(107)
+				r108 := w.Reg(108)
+				r109 := w.Reg(109)
+				r113 := w.Reg(113)
+				r114 := w.Reg(114)
+				r115 := w.Reg(115)
+				r116 := w.Reg(116)
+				r117 := w.Reg(117)
+				r121 := w.Reg(121)
+				r122 := w.Reg(122)
+				r123 := w.Reg(123)
+				r124 := w.Reg(124)
+				r127 := w.Reg(127)
+				r128 := w.Reg(128)
+				r129 := w.Reg(129)
+				r130 := w.Reg(130)
+				r133 := w.Reg(133)
+				r134 := w.Reg(134)
+				r135 := w.Reg(135)
+				r136 := w.Reg(136)
+				r139 := w.Reg(139)
+				r140 := w.Reg(140)
+				r141 := w.Reg(141)
+				r142 := w.Reg(142)
+				r145 := w.Reg(145)
+				r146 := w.Reg(146)
+				r147 := w.Reg(147)
+				r149 := w.Reg(149)
+				r150 := w.Reg(150)
+				r151 := w.Reg(151)
+				r153 := w.Reg(153)
+				r154 := w.Reg(154)
+				r155 := w.Reg(155)
+				r157 := w.Reg(157)
+				r158 := w.Reg(158)
+				r159 := w.Reg(159)
+				r161 := w.Reg(161)
+				r162 := w.Reg(162)
+				r163 := w.Reg(163)
+				r165 := w.Reg(165)
+				r166 := w.Reg(166)
+				r167 := w.Reg(167)
+				r169 := w.Reg(169)
+				r170 := w.Reg(170)
+				r171 := w.Reg(171)
+				r173 := w.Reg(173)
+				r174 := w.Reg(174)
+				r175 := w.Reg(175)
+				r177 := w.Reg(177)
+				r178 := w.Reg(178)
+				k0 := uint64(0x2)
+				k1 := uint64(0x18)
+				// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(8)
+					v2aw := w.Window(9)
+					v5aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: ld.u64
+							v1a := uint64(r0[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:65")
+									continue
+								}
+								v1 = v1x
+							}
+							// 66: ld.s32
+							v2a := uint64(r0[l]) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:66")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 67: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 68: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 69: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fround.ptx:69")
+									continue
+								}
+								v5 = v5x
+							}
+							r26[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: ld.u64
+							v1a := uint64(r0[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:65")
+									continue
+								}
+								v1 = v1x
+							}
+							// 66: ld.s32
+							v2a := uint64(r0[l]) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:66")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 67: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 68: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 69: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/fround.ptx:69")
+									continue
+								}
+								v5 = v5x
+							}
+							r26[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.f32
+							s6 := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fround.ptx:70")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.f32
+							s6 := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/fround.ptx:70")
+							}
+						}
+					}
+				}
+				// PTX lines 71, 72, 73, 74, 75: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(12)
+					v8aw := w.Window(13)
+					v11aw := w.Window(14)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: ld.u64
+							v7a := uint64(r0[l]) + 0xc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:71")
+									continue
+								}
+								v7 = v7x
+							}
+							// 72: ld.s32
+							v8a := uint64(r0[l]) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:72")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 73: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 74: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 75: ld.f32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fround.ptx:75")
+									continue
+								}
+								v11 = v11x
+							}
+							r31[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: ld.u64
+							v7a := uint64(r0[l]) + 0xc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:71")
+									continue
+								}
+								v7 = v7x
+							}
+							// 72: ld.s32
+							v8a := uint64(r0[l]) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:72")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 73: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 74: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 75: ld.f32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/fround.ptx:75")
+									continue
+								}
+								v11 = v11x
+							}
+							r31[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 76: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: st.f32
+							s12 := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r31[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fround.ptx:76")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: st.f32
+							s12 := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r31[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/fround.ptx:76")
+							}
+						}
+					}
+				}
+				// PTX lines 77, 78, 79, 80, 81: lane-local, one loop over the lanes
+				{
+					v13aw := w.Window(16)
+					v14aw := w.Window(17)
+					v17aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: ld.u64
+							v13a := uint64(r0[l]) + 0xc8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:77")
+									continue
+								}
+								v13 = v13x
+							}
+							// 78: ld.s32
+							v14a := uint64(r0[l]) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:78")
+									continue
+								}
+								v14 = v14x
+							}
+							v14 = uint64(uint64(int64(int32(v14))))
+							// 79: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k0))
+							// 80: add.s64
+							v16 := uint64(uint64(v13) + uint64(v15))
+							// 81: ld.f32
+							v17a := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/fround.ptx:81")
+									continue
+								}
+								v17 = v17x
+							}
+							r36[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: ld.u64
+							v13a := uint64(r0[l]) + 0xc8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:77")
+									continue
+								}
+								v13 = v13x
+							}
+							// 78: ld.s32
+							v14a := uint64(r0[l]) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:78")
+									continue
+								}
+								v14 = v14x
+							}
+							v14 = uint64(uint64(int64(int32(v14))))
+							// 79: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k0))
+							// 80: add.s64
+							v16 := uint64(uint64(v13) + uint64(v15))
+							// 81: ld.f32
+							v17a := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/fround.ptx:81")
+									continue
+								}
+								v17 = v17x
+							}
+							r36[l] = v17
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.f32
+							s18 := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r36[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/fround.ptx:82")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.f32
+							s18 := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r36[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/fround.ptx:82")
+							}
+						}
+					}
+				}
+				// PTX lines 83, 84, 85, 86, 87, 88: lane-local, one loop over the lanes
+				{
+					v19aw := w.Window(20)
+					v20aw := w.Window(21)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: ld.u64
+							v19a := uint64(r0[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:83")
+									continue
+								}
+								v19 = v19x
+							}
+							// 84: ld.u32
+							v20a := uint64(r0[l]) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:84")
+									continue
+								}
+								v20 = v20x
+							}
+							// 85: mul.lo.s32
+							v21 := uint64(uint32(v20) * uint32(k1))
+							// 86: cvt.s64.s32
+							v22 := uint64(uint64(int32(v21)))
+							// 87: shl.b64
+							v23 := uint64(uint64(v22) << uint32(k0))
+							// 88: add.s64
+							v24 := uint64(uint64(v19) + uint64(v23))
+							r42[l] = v24
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: ld.u64
+							v19a := uint64(r0[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:83")
+									continue
+								}
+								v19 = v19x
+							}
+							// 84: ld.u32
+							v20a := uint64(r0[l]) + 0xd4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:84")
+									continue
+								}
+								v20 = v20x
+							}
+							// 85: mul.lo.s32
+							v21 := uint64(uint32(v20) * uint32(k1))
+							// 86: cvt.s64.s32
+							v22 := uint64(uint64(int32(v21)))
+							// 87: shl.b64
+							v23 := uint64(uint64(v22) << uint32(k0))
+							// 88: add.s64
+							v24 := uint64(uint64(v19) + uint64(v23))
+							r42[l] = v24
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 89: lane-local, one loop over the lanes
+				{
+					s25w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: st.u64
+							s25 := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+							}
+							s25v := uint64(r42[l])
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+								runtime.Store64(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:89")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: st.u64
+							s25 := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+							}
+							s25v := uint64(r42[l])
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+								runtime.Store64(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:89")
+							}
+						}
+					}
+				}
+				// PTX lines 90, 91: lane-local, one loop over the lanes
+				{
+					v26aw := w.Window(23)
+					v27aw := w.Window(24)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: ld.f32
+							v26a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fround.ptx:90")
+									continue
+								}
+								v26 = v26x
+							}
+							r43[l] = v26
+							// 91: ld.f32
+							v27a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:91")
+									continue
+								}
+								v27 = v27x
+							}
+							r44[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: ld.f32
+							v26a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/fround.ptx:90")
+									continue
+								}
+								v26 = v26x
+							}
+							r43[l] = v26
+							// 91: ld.f32
+							v27a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:91")
+									continue
+								}
+								v27 = v27x
+							}
+							r44[l] = v27
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 92: lane-local, one loop over the lanes
+				{
+					s28w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: st.f32
+							s28 := uint64(r0[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+							}
+							s28v := uint64(r43[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/fround.ptx:92")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: st.f32
+							s28 := uint64(r0[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+							}
+							s28v := uint64(r43[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/fround.ptx:92")
+							}
+						}
+					}
+				}
+				// PTX lines 93: lane-local, one loop over the lanes
+				{
+					s29w := w.Window(26)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: st.f32
+							s29 := uint64(r0[l]) + 0xac
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+							}
+							s29v := uint64(r44[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fround.ptx:93")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: st.f32
+							s29 := uint64(r0[l]) + 0xac
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+							}
+							s29v := uint64(r44[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/fround.ptx:93")
+							}
+						}
+					}
+				}
+				// PTX lines 94, 95, 96, 97: lane-local, one loop over the lanes
+				{
+					v30aw := w.Window(27)
+					v31aw := w.Window(28)
+					v33aw := w.Window(29)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: ld.f32
+							v30a := uint64(r0[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/fround.ptx:94")
+									continue
+								}
+								v30 = v30x
+							}
+							// 95: ld.f32
+							v31a := uint64(r0[l]) + 0xac
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fround.ptx:95")
+									continue
+								}
+								v31 = v31x
+							}
+							// 96: add.rn.f32
+							v32 := uint64(isa.AddF32RN(uint32(v30), uint32(v31)))
+							r47[l] = v32
+							// 97: ld.u64
+							v33a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
+							}
+							var v33 uint64
+							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
+								v33 = runtime.Load64(v33aw.Mem, v33ao)
+							} else {
+								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+								if !v33ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:97")
+									continue
+								}
+								v33 = v33x
+							}
+							r48[l] = v33
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: ld.f32
+							v30a := uint64(r0[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/fround.ptx:94")
+									continue
+								}
+								v30 = v30x
+							}
+							// 95: ld.f32
+							v31a := uint64(r0[l]) + 0xac
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/fround.ptx:95")
+									continue
+								}
+								v31 = v31x
+							}
+							// 96: add.rn.f32
+							v32 := uint64(isa.AddF32RN(uint32(v30), uint32(v31)))
+							r47[l] = v32
+							// 97: ld.u64
+							v33a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
+							}
+							var v33 uint64
+							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
+								v33 = runtime.Load64(v33aw.Mem, v33ao)
+							} else {
+								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+								if !v33ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:97")
+									continue
+								}
+								v33 = v33x
+							}
+							r48[l] = v33
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 98: lane-local, one loop over the lanes
+				{
+					s34w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: st.f32
+							s34 := uint64(r48[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+							}
+							s34v := uint64(r47[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/fround.ptx:98")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: st.f32
+							s34 := uint64(r48[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+							}
+							s34v := uint64(r47[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/fround.ptx:98")
+							}
+						}
+					}
+				}
+				// PTX lines 99, 100: lane-local, one loop over the lanes
+				{
+					v35aw := w.Window(31)
+					v36aw := w.Window(32)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: ld.f32
+							v35a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+							}
+							var v35 uint64
+							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+								v35 = runtime.Load32(v35aw.Mem, v35ao)
+							} else {
+								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+								if !v35ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fround.ptx:99")
+									continue
+								}
+								v35 = v35x
+							}
+							r49[l] = v35
+							// 100: ld.f32
+							v36a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+							}
+							var v36 uint64
+							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+								v36 = runtime.Load32(v36aw.Mem, v36ao)
+							} else {
+								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+								if !v36ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/fround.ptx:100")
+									continue
+								}
+								v36 = v36x
+							}
+							r50[l] = v36
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: ld.f32
+							v35a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 4)
+							}
+							var v35 uint64
+							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&3 == 0 {
+								v35 = runtime.Load32(v35aw.Mem, v35ao)
+							} else {
+								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 4, l)
+								if !v35ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v35a, 4, "testdata/ptx/O0/fround.ptx:99")
+									continue
+								}
+								v35 = v35x
+							}
+							r49[l] = v35
+							// 100: ld.f32
+							v36a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 4)
+							}
+							var v36 uint64
+							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&3 == 0 {
+								v36 = runtime.Load32(v36aw.Mem, v36ao)
+							} else {
+								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 4, l)
+								if !v36ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v36a, 4, "testdata/ptx/O0/fround.ptx:100")
+									continue
+								}
+								v36 = v36x
+							}
+							r50[l] = v36
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 101: lane-local, one loop over the lanes
+				{
+					s37w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: st.f32
+							s37 := uint64(r0[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+							}
+							s37v := uint64(r49[l])
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+								runtime.Store32(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/fround.ptx:101")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: st.f32
+							s37 := uint64(r0[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+							}
+							s37v := uint64(r49[l])
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+								runtime.Store32(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/fround.ptx:101")
+							}
+						}
+					}
+				}
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					s38w := w.Window(34)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.f32
+							s38 := uint64(r0[l]) + 0xa4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
+							}
+							s38v := uint64(r50[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+								runtime.Store32(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/fround.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.f32
+							s38 := uint64(r0[l]) + 0xa4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 4)
+							}
+							s38v := uint64(r50[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+								runtime.Store32(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 4, s38v, l, "testdata/ptx/O0/fround.ptx:102")
+							}
+						}
+					}
+				}
+				// PTX lines 103, 104, 105, 106: lane-local, one loop over the lanes
+				{
+					v39aw := w.Window(35)
+					v40aw := w.Window(36)
+					v42aw := w.Window(37)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: ld.f32
+							v39a := uint64(r0[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+							}
+							var v39 uint64
+							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+								v39 = runtime.Load32(v39aw.Mem, v39ao)
+							} else {
+								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+								if !v39ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/fround.ptx:103")
+									continue
+								}
+								v39 = v39x
+							}
+							// 104: ld.f32
+							v40a := uint64(r0[l]) + 0xa4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
+							}
+							var v40 uint64
+							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
+								v40 = runtime.Load32(v40aw.Mem, v40ao)
+							} else {
+								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+								if !v40ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/fround.ptx:104")
+									continue
+								}
+								v40 = v40x
+							}
+							// 105: add.rz.f32
+							v41 := uint64(isa.AddF32(uint32(v39), uint32(v40), isa.RZ))
+							r53[l] = v41
+							// 106: ld.u64
+							v42a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+							}
+							var v42 uint64
+							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+								v42 = runtime.Load64(v42aw.Mem, v42ao)
+							} else {
+								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+								if !v42ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:106")
+									continue
+								}
+								v42 = v42x
+							}
+							r54[l] = v42
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: ld.f32
+							v39a := uint64(r0[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 4)
+							}
+							var v39 uint64
+							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
+								v39 = runtime.Load32(v39aw.Mem, v39ao)
+							} else {
+								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 4, l)
+								if !v39ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v39a, 4, "testdata/ptx/O0/fround.ptx:103")
+									continue
+								}
+								v39 = v39x
+							}
+							// 104: ld.f32
+							v40a := uint64(r0[l]) + 0xa4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 4)
+							}
+							var v40 uint64
+							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
+								v40 = runtime.Load32(v40aw.Mem, v40ao)
+							} else {
+								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 4, l)
+								if !v40ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v40a, 4, "testdata/ptx/O0/fround.ptx:104")
+									continue
+								}
+								v40 = v40x
+							}
+							// 105: add.rz.f32
+							v41 := uint64(isa.AddF32(uint32(v39), uint32(v40), isa.RZ))
+							r53[l] = v41
+							// 106: ld.u64
+							v42a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+							}
+							var v42 uint64
+							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+								v42 = runtime.Load64(v42aw.Mem, v42ao)
+							} else {
+								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+								if !v42ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:106")
+									continue
+								}
+								v42 = v42x
+							}
+							r54[l] = v42
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					s43w := w.Window(38)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.f32
+							s43 := uint64(r54[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+							}
+							s43v := uint64(r53[l])
+							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+								runtime.Store32(s43w.Mem, s43o, s43v)
+							} else {
+								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/fround.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.f32
+							s43 := uint64(r54[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 4)
+							}
+							s43v := uint64(r53[l])
+							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+								runtime.Store32(s43w.Mem, s43o, s43v)
+							} else {
+								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 4, s43v, l, "testdata/ptx/O0/fround.ptx:107")
+							}
+						}
+					}
+				}
+				// PTX lines 108, 109: lane-local, one loop over the lanes
+				{
+					v44aw := w.Window(39)
+					v45aw := w.Window(40)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: ld.f32
+							v44a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+							}
+							var v44 uint64
+							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+								v44 = runtime.Load32(v44aw.Mem, v44ao)
+							} else {
+								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+								if !v44ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/fround.ptx:108")
+									continue
+								}
+								v44 = v44x
+							}
+							r55[l] = v44
+							// 109: ld.f32
+							v45a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 4)
+							}
+							var v45 uint64
+							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
+								v45 = runtime.Load32(v45aw.Mem, v45ao)
+							} else {
+								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 4, l)
+								if !v45ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v45a, 4, "testdata/ptx/O0/fround.ptx:109")
+									continue
+								}
+								v45 = v45x
+							}
+							r56[l] = v45
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: ld.f32
+							v44a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+							}
+							var v44 uint64
+							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
+								v44 = runtime.Load32(v44aw.Mem, v44ao)
+							} else {
+								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
+								if !v44ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/O0/fround.ptx:108")
+									continue
+								}
+								v44 = v44x
+							}
+							r55[l] = v44
+							// 109: ld.f32
+							v45a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 4)
+							}
+							var v45 uint64
+							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
+								v45 = runtime.Load32(v45aw.Mem, v45ao)
+							} else {
+								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 4, l)
+								if !v45ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v45a, 4, "testdata/ptx/O0/fround.ptx:109")
+									continue
+								}
+								v45 = v45x
+							}
+							r56[l] = v45
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					s46w := w.Window(41)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: st.f32
+							s46 := uint64(r0[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
+							}
+							s46v := uint64(r55[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+								runtime.Store32(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fround.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: st.f32
+							s46 := uint64(r0[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 4)
+							}
+							s46v := uint64(r55[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+								runtime.Store32(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 4, s46v, l, "testdata/ptx/O0/fround.ptx:110")
+							}
+						}
+					}
+				}
+				// PTX lines 111: lane-local, one loop over the lanes
+				{
+					s47w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: st.f32
+							s47 := uint64(r0[l]) + 0x9c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 4)
+							}
+							s47v := uint64(r56[l])
+							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+								runtime.Store32(s47w.Mem, s47o, s47v)
+							} else {
+								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/fround.ptx:111")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: st.f32
+							s47 := uint64(r0[l]) + 0x9c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 4)
+							}
+							s47v := uint64(r56[l])
+							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+								runtime.Store32(s47w.Mem, s47o, s47v)
+							} else {
+								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 4, s47v, l, "testdata/ptx/O0/fround.ptx:111")
+							}
+						}
+					}
+				}
+				// PTX lines 112, 113, 114, 115: lane-local, one loop over the lanes
+				{
+					v48aw := w.Window(43)
+					v49aw := w.Window(44)
+					v51aw := w.Window(45)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: ld.f32
+							v48a := uint64(r0[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
+							}
+							var v48 uint64
+							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+								v48 = runtime.Load32(v48aw.Mem, v48ao)
+							} else {
+								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+								if !v48ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/fround.ptx:112")
+									continue
+								}
+								v48 = v48x
+							}
+							// 113: ld.f32
+							v49a := uint64(r0[l]) + 0x9c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+							}
+							var v49 uint64
+							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+								v49 = runtime.Load32(v49aw.Mem, v49ao)
+							} else {
+								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+								if !v49ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fround.ptx:113")
+									continue
+								}
+								v49 = v49x
+							}
+							// 114: add.rp.f32
+							v50 := uint64(isa.AddF32(uint32(v48), uint32(v49), isa.RP))
+							r59[l] = v50
+							// 115: ld.u64
+							v51a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v51a, 8)
+							}
+							var v51 uint64
+							if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&7 == 0 {
+								v51 = runtime.Load64(v51aw.Mem, v51ao)
+							} else {
+								v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
+								if !v51ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:115")
+									continue
+								}
+								v51 = v51x
+							}
+							r60[l] = v51
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: ld.f32
+							v48a := uint64(r0[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 4)
+							}
+							var v48 uint64
+							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+								v48 = runtime.Load32(v48aw.Mem, v48ao)
+							} else {
+								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 4, l)
+								if !v48ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v48a, 4, "testdata/ptx/O0/fround.ptx:112")
+									continue
+								}
+								v48 = v48x
+							}
+							// 113: ld.f32
+							v49a := uint64(r0[l]) + 0x9c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 4)
+							}
+							var v49 uint64
+							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
+								v49 = runtime.Load32(v49aw.Mem, v49ao)
+							} else {
+								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 4, l)
+								if !v49ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v49a, 4, "testdata/ptx/O0/fround.ptx:113")
+									continue
+								}
+								v49 = v49x
+							}
+							// 114: add.rp.f32
+							v50 := uint64(isa.AddF32(uint32(v48), uint32(v49), isa.RP))
+							r59[l] = v50
+							// 115: ld.u64
+							v51a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v51a, 8)
+							}
+							var v51 uint64
+							if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&7 == 0 {
+								v51 = runtime.Load64(v51aw.Mem, v51ao)
+							} else {
+								v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
+								if !v51ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:115")
+									continue
+								}
+								v51 = v51x
+							}
+							r60[l] = v51
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 116: lane-local, one loop over the lanes
+				{
+					s52w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 116: st.f32
+							s52 := uint64(r60[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
+							}
+							s52v := uint64(r59[l])
+							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+								runtime.Store32(s52w.Mem, s52o, s52v)
+							} else {
+								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/fround.ptx:116")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 116: st.f32
+							s52 := uint64(r60[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 4)
+							}
+							s52v := uint64(r59[l])
+							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+								runtime.Store32(s52w.Mem, s52o, s52v)
+							} else {
+								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 4, s52v, l, "testdata/ptx/O0/fround.ptx:116")
+							}
+						}
+					}
+				}
+				// PTX lines 117, 118: lane-local, one loop over the lanes
+				{
+					v53aw := w.Window(47)
+					v54aw := w.Window(48)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: ld.f32
+							v53a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 4)
+							}
+							var v53 uint64
+							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
+								v53 = runtime.Load32(v53aw.Mem, v53ao)
+							} else {
+								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
+								if !v53ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/fround.ptx:117")
+									continue
+								}
+								v53 = v53x
+							}
+							r61[l] = v53
+							// 118: ld.f32
+							v54a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+							}
+							var v54 uint64
+							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+								v54 = runtime.Load32(v54aw.Mem, v54ao)
+							} else {
+								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+								if !v54ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/fround.ptx:118")
+									continue
+								}
+								v54 = v54x
+							}
+							r62[l] = v54
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: ld.f32
+							v53a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 4)
+							}
+							var v53 uint64
+							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&3 == 0 {
+								v53 = runtime.Load32(v53aw.Mem, v53ao)
+							} else {
+								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 4, l)
+								if !v53ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v53a, 4, "testdata/ptx/O0/fround.ptx:117")
+									continue
+								}
+								v53 = v53x
+							}
+							r61[l] = v53
+							// 118: ld.f32
+							v54a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 4)
+							}
+							var v54 uint64
+							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&3 == 0 {
+								v54 = runtime.Load32(v54aw.Mem, v54ao)
+							} else {
+								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 4, l)
+								if !v54ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v54a, 4, "testdata/ptx/O0/fround.ptx:118")
+									continue
+								}
+								v54 = v54x
+							}
+							r62[l] = v54
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 119: lane-local, one loop over the lanes
+				{
+					s55w := w.Window(49)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: st.f32
+							s55 := uint64(r0[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+							}
+							s55v := uint64(r61[l])
+							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+								runtime.Store32(s55w.Mem, s55o, s55v)
+							} else {
+								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fround.ptx:119")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: st.f32
+							s55 := uint64(r0[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 4)
+							}
+							s55v := uint64(r61[l])
+							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&3 == 0 {
+								runtime.Store32(s55w.Mem, s55o, s55v)
+							} else {
+								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 4, s55v, l, "testdata/ptx/O0/fround.ptx:119")
+							}
+						}
+					}
+				}
+				// PTX lines 120: lane-local, one loop over the lanes
+				{
+					s56w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 120: st.f32
+							s56 := uint64(r0[l]) + 0x94
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
+							}
+							s56v := uint64(r62[l])
+							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+								runtime.Store32(s56w.Mem, s56o, s56v)
+							} else {
+								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/fround.ptx:120")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 120: st.f32
+							s56 := uint64(r0[l]) + 0x94
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 4)
+							}
+							s56v := uint64(r62[l])
+							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
+								runtime.Store32(s56w.Mem, s56o, s56v)
+							} else {
+								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 4, s56v, l, "testdata/ptx/O0/fround.ptx:120")
+							}
+						}
+					}
+				}
+				// PTX lines 121, 122, 123, 124: lane-local, one loop over the lanes
+				{
+					v57aw := w.Window(51)
+					v58aw := w.Window(52)
+					v60aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: ld.f32
+							v57a := uint64(r0[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+							}
+							var v57 uint64
+							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+								v57 = runtime.Load32(v57aw.Mem, v57ao)
+							} else {
+								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+								if !v57ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fround.ptx:121")
+									continue
+								}
+								v57 = v57x
+							}
+							// 122: ld.f32
+							v58a := uint64(r0[l]) + 0x94
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
+							}
+							var v58 uint64
+							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
+								v58 = runtime.Load32(v58aw.Mem, v58ao)
+							} else {
+								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+								if !v58ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/fround.ptx:122")
+									continue
+								}
+								v58 = v58x
+							}
+							// 123: add.rm.f32
+							v59 := uint64(isa.AddF32(uint32(v57), uint32(v58), isa.RM))
+							r65[l] = v59
+							// 124: ld.u64
+							v60a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+							}
+							var v60 uint64
+							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+								v60 = runtime.Load64(v60aw.Mem, v60ao)
+							} else {
+								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+								if !v60ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:124")
+									continue
+								}
+								v60 = v60x
+							}
+							r66[l] = v60
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: ld.f32
+							v57a := uint64(r0[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 4)
+							}
+							var v57 uint64
+							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
+								v57 = runtime.Load32(v57aw.Mem, v57ao)
+							} else {
+								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 4, l)
+								if !v57ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v57a, 4, "testdata/ptx/O0/fround.ptx:121")
+									continue
+								}
+								v57 = v57x
+							}
+							// 122: ld.f32
+							v58a := uint64(r0[l]) + 0x94
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 4)
+							}
+							var v58 uint64
+							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
+								v58 = runtime.Load32(v58aw.Mem, v58ao)
+							} else {
+								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 4, l)
+								if !v58ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v58a, 4, "testdata/ptx/O0/fround.ptx:122")
+									continue
+								}
+								v58 = v58x
+							}
+							// 123: add.rm.f32
+							v59 := uint64(isa.AddF32(uint32(v57), uint32(v58), isa.RM))
+							r65[l] = v59
+							// 124: ld.u64
+							v60a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+							}
+							var v60 uint64
+							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+								v60 = runtime.Load64(v60aw.Mem, v60ao)
+							} else {
+								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+								if !v60ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:124")
+									continue
+								}
+								v60 = v60x
+							}
+							r66[l] = v60
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 125: lane-local, one loop over the lanes
+				{
+					s61w := w.Window(54)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 125: st.f32
+							s61 := uint64(r66[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
+							}
+							s61v := uint64(r65[l])
+							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
+								runtime.Store32(s61w.Mem, s61o, s61v)
+							} else {
+								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/fround.ptx:125")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 125: st.f32
+							s61 := uint64(r66[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 4)
+							}
+							s61v := uint64(r65[l])
+							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
+								runtime.Store32(s61w.Mem, s61o, s61v)
+							} else {
+								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 4, s61v, l, "testdata/ptx/O0/fround.ptx:125")
+							}
+						}
+					}
+				}
+				// PTX lines 126, 127: lane-local, one loop over the lanes
+				{
+					v62aw := w.Window(55)
+					v63aw := w.Window(56)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: ld.f32
+							v62a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
+							}
+							var v62 uint64
+							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
+								v62 = runtime.Load32(v62aw.Mem, v62ao)
+							} else {
+								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+								if !v62ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/fround.ptx:126")
+									continue
+								}
+								v62 = v62x
+							}
+							r67[l] = v62
+							// 127: ld.f32
+							v63a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 4)
+							}
+							var v63 uint64
+							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
+								v63 = runtime.Load32(v63aw.Mem, v63ao)
+							} else {
+								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
+								if !v63ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/fround.ptx:127")
+									continue
+								}
+								v63 = v63x
+							}
+							r68[l] = v63
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: ld.f32
+							v62a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 4)
+							}
+							var v62 uint64
+							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&3 == 0 {
+								v62 = runtime.Load32(v62aw.Mem, v62ao)
+							} else {
+								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 4, l)
+								if !v62ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v62a, 4, "testdata/ptx/O0/fround.ptx:126")
+									continue
+								}
+								v62 = v62x
+							}
+							r67[l] = v62
+							// 127: ld.f32
+							v63a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 4)
+							}
+							var v63 uint64
+							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
+								v63 = runtime.Load32(v63aw.Mem, v63ao)
+							} else {
+								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 4, l)
+								if !v63ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v63a, 4, "testdata/ptx/O0/fround.ptx:127")
+									continue
+								}
+								v63 = v63x
+							}
+							r68[l] = v63
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 128: lane-local, one loop over the lanes
+				{
+					s64w := w.Window(57)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: st.f32
+							s64 := uint64(r0[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
+							}
+							s64v := uint64(r67[l])
+							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+								runtime.Store32(s64w.Mem, s64o, s64v)
+							} else {
+								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fround.ptx:128")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: st.f32
+							s64 := uint64(r0[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 4)
+							}
+							s64v := uint64(r67[l])
+							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
+								runtime.Store32(s64w.Mem, s64o, s64v)
+							} else {
+								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 4, s64v, l, "testdata/ptx/O0/fround.ptx:128")
+							}
+						}
+					}
+				}
+				// PTX lines 129: lane-local, one loop over the lanes
+				{
+					s65w := w.Window(58)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 129: st.f32
+							s65 := uint64(r0[l]) + 0x8c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
+							}
+							s65v := uint64(r68[l])
+							if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
+								runtime.Store32(s65w.Mem, s65o, s65v)
+							} else {
+								w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/fround.ptx:129")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 129: st.f32
+							s65 := uint64(r0[l]) + 0x8c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 4)
+							}
+							s65v := uint64(r68[l])
+							if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
+								runtime.Store32(s65w.Mem, s65o, s65v)
+							} else {
+								w.StoreLane(s65w, runtime.SpaceGeneric, s65, 4, s65v, l, "testdata/ptx/O0/fround.ptx:129")
+							}
+						}
+					}
+				}
+				// PTX lines 130, 131, 132, 133: lane-local, one loop over the lanes
+				{
+					v66aw := w.Window(59)
+					v67aw := w.Window(60)
+					v69aw := w.Window(61)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: ld.f32
+							v66a := uint64(r0[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 4)
+							}
+							var v66 uint64
+							if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&3 == 0 {
+								v66 = runtime.Load32(v66aw.Mem, v66ao)
+							} else {
+								v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 4, l)
+								if !v66ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v66a, 4, "testdata/ptx/O0/fround.ptx:130")
+									continue
+								}
+								v66 = v66x
+							}
+							// 131: ld.f32
+							v67a := uint64(r0[l]) + 0x8c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 4)
+							}
+							var v67 uint64
+							if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
+								v67 = runtime.Load32(v67aw.Mem, v67ao)
+							} else {
+								v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
+								if !v67ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/fround.ptx:131")
+									continue
+								}
+								v67 = v67x
+							}
+							// 132: mul.rn.f32
+							v68 := uint64(isa.MulF32RN(uint32(v66), uint32(v67)))
+							r71[l] = v68
+							// 133: ld.u64
+							v69a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 8)
+							}
+							var v69 uint64
+							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&7 == 0 {
+								v69 = runtime.Load64(v69aw.Mem, v69ao)
+							} else {
+								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
+								if !v69ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:133")
+									continue
+								}
+								v69 = v69x
+							}
+							r72[l] = v69
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: ld.f32
+							v66a := uint64(r0[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 4)
+							}
+							var v66 uint64
+							if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&3 == 0 {
+								v66 = runtime.Load32(v66aw.Mem, v66ao)
+							} else {
+								v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 4, l)
+								if !v66ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v66a, 4, "testdata/ptx/O0/fround.ptx:130")
+									continue
+								}
+								v66 = v66x
+							}
+							// 131: ld.f32
+							v67a := uint64(r0[l]) + 0x8c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 4)
+							}
+							var v67 uint64
+							if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
+								v67 = runtime.Load32(v67aw.Mem, v67ao)
+							} else {
+								v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 4, l)
+								if !v67ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v67a, 4, "testdata/ptx/O0/fround.ptx:131")
+									continue
+								}
+								v67 = v67x
+							}
+							// 132: mul.rn.f32
+							v68 := uint64(isa.MulF32RN(uint32(v66), uint32(v67)))
+							r71[l] = v68
+							// 133: ld.u64
+							v69a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 8)
+							}
+							var v69 uint64
+							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&7 == 0 {
+								v69 = runtime.Load64(v69aw.Mem, v69ao)
+							} else {
+								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
+								if !v69ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:133")
+									continue
+								}
+								v69 = v69x
+							}
+							r72[l] = v69
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 134: lane-local, one loop over the lanes
+				{
+					s70w := w.Window(62)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: st.f32
+							s70 := uint64(r72[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
+							}
+							s70v := uint64(r71[l])
+							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+								runtime.Store32(s70w.Mem, s70o, s70v)
+							} else {
+								w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/fround.ptx:134")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: st.f32
+							s70 := uint64(r72[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 4)
+							}
+							s70v := uint64(r71[l])
+							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
+								runtime.Store32(s70w.Mem, s70o, s70v)
+							} else {
+								w.StoreLane(s70w, runtime.SpaceGeneric, s70, 4, s70v, l, "testdata/ptx/O0/fround.ptx:134")
+							}
+						}
+					}
+				}
+				// PTX lines 135, 136: lane-local, one loop over the lanes
+				{
+					v71aw := w.Window(63)
+					v72aw := w.Window(64)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: ld.f32
+							v71a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
+							}
+							var v71 uint64
+							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
+								v71 = runtime.Load32(v71aw.Mem, v71ao)
+							} else {
+								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+								if !v71ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/fround.ptx:135")
+									continue
+								}
+								v71 = v71x
+							}
+							r73[l] = v71
+							// 136: ld.f32
+							v72a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 4)
+							}
+							var v72 uint64
+							if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
+								v72 = runtime.Load32(v72aw.Mem, v72ao)
+							} else {
+								v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
+								if !v72ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/fround.ptx:136")
+									continue
+								}
+								v72 = v72x
+							}
+							r74[l] = v72
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: ld.f32
+							v71a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 4)
+							}
+							var v71 uint64
+							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&3 == 0 {
+								v71 = runtime.Load32(v71aw.Mem, v71ao)
+							} else {
+								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 4, l)
+								if !v71ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v71a, 4, "testdata/ptx/O0/fround.ptx:135")
+									continue
+								}
+								v71 = v71x
+							}
+							r73[l] = v71
+							// 136: ld.f32
+							v72a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 4)
+							}
+							var v72 uint64
+							if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&3 == 0 {
+								v72 = runtime.Load32(v72aw.Mem, v72ao)
+							} else {
+								v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 4, l)
+								if !v72ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v72a, 4, "testdata/ptx/O0/fround.ptx:136")
+									continue
+								}
+								v72 = v72x
+							}
+							r74[l] = v72
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 137: lane-local, one loop over the lanes
+				{
+					s73w := w.Window(65)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 137: st.f32
+							s73 := uint64(r0[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s73, 4)
+							}
+							s73v := uint64(r73[l])
+							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
+								runtime.Store32(s73w.Mem, s73o, s73v)
+							} else {
+								w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/fround.ptx:137")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 137: st.f32
+							s73 := uint64(r0[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s73, 4)
+							}
+							s73v := uint64(r73[l])
+							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
+								runtime.Store32(s73w.Mem, s73o, s73v)
+							} else {
+								w.StoreLane(s73w, runtime.SpaceGeneric, s73, 4, s73v, l, "testdata/ptx/O0/fround.ptx:137")
+							}
+						}
+					}
+				}
+				// PTX lines 138: lane-local, one loop over the lanes
+				{
+					s74w := w.Window(66)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: st.f32
+							s74 := uint64(r0[l]) + 0x84
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
+							}
+							s74v := uint64(r74[l])
+							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+								runtime.Store32(s74w.Mem, s74o, s74v)
+							} else {
+								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/fround.ptx:138")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: st.f32
+							s74 := uint64(r0[l]) + 0x84
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 4)
+							}
+							s74v := uint64(r74[l])
+							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+								runtime.Store32(s74w.Mem, s74o, s74v)
+							} else {
+								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 4, s74v, l, "testdata/ptx/O0/fround.ptx:138")
+							}
+						}
+					}
+				}
+				// PTX lines 139, 140, 141, 142: lane-local, one loop over the lanes
+				{
+					v75aw := w.Window(67)
+					v76aw := w.Window(68)
+					v78aw := w.Window(69)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: ld.f32
+							v75a := uint64(r0[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
+							}
+							var v75 uint64
+							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
+								v75 = runtime.Load32(v75aw.Mem, v75ao)
+							} else {
+								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+								if !v75ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/fround.ptx:139")
+									continue
+								}
+								v75 = v75x
+							}
+							// 140: ld.f32
+							v76a := uint64(r0[l]) + 0x84
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
+							}
+							var v76 uint64
+							if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
+								v76 = runtime.Load32(v76aw.Mem, v76ao)
+							} else {
+								v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+								if !v76ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/fround.ptx:140")
+									continue
+								}
+								v76 = v76x
+							}
+							// 141: mul.rz.f32
+							v77 := uint64(isa.MulF32(uint32(v75), uint32(v76), isa.RZ))
+							r77[l] = v77
+							// 142: ld.u64
+							v78a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v78a, 8)
+							}
+							var v78 uint64
+							if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&7 == 0 {
+								v78 = runtime.Load64(v78aw.Mem, v78ao)
+							} else {
+								v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
+								if !v78ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:142")
+									continue
+								}
+								v78 = v78x
+							}
+							r78[l] = v78
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: ld.f32
+							v75a := uint64(r0[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 4)
+							}
+							var v75 uint64
+							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&3 == 0 {
+								v75 = runtime.Load32(v75aw.Mem, v75ao)
+							} else {
+								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 4, l)
+								if !v75ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v75a, 4, "testdata/ptx/O0/fround.ptx:139")
+									continue
+								}
+								v75 = v75x
+							}
+							// 140: ld.f32
+							v76a := uint64(r0[l]) + 0x84
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 4)
+							}
+							var v76 uint64
+							if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&3 == 0 {
+								v76 = runtime.Load32(v76aw.Mem, v76ao)
+							} else {
+								v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 4, l)
+								if !v76ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v76a, 4, "testdata/ptx/O0/fround.ptx:140")
+									continue
+								}
+								v76 = v76x
+							}
+							// 141: mul.rz.f32
+							v77 := uint64(isa.MulF32(uint32(v75), uint32(v76), isa.RZ))
+							r77[l] = v77
+							// 142: ld.u64
+							v78a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v78a, 8)
+							}
+							var v78 uint64
+							if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&7 == 0 {
+								v78 = runtime.Load64(v78aw.Mem, v78ao)
+							} else {
+								v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
+								if !v78ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:142")
+									continue
+								}
+								v78 = v78x
+							}
+							r78[l] = v78
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 143: lane-local, one loop over the lanes
+				{
+					s79w := w.Window(70)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 143: st.f32
+							s79 := uint64(r78[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s79, 4)
+							}
+							s79v := uint64(r77[l])
+							if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
+								runtime.Store32(s79w.Mem, s79o, s79v)
+							} else {
+								w.StoreLane(s79w, runtime.SpaceGeneric, s79, 4, s79v, l, "testdata/ptx/O0/fround.ptx:143")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 143: st.f32
+							s79 := uint64(r78[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s79, 4)
+							}
+							s79v := uint64(r77[l])
+							if s79o := s79 - s79w.Base; s79o < s79w.End && s79&3 == 0 {
+								runtime.Store32(s79w.Mem, s79o, s79v)
+							} else {
+								w.StoreLane(s79w, runtime.SpaceGeneric, s79, 4, s79v, l, "testdata/ptx/O0/fround.ptx:143")
+							}
+						}
+					}
+				}
+				// PTX lines 144, 145: lane-local, one loop over the lanes
+				{
+					v80aw := w.Window(71)
+					v81aw := w.Window(72)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: ld.f32
+							v80a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v80a, 4)
+							}
+							var v80 uint64
+							if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&3 == 0 {
+								v80 = runtime.Load32(v80aw.Mem, v80ao)
+							} else {
+								v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 4, l)
+								if !v80ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v80a, 4, "testdata/ptx/O0/fround.ptx:144")
+									continue
+								}
+								v80 = v80x
+							}
+							r79[l] = v80
+							// 145: ld.f32
+							v81a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
+							}
+							var v81 uint64
+							if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
+								v81 = runtime.Load32(v81aw.Mem, v81ao)
+							} else {
+								v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+								if !v81ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/fround.ptx:145")
+									continue
+								}
+								v81 = v81x
+							}
+							r80[l] = v81
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: ld.f32
+							v80a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v80a, 4)
+							}
+							var v80 uint64
+							if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&3 == 0 {
+								v80 = runtime.Load32(v80aw.Mem, v80ao)
+							} else {
+								v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 4, l)
+								if !v80ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v80a, 4, "testdata/ptx/O0/fround.ptx:144")
+									continue
+								}
+								v80 = v80x
+							}
+							r79[l] = v80
+							// 145: ld.f32
+							v81a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 4)
+							}
+							var v81 uint64
+							if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&3 == 0 {
+								v81 = runtime.Load32(v81aw.Mem, v81ao)
+							} else {
+								v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 4, l)
+								if !v81ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v81a, 4, "testdata/ptx/O0/fround.ptx:145")
+									continue
+								}
+								v81 = v81x
+							}
+							r80[l] = v81
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 146: lane-local, one loop over the lanes
+				{
+					s82w := w.Window(73)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: st.f32
+							s82 := uint64(r0[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
+							}
+							s82v := uint64(r79[l])
+							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+								runtime.Store32(s82w.Mem, s82o, s82v)
+							} else {
+								w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/fround.ptx:146")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: st.f32
+							s82 := uint64(r0[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 4)
+							}
+							s82v := uint64(r79[l])
+							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
+								runtime.Store32(s82w.Mem, s82o, s82v)
+							} else {
+								w.StoreLane(s82w, runtime.SpaceGeneric, s82, 4, s82v, l, "testdata/ptx/O0/fround.ptx:146")
+							}
+						}
+					}
+				}
+				// PTX lines 147: lane-local, one loop over the lanes
+				{
+					s83w := w.Window(74)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: st.f32
+							s83 := uint64(r0[l]) + 0x7c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s83, 4)
+							}
+							s83v := uint64(r80[l])
+							if s83o := s83 - s83w.Base; s83o < s83w.End && s83&3 == 0 {
+								runtime.Store32(s83w.Mem, s83o, s83v)
+							} else {
+								w.StoreLane(s83w, runtime.SpaceGeneric, s83, 4, s83v, l, "testdata/ptx/O0/fround.ptx:147")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: st.f32
+							s83 := uint64(r0[l]) + 0x7c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s83, 4)
+							}
+							s83v := uint64(r80[l])
+							if s83o := s83 - s83w.Base; s83o < s83w.End && s83&3 == 0 {
+								runtime.Store32(s83w.Mem, s83o, s83v)
+							} else {
+								w.StoreLane(s83w, runtime.SpaceGeneric, s83, 4, s83v, l, "testdata/ptx/O0/fround.ptx:147")
+							}
+						}
+					}
+				}
+				// PTX lines 148, 149, 150, 151: lane-local, one loop over the lanes
+				{
+					v84aw := w.Window(75)
+					v85aw := w.Window(76)
+					v87aw := w.Window(77)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: ld.f32
+							v84a := uint64(r0[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v84a, 4)
+							}
+							var v84 uint64
+							if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&3 == 0 {
+								v84 = runtime.Load32(v84aw.Mem, v84ao)
+							} else {
+								v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 4, l)
+								if !v84ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v84a, 4, "testdata/ptx/O0/fround.ptx:148")
+									continue
+								}
+								v84 = v84x
+							}
+							// 149: ld.f32
+							v85a := uint64(r0[l]) + 0x7c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 4)
+							}
+							var v85 uint64
+							if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
+								v85 = runtime.Load32(v85aw.Mem, v85ao)
+							} else {
+								v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
+								if !v85ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/fround.ptx:149")
+									continue
+								}
+								v85 = v85x
+							}
+							// 150: mul.rp.f32
+							v86 := uint64(isa.MulF32(uint32(v84), uint32(v85), isa.RP))
+							r83[l] = v86
+							// 151: ld.u64
+							v87a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v87a, 8)
+							}
+							var v87 uint64
+							if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&7 == 0 {
+								v87 = runtime.Load64(v87aw.Mem, v87ao)
+							} else {
+								v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
+								if !v87ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:151")
+									continue
+								}
+								v87 = v87x
+							}
+							r84[l] = v87
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: ld.f32
+							v84a := uint64(r0[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v84a, 4)
+							}
+							var v84 uint64
+							if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&3 == 0 {
+								v84 = runtime.Load32(v84aw.Mem, v84ao)
+							} else {
+								v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 4, l)
+								if !v84ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v84a, 4, "testdata/ptx/O0/fround.ptx:148")
+									continue
+								}
+								v84 = v84x
+							}
+							// 149: ld.f32
+							v85a := uint64(r0[l]) + 0x7c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 4)
+							}
+							var v85 uint64
+							if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&3 == 0 {
+								v85 = runtime.Load32(v85aw.Mem, v85ao)
+							} else {
+								v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 4, l)
+								if !v85ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v85a, 4, "testdata/ptx/O0/fround.ptx:149")
+									continue
+								}
+								v85 = v85x
+							}
+							// 150: mul.rp.f32
+							v86 := uint64(isa.MulF32(uint32(v84), uint32(v85), isa.RP))
+							r83[l] = v86
+							// 151: ld.u64
+							v87a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v87a, 8)
+							}
+							var v87 uint64
+							if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&7 == 0 {
+								v87 = runtime.Load64(v87aw.Mem, v87ao)
+							} else {
+								v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
+								if !v87ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:151")
+									continue
+								}
+								v87 = v87x
+							}
+							r84[l] = v87
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 152: lane-local, one loop over the lanes
+				{
+					s88w := w.Window(78)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: st.f32
+							s88 := uint64(r84[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
+							}
+							s88v := uint64(r83[l])
+							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
+								runtime.Store32(s88w.Mem, s88o, s88v)
+							} else {
+								w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/fround.ptx:152")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: st.f32
+							s88 := uint64(r84[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 4)
+							}
+							s88v := uint64(r83[l])
+							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
+								runtime.Store32(s88w.Mem, s88o, s88v)
+							} else {
+								w.StoreLane(s88w, runtime.SpaceGeneric, s88, 4, s88v, l, "testdata/ptx/O0/fround.ptx:152")
+							}
+						}
+					}
+				}
+				// PTX lines 153, 154: lane-local, one loop over the lanes
+				{
+					v89aw := w.Window(79)
+					v90aw := w.Window(80)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: ld.f32
+							v89a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v89a, 4)
+							}
+							var v89 uint64
+							if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
+								v89 = runtime.Load32(v89aw.Mem, v89ao)
+							} else {
+								v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
+								if !v89ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/fround.ptx:153")
+									continue
+								}
+								v89 = v89x
+							}
+							r85[l] = v89
+							// 154: ld.f32
+							v90a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v90a, 4)
+							}
+							var v90 uint64
+							if v90ao := v90a - v90aw.Base; v90ao < v90aw.End && v90a&3 == 0 {
+								v90 = runtime.Load32(v90aw.Mem, v90ao)
+							} else {
+								v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 4, l)
+								if !v90ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v90a, 4, "testdata/ptx/O0/fround.ptx:154")
+									continue
+								}
+								v90 = v90x
+							}
+							r86[l] = v90
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: ld.f32
+							v89a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v89a, 4)
+							}
+							var v89 uint64
+							if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&3 == 0 {
+								v89 = runtime.Load32(v89aw.Mem, v89ao)
+							} else {
+								v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 4, l)
+								if !v89ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v89a, 4, "testdata/ptx/O0/fround.ptx:153")
+									continue
+								}
+								v89 = v89x
+							}
+							r85[l] = v89
+							// 154: ld.f32
+							v90a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v90a, 4)
+							}
+							var v90 uint64
+							if v90ao := v90a - v90aw.Base; v90ao < v90aw.End && v90a&3 == 0 {
+								v90 = runtime.Load32(v90aw.Mem, v90ao)
+							} else {
+								v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 4, l)
+								if !v90ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v90a, 4, "testdata/ptx/O0/fround.ptx:154")
+									continue
+								}
+								v90 = v90x
+							}
+							r86[l] = v90
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 155: lane-local, one loop over the lanes
+				{
+					s91w := w.Window(81)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 155: st.f32
+							s91 := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s91, 4)
+							}
+							s91v := uint64(r85[l])
+							if s91o := s91 - s91w.Base; s91o < s91w.End && s91&3 == 0 {
+								runtime.Store32(s91w.Mem, s91o, s91v)
+							} else {
+								w.StoreLane(s91w, runtime.SpaceGeneric, s91, 4, s91v, l, "testdata/ptx/O0/fround.ptx:155")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 155: st.f32
+							s91 := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s91, 4)
+							}
+							s91v := uint64(r85[l])
+							if s91o := s91 - s91w.Base; s91o < s91w.End && s91&3 == 0 {
+								runtime.Store32(s91w.Mem, s91o, s91v)
+							} else {
+								w.StoreLane(s91w, runtime.SpaceGeneric, s91, 4, s91v, l, "testdata/ptx/O0/fround.ptx:155")
+							}
+						}
+					}
+				}
+				// PTX lines 156: lane-local, one loop over the lanes
+				{
+					s92w := w.Window(82)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 156: st.f32
+							s92 := uint64(r0[l]) + 0x74
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s92, 4)
+							}
+							s92v := uint64(r86[l])
+							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
+								runtime.Store32(s92w.Mem, s92o, s92v)
+							} else {
+								w.StoreLane(s92w, runtime.SpaceGeneric, s92, 4, s92v, l, "testdata/ptx/O0/fround.ptx:156")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 156: st.f32
+							s92 := uint64(r0[l]) + 0x74
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s92, 4)
+							}
+							s92v := uint64(r86[l])
+							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
+								runtime.Store32(s92w.Mem, s92o, s92v)
+							} else {
+								w.StoreLane(s92w, runtime.SpaceGeneric, s92, 4, s92v, l, "testdata/ptx/O0/fround.ptx:156")
+							}
+						}
+					}
+				}
+				// PTX lines 157, 158, 159, 160: lane-local, one loop over the lanes
+				{
+					v93aw := w.Window(83)
+					v94aw := w.Window(84)
+					v96aw := w.Window(85)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: ld.f32
+							v93a := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v93a, 4)
+							}
+							var v93 uint64
+							if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
+								v93 = runtime.Load32(v93aw.Mem, v93ao)
+							} else {
+								v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
+								if !v93ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/fround.ptx:157")
+									continue
+								}
+								v93 = v93x
+							}
+							// 158: ld.f32
+							v94a := uint64(r0[l]) + 0x74
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v94a, 4)
+							}
+							var v94 uint64
+							if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&3 == 0 {
+								v94 = runtime.Load32(v94aw.Mem, v94ao)
+							} else {
+								v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 4, l)
+								if !v94ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v94a, 4, "testdata/ptx/O0/fround.ptx:158")
+									continue
+								}
+								v94 = v94x
+							}
+							// 159: mul.rm.f32
+							v95 := uint64(isa.MulF32(uint32(v93), uint32(v94), isa.RM))
+							r89[l] = v95
+							// 160: ld.u64
+							v96a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v96a, 8)
+							}
+							var v96 uint64
+							if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&7 == 0 {
+								v96 = runtime.Load64(v96aw.Mem, v96ao)
+							} else {
+								v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
+								if !v96ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:160")
+									continue
+								}
+								v96 = v96x
+							}
+							r90[l] = v96
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: ld.f32
+							v93a := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v93a, 4)
+							}
+							var v93 uint64
+							if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&3 == 0 {
+								v93 = runtime.Load32(v93aw.Mem, v93ao)
+							} else {
+								v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 4, l)
+								if !v93ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v93a, 4, "testdata/ptx/O0/fround.ptx:157")
+									continue
+								}
+								v93 = v93x
+							}
+							// 158: ld.f32
+							v94a := uint64(r0[l]) + 0x74
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v94a, 4)
+							}
+							var v94 uint64
+							if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&3 == 0 {
+								v94 = runtime.Load32(v94aw.Mem, v94ao)
+							} else {
+								v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 4, l)
+								if !v94ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v94a, 4, "testdata/ptx/O0/fround.ptx:158")
+									continue
+								}
+								v94 = v94x
+							}
+							// 159: mul.rm.f32
+							v95 := uint64(isa.MulF32(uint32(v93), uint32(v94), isa.RM))
+							r89[l] = v95
+							// 160: ld.u64
+							v96a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v96a, 8)
+							}
+							var v96 uint64
+							if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&7 == 0 {
+								v96 = runtime.Load64(v96aw.Mem, v96ao)
+							} else {
+								v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
+								if !v96ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:160")
+									continue
+								}
+								v96 = v96x
+							}
+							r90[l] = v96
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 161: lane-local, one loop over the lanes
+				{
+					s97w := w.Window(86)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: st.f32
+							s97 := uint64(r90[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s97, 4)
+							}
+							s97v := uint64(r89[l])
+							if s97o := s97 - s97w.Base; s97o < s97w.End && s97&3 == 0 {
+								runtime.Store32(s97w.Mem, s97o, s97v)
+							} else {
+								w.StoreLane(s97w, runtime.SpaceGeneric, s97, 4, s97v, l, "testdata/ptx/O0/fround.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: st.f32
+							s97 := uint64(r90[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s97, 4)
+							}
+							s97v := uint64(r89[l])
+							if s97o := s97 - s97w.Base; s97o < s97w.End && s97&3 == 0 {
+								runtime.Store32(s97w.Mem, s97o, s97v)
+							} else {
+								w.StoreLane(s97w, runtime.SpaceGeneric, s97, 4, s97v, l, "testdata/ptx/O0/fround.ptx:161")
+							}
+						}
+					}
+				}
+				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+				{
+					v98aw := w.Window(87)
+					v99aw := w.Window(88)
+					v100aw := w.Window(89)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: ld.f32
+							v98a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v98a, 4)
+							}
+							var v98 uint64
+							if v98ao := v98a - v98aw.Base; v98ao < v98aw.End && v98a&3 == 0 {
+								v98 = runtime.Load32(v98aw.Mem, v98ao)
+							} else {
+								v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 4, l)
+								if !v98ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v98a, 4, "testdata/ptx/O0/fround.ptx:162")
+									continue
+								}
+								v98 = v98x
+							}
+							r91[l] = v98
+							// 163: ld.f32
+							v99a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v99a, 4)
+							}
+							var v99 uint64
+							if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&3 == 0 {
+								v99 = runtime.Load32(v99aw.Mem, v99ao)
+							} else {
+								v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 4, l)
+								if !v99ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v99a, 4, "testdata/ptx/O0/fround.ptx:163")
+									continue
+								}
+								v99 = v99x
+							}
+							r92[l] = v99
+							// 164: ld.f32
+							v100a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v100a, 4)
+							}
+							var v100 uint64
+							if v100ao := v100a - v100aw.Base; v100ao < v100aw.End && v100a&3 == 0 {
+								v100 = runtime.Load32(v100aw.Mem, v100ao)
+							} else {
+								v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 4, l)
+								if !v100ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v100a, 4, "testdata/ptx/O0/fround.ptx:164")
+									continue
+								}
+								v100 = v100x
+							}
+							r93[l] = v100
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: ld.f32
+							v98a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v98a, 4)
+							}
+							var v98 uint64
+							if v98ao := v98a - v98aw.Base; v98ao < v98aw.End && v98a&3 == 0 {
+								v98 = runtime.Load32(v98aw.Mem, v98ao)
+							} else {
+								v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 4, l)
+								if !v98ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v98a, 4, "testdata/ptx/O0/fround.ptx:162")
+									continue
+								}
+								v98 = v98x
+							}
+							r91[l] = v98
+							// 163: ld.f32
+							v99a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v99a, 4)
+							}
+							var v99 uint64
+							if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&3 == 0 {
+								v99 = runtime.Load32(v99aw.Mem, v99ao)
+							} else {
+								v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 4, l)
+								if !v99ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v99a, 4, "testdata/ptx/O0/fround.ptx:163")
+									continue
+								}
+								v99 = v99x
+							}
+							r92[l] = v99
+							// 164: ld.f32
+							v100a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v100a, 4)
+							}
+							var v100 uint64
+							if v100ao := v100a - v100aw.Base; v100ao < v100aw.End && v100a&3 == 0 {
+								v100 = runtime.Load32(v100aw.Mem, v100ao)
+							} else {
+								v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 4, l)
+								if !v100ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v100a, 4, "testdata/ptx/O0/fround.ptx:164")
+									continue
+								}
+								v100 = v100x
+							}
+							r93[l] = v100
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 165: lane-local, one loop over the lanes
+				{
+					s101w := w.Window(90)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 165: st.f32
+							s101 := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s101, 4)
+							}
+							s101v := uint64(r91[l])
+							if s101o := s101 - s101w.Base; s101o < s101w.End && s101&3 == 0 {
+								runtime.Store32(s101w.Mem, s101o, s101v)
+							} else {
+								w.StoreLane(s101w, runtime.SpaceGeneric, s101, 4, s101v, l, "testdata/ptx/O0/fround.ptx:165")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 165: st.f32
+							s101 := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s101, 4)
+							}
+							s101v := uint64(r91[l])
+							if s101o := s101 - s101w.Base; s101o < s101w.End && s101&3 == 0 {
+								runtime.Store32(s101w.Mem, s101o, s101v)
+							} else {
+								w.StoreLane(s101w, runtime.SpaceGeneric, s101, 4, s101v, l, "testdata/ptx/O0/fround.ptx:165")
+							}
+						}
+					}
+				}
+				// PTX lines 166: lane-local, one loop over the lanes
+				{
+					s102w := w.Window(91)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: st.f32
+							s102 := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s102, 4)
+							}
+							s102v := uint64(r92[l])
+							if s102o := s102 - s102w.Base; s102o < s102w.End && s102&3 == 0 {
+								runtime.Store32(s102w.Mem, s102o, s102v)
+							} else {
+								w.StoreLane(s102w, runtime.SpaceGeneric, s102, 4, s102v, l, "testdata/ptx/O0/fround.ptx:166")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: st.f32
+							s102 := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s102, 4)
+							}
+							s102v := uint64(r92[l])
+							if s102o := s102 - s102w.Base; s102o < s102w.End && s102&3 == 0 {
+								runtime.Store32(s102w.Mem, s102o, s102v)
+							} else {
+								w.StoreLane(s102w, runtime.SpaceGeneric, s102, 4, s102v, l, "testdata/ptx/O0/fround.ptx:166")
+							}
+						}
+					}
+				}
+				// PTX lines 167: lane-local, one loop over the lanes
+				{
+					s103w := w.Window(92)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 167: st.f32
+							s103 := uint64(r0[l]) + 0x6c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s103, 4)
+							}
+							s103v := uint64(r93[l])
+							if s103o := s103 - s103w.Base; s103o < s103w.End && s103&3 == 0 {
+								runtime.Store32(s103w.Mem, s103o, s103v)
+							} else {
+								w.StoreLane(s103w, runtime.SpaceGeneric, s103, 4, s103v, l, "testdata/ptx/O0/fround.ptx:167")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 167: st.f32
+							s103 := uint64(r0[l]) + 0x6c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s103, 4)
+							}
+							s103v := uint64(r93[l])
+							if s103o := s103 - s103w.Base; s103o < s103w.End && s103&3 == 0 {
+								runtime.Store32(s103w.Mem, s103o, s103v)
+							} else {
+								w.StoreLane(s103w, runtime.SpaceGeneric, s103, 4, s103v, l, "testdata/ptx/O0/fround.ptx:167")
+							}
+						}
+					}
+				}
+				// PTX lines 168, 169, 170, 171, 172: lane-local, one loop over the lanes
+				{
+					v104aw := w.Window(93)
+					v105aw := w.Window(94)
+					v106aw := w.Window(95)
+					v108aw := w.Window(96)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: ld.f32
+							v104a := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v104a, 4)
+							}
+							var v104 uint64
+							if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&3 == 0 {
+								v104 = runtime.Load32(v104aw.Mem, v104ao)
+							} else {
+								v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 4, l)
+								if !v104ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v104a, 4, "testdata/ptx/O0/fround.ptx:168")
+									continue
+								}
+								v104 = v104x
+							}
+							// 169: ld.f32
+							v105a := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v105a, 4)
+							}
+							var v105 uint64
+							if v105ao := v105a - v105aw.Base; v105ao < v105aw.End && v105a&3 == 0 {
+								v105 = runtime.Load32(v105aw.Mem, v105ao)
+							} else {
+								v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 4, l)
+								if !v105ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v105a, 4, "testdata/ptx/O0/fround.ptx:169")
+									continue
+								}
+								v105 = v105x
+							}
+							// 170: ld.f32
+							v106a := uint64(r0[l]) + 0x6c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v106a, 4)
+							}
+							var v106 uint64
+							if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&3 == 0 {
+								v106 = runtime.Load32(v106aw.Mem, v106ao)
+							} else {
+								v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 4, l)
+								if !v106ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v106a, 4, "testdata/ptx/O0/fround.ptx:170")
+									continue
+								}
+								v106 = v106x
+							}
+							// 171: fma.rn.f32
+							var v107 uint64
+							if v107f := math.FMA(float64(math.Float32frombits(uint32(v104))), float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))); isa.FmaF32Direct(v107f) {
+								v107 = uint64(math.Float32bits(float32(v107f)))
+							} else {
+								v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
+							}
+							r97[l] = v107
+							// 172: ld.u64
+							v108a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v108a, 8)
+							}
+							var v108 uint64
+							if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
+								v108 = runtime.Load64(v108aw.Mem, v108ao)
+							} else {
+								v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+								if !v108ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:172")
+									continue
+								}
+								v108 = v108x
+							}
+							r98[l] = v108
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: ld.f32
+							v104a := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v104a, 4)
+							}
+							var v104 uint64
+							if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&3 == 0 {
+								v104 = runtime.Load32(v104aw.Mem, v104ao)
+							} else {
+								v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 4, l)
+								if !v104ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v104a, 4, "testdata/ptx/O0/fround.ptx:168")
+									continue
+								}
+								v104 = v104x
+							}
+							// 169: ld.f32
+							v105a := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v105a, 4)
+							}
+							var v105 uint64
+							if v105ao := v105a - v105aw.Base; v105ao < v105aw.End && v105a&3 == 0 {
+								v105 = runtime.Load32(v105aw.Mem, v105ao)
+							} else {
+								v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 4, l)
+								if !v105ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v105a, 4, "testdata/ptx/O0/fround.ptx:169")
+									continue
+								}
+								v105 = v105x
+							}
+							// 170: ld.f32
+							v106a := uint64(r0[l]) + 0x6c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v106a, 4)
+							}
+							var v106 uint64
+							if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&3 == 0 {
+								v106 = runtime.Load32(v106aw.Mem, v106ao)
+							} else {
+								v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 4, l)
+								if !v106ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v106a, 4, "testdata/ptx/O0/fround.ptx:170")
+									continue
+								}
+								v106 = v106x
+							}
+							// 171: fma.rn.f32
+							var v107 uint64
+							if v107f := math.FMA(float64(math.Float32frombits(uint32(v104))), float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))); isa.FmaF32Direct(v107f) {
+								v107 = uint64(math.Float32bits(float32(v107f)))
+							} else {
+								v107 = uint64(isa.FmaF32RN(uint32(v104), uint32(v105), uint32(v106)))
+							}
+							r97[l] = v107
+							// 172: ld.u64
+							v108a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v108a, 8)
+							}
+							var v108 uint64
+							if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
+								v108 = runtime.Load64(v108aw.Mem, v108ao)
+							} else {
+								v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+								if !v108ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:172")
+									continue
+								}
+								v108 = v108x
+							}
+							r98[l] = v108
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 173: lane-local, one loop over the lanes
+				{
+					s109w := w.Window(97)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: st.f32
+							s109 := uint64(r98[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s109, 4)
+							}
+							s109v := uint64(r97[l])
+							if s109o := s109 - s109w.Base; s109o < s109w.End && s109&3 == 0 {
+								runtime.Store32(s109w.Mem, s109o, s109v)
+							} else {
+								w.StoreLane(s109w, runtime.SpaceGeneric, s109, 4, s109v, l, "testdata/ptx/O0/fround.ptx:173")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: st.f32
+							s109 := uint64(r98[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s109, 4)
+							}
+							s109v := uint64(r97[l])
+							if s109o := s109 - s109w.Base; s109o < s109w.End && s109&3 == 0 {
+								runtime.Store32(s109w.Mem, s109o, s109v)
+							} else {
+								w.StoreLane(s109w, runtime.SpaceGeneric, s109, 4, s109v, l, "testdata/ptx/O0/fround.ptx:173")
+							}
+						}
+					}
+				}
+				// PTX lines 174, 175, 176: lane-local, one loop over the lanes
+				{
+					v110aw := w.Window(98)
+					v111aw := w.Window(99)
+					v112aw := w.Window(100)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: ld.f32
+							v110a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v110a, 4)
+							}
+							var v110 uint64
+							if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&3 == 0 {
+								v110 = runtime.Load32(v110aw.Mem, v110ao)
+							} else {
+								v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 4, l)
+								if !v110ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v110a, 4, "testdata/ptx/O0/fround.ptx:174")
+									continue
+								}
+								v110 = v110x
+							}
+							r99[l] = v110
+							// 175: ld.f32
+							v111a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v111a, 4)
+							}
+							var v111 uint64
+							if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&3 == 0 {
+								v111 = runtime.Load32(v111aw.Mem, v111ao)
+							} else {
+								v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 4, l)
+								if !v111ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v111a, 4, "testdata/ptx/O0/fround.ptx:175")
+									continue
+								}
+								v111 = v111x
+							}
+							r100[l] = v111
+							// 176: ld.f32
+							v112a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v112a, 4)
+							}
+							var v112 uint64
+							if v112ao := v112a - v112aw.Base; v112ao < v112aw.End && v112a&3 == 0 {
+								v112 = runtime.Load32(v112aw.Mem, v112ao)
+							} else {
+								v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 4, l)
+								if !v112ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v112a, 4, "testdata/ptx/O0/fround.ptx:176")
+									continue
+								}
+								v112 = v112x
+							}
+							r101[l] = v112
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: ld.f32
+							v110a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v110a, 4)
+							}
+							var v110 uint64
+							if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&3 == 0 {
+								v110 = runtime.Load32(v110aw.Mem, v110ao)
+							} else {
+								v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 4, l)
+								if !v110ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v110a, 4, "testdata/ptx/O0/fround.ptx:174")
+									continue
+								}
+								v110 = v110x
+							}
+							r99[l] = v110
+							// 175: ld.f32
+							v111a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v111a, 4)
+							}
+							var v111 uint64
+							if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&3 == 0 {
+								v111 = runtime.Load32(v111aw.Mem, v111ao)
+							} else {
+								v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 4, l)
+								if !v111ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v111a, 4, "testdata/ptx/O0/fround.ptx:175")
+									continue
+								}
+								v111 = v111x
+							}
+							r100[l] = v111
+							// 176: ld.f32
+							v112a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v112a, 4)
+							}
+							var v112 uint64
+							if v112ao := v112a - v112aw.Base; v112ao < v112aw.End && v112a&3 == 0 {
+								v112 = runtime.Load32(v112aw.Mem, v112ao)
+							} else {
+								v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 4, l)
+								if !v112ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v112a, 4, "testdata/ptx/O0/fround.ptx:176")
+									continue
+								}
+								v112 = v112x
+							}
+							r101[l] = v112
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 177: lane-local, one loop over the lanes
+				{
+					s113w := w.Window(101)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 177: st.f32
+							s113 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s113, 4)
+							}
+							s113v := uint64(r99[l])
+							if s113o := s113 - s113w.Base; s113o < s113w.End && s113&3 == 0 {
+								runtime.Store32(s113w.Mem, s113o, s113v)
+							} else {
+								w.StoreLane(s113w, runtime.SpaceGeneric, s113, 4, s113v, l, "testdata/ptx/O0/fround.ptx:177")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 177: st.f32
+							s113 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s113, 4)
+							}
+							s113v := uint64(r99[l])
+							if s113o := s113 - s113w.Base; s113o < s113w.End && s113&3 == 0 {
+								runtime.Store32(s113w.Mem, s113o, s113v)
+							} else {
+								w.StoreLane(s113w, runtime.SpaceGeneric, s113, 4, s113v, l, "testdata/ptx/O0/fround.ptx:177")
+							}
+						}
+					}
+				}
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					s114w := w.Window(102)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: st.f32
+							s114 := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s114, 4)
+							}
+							s114v := uint64(r100[l])
+							if s114o := s114 - s114w.Base; s114o < s114w.End && s114&3 == 0 {
+								runtime.Store32(s114w.Mem, s114o, s114v)
+							} else {
+								w.StoreLane(s114w, runtime.SpaceGeneric, s114, 4, s114v, l, "testdata/ptx/O0/fround.ptx:178")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: st.f32
+							s114 := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s114, 4)
+							}
+							s114v := uint64(r100[l])
+							if s114o := s114 - s114w.Base; s114o < s114w.End && s114&3 == 0 {
+								runtime.Store32(s114w.Mem, s114o, s114v)
+							} else {
+								w.StoreLane(s114w, runtime.SpaceGeneric, s114, 4, s114v, l, "testdata/ptx/O0/fround.ptx:178")
+							}
+						}
+					}
+				}
+				// PTX lines 179: lane-local, one loop over the lanes
+				{
+					s115w := w.Window(103)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 179: st.f32
+							s115 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s115, 4)
+							}
+							s115v := uint64(r101[l])
+							if s115o := s115 - s115w.Base; s115o < s115w.End && s115&3 == 0 {
+								runtime.Store32(s115w.Mem, s115o, s115v)
+							} else {
+								w.StoreLane(s115w, runtime.SpaceGeneric, s115, 4, s115v, l, "testdata/ptx/O0/fround.ptx:179")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 179: st.f32
+							s115 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s115, 4)
+							}
+							s115v := uint64(r101[l])
+							if s115o := s115 - s115w.Base; s115o < s115w.End && s115&3 == 0 {
+								runtime.Store32(s115w.Mem, s115o, s115v)
+							} else {
+								w.StoreLane(s115w, runtime.SpaceGeneric, s115, 4, s115v, l, "testdata/ptx/O0/fround.ptx:179")
+							}
+						}
+					}
+				}
+				// PTX lines 180, 181, 182, 183, 184: lane-local, one loop over the lanes
+				{
+					v116aw := w.Window(104)
+					v117aw := w.Window(105)
+					v118aw := w.Window(106)
+					v120aw := w.Window(107)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 180: ld.f32
+							v116a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v116a, 4)
+							}
+							var v116 uint64
+							if v116ao := v116a - v116aw.Base; v116ao < v116aw.End && v116a&3 == 0 {
+								v116 = runtime.Load32(v116aw.Mem, v116ao)
+							} else {
+								v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 4, l)
+								if !v116ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v116a, 4, "testdata/ptx/O0/fround.ptx:180")
+									continue
+								}
+								v116 = v116x
+							}
+							// 181: ld.f32
+							v117a := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v117a, 4)
+							}
+							var v117 uint64
+							if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&3 == 0 {
+								v117 = runtime.Load32(v117aw.Mem, v117ao)
+							} else {
+								v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 4, l)
+								if !v117ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v117a, 4, "testdata/ptx/O0/fround.ptx:181")
+									continue
+								}
+								v117 = v117x
+							}
+							// 182: ld.f32
+							v118a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v118a, 4)
+							}
+							var v118 uint64
+							if v118ao := v118a - v118aw.Base; v118ao < v118aw.End && v118a&3 == 0 {
+								v118 = runtime.Load32(v118aw.Mem, v118ao)
+							} else {
+								v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 4, l)
+								if !v118ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v118a, 4, "testdata/ptx/O0/fround.ptx:182")
+									continue
+								}
+								v118 = v118x
+							}
+							// 183: fma.rz.f32
+							v119 := uint64(isa.FmaF32(uint32(v116), uint32(v117), uint32(v118), isa.RZ))
+							r105[l] = v119
+							// 184: ld.u64
+							v120a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v120a, 8)
+							}
+							var v120 uint64
+							if v120ao := v120a - v120aw.Base; v120ao < v120aw.End && v120a&7 == 0 {
+								v120 = runtime.Load64(v120aw.Mem, v120ao)
+							} else {
+								v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
+								if !v120ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:184")
+									continue
+								}
+								v120 = v120x
+							}
+							r106[l] = v120
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 180: ld.f32
+							v116a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v116a, 4)
+							}
+							var v116 uint64
+							if v116ao := v116a - v116aw.Base; v116ao < v116aw.End && v116a&3 == 0 {
+								v116 = runtime.Load32(v116aw.Mem, v116ao)
+							} else {
+								v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 4, l)
+								if !v116ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v116a, 4, "testdata/ptx/O0/fround.ptx:180")
+									continue
+								}
+								v116 = v116x
+							}
+							// 181: ld.f32
+							v117a := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v117a, 4)
+							}
+							var v117 uint64
+							if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&3 == 0 {
+								v117 = runtime.Load32(v117aw.Mem, v117ao)
+							} else {
+								v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 4, l)
+								if !v117ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v117a, 4, "testdata/ptx/O0/fround.ptx:181")
+									continue
+								}
+								v117 = v117x
+							}
+							// 182: ld.f32
+							v118a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v118a, 4)
+							}
+							var v118 uint64
+							if v118ao := v118a - v118aw.Base; v118ao < v118aw.End && v118a&3 == 0 {
+								v118 = runtime.Load32(v118aw.Mem, v118ao)
+							} else {
+								v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 4, l)
+								if !v118ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v118a, 4, "testdata/ptx/O0/fround.ptx:182")
+									continue
+								}
+								v118 = v118x
+							}
+							// 183: fma.rz.f32
+							v119 := uint64(isa.FmaF32(uint32(v116), uint32(v117), uint32(v118), isa.RZ))
+							r105[l] = v119
+							// 184: ld.u64
+							v120a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v120a, 8)
+							}
+							var v120 uint64
+							if v120ao := v120a - v120aw.Base; v120ao < v120aw.End && v120a&7 == 0 {
+								v120 = runtime.Load64(v120aw.Mem, v120ao)
+							} else {
+								v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
+								if !v120ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:184")
+									continue
+								}
+								v120 = v120x
+							}
+							r106[l] = v120
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 185: lane-local, one loop over the lanes
+				{
+					s121w := w.Window(108)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 185: st.f32
+							s121 := uint64(r106[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s121, 4)
+							}
+							s121v := uint64(r105[l])
+							if s121o := s121 - s121w.Base; s121o < s121w.End && s121&3 == 0 {
+								runtime.Store32(s121w.Mem, s121o, s121v)
+							} else {
+								w.StoreLane(s121w, runtime.SpaceGeneric, s121, 4, s121v, l, "testdata/ptx/O0/fround.ptx:185")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 185: st.f32
+							s121 := uint64(r106[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s121, 4)
+							}
+							s121v := uint64(r105[l])
+							if s121o := s121 - s121w.Base; s121o < s121w.End && s121&3 == 0 {
+								runtime.Store32(s121w.Mem, s121o, s121v)
+							} else {
+								w.StoreLane(s121w, runtime.SpaceGeneric, s121, 4, s121v, l, "testdata/ptx/O0/fround.ptx:185")
+							}
+						}
+					}
+				}
+				// PTX lines 186, 187, 188: lane-local, one loop over the lanes
+				{
+					v122aw := w.Window(109)
+					v123aw := w.Window(110)
+					v124aw := w.Window(111)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: ld.f32
+							v122a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v122a, 4)
+							}
+							var v122 uint64
+							if v122ao := v122a - v122aw.Base; v122ao < v122aw.End && v122a&3 == 0 {
+								v122 = runtime.Load32(v122aw.Mem, v122ao)
+							} else {
+								v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 4, l)
+								if !v122ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v122a, 4, "testdata/ptx/O0/fround.ptx:186")
+									continue
+								}
+								v122 = v122x
+							}
+							r107[l] = v122
+							// 187: ld.f32
+							v123a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v123a, 4)
+							}
+							var v123 uint64
+							if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&3 == 0 {
+								v123 = runtime.Load32(v123aw.Mem, v123ao)
+							} else {
+								v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 4, l)
+								if !v123ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v123a, 4, "testdata/ptx/O0/fround.ptx:187")
+									continue
+								}
+								v123 = v123x
+							}
+							r108[l] = v123
+							// 188: ld.f32
+							v124a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v124a, 4)
+							}
+							var v124 uint64
+							if v124ao := v124a - v124aw.Base; v124ao < v124aw.End && v124a&3 == 0 {
+								v124 = runtime.Load32(v124aw.Mem, v124ao)
+							} else {
+								v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 4, l)
+								if !v124ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v124a, 4, "testdata/ptx/O0/fround.ptx:188")
+									continue
+								}
+								v124 = v124x
+							}
+							r109[l] = v124
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: ld.f32
+							v122a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v122a, 4)
+							}
+							var v122 uint64
+							if v122ao := v122a - v122aw.Base; v122ao < v122aw.End && v122a&3 == 0 {
+								v122 = runtime.Load32(v122aw.Mem, v122ao)
+							} else {
+								v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 4, l)
+								if !v122ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v122a, 4, "testdata/ptx/O0/fround.ptx:186")
+									continue
+								}
+								v122 = v122x
+							}
+							r107[l] = v122
+							// 187: ld.f32
+							v123a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v123a, 4)
+							}
+							var v123 uint64
+							if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&3 == 0 {
+								v123 = runtime.Load32(v123aw.Mem, v123ao)
+							} else {
+								v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 4, l)
+								if !v123ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v123a, 4, "testdata/ptx/O0/fround.ptx:187")
+									continue
+								}
+								v123 = v123x
+							}
+							r108[l] = v123
+							// 188: ld.f32
+							v124a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v124a, 4)
+							}
+							var v124 uint64
+							if v124ao := v124a - v124aw.Base; v124ao < v124aw.End && v124a&3 == 0 {
+								v124 = runtime.Load32(v124aw.Mem, v124ao)
+							} else {
+								v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 4, l)
+								if !v124ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v124a, 4, "testdata/ptx/O0/fround.ptx:188")
+									continue
+								}
+								v124 = v124x
+							}
+							r109[l] = v124
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 189: lane-local, one loop over the lanes
+				{
+					s125w := w.Window(112)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 189: st.f32
+							s125 := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s125, 4)
+							}
+							s125v := uint64(r107[l])
+							if s125o := s125 - s125w.Base; s125o < s125w.End && s125&3 == 0 {
+								runtime.Store32(s125w.Mem, s125o, s125v)
+							} else {
+								w.StoreLane(s125w, runtime.SpaceGeneric, s125, 4, s125v, l, "testdata/ptx/O0/fround.ptx:189")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 189: st.f32
+							s125 := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s125, 4)
+							}
+							s125v := uint64(r107[l])
+							if s125o := s125 - s125w.Base; s125o < s125w.End && s125&3 == 0 {
+								runtime.Store32(s125w.Mem, s125o, s125v)
+							} else {
+								w.StoreLane(s125w, runtime.SpaceGeneric, s125, 4, s125v, l, "testdata/ptx/O0/fround.ptx:189")
+							}
+						}
+					}
+				}
+				// PTX lines 190: lane-local, one loop over the lanes
+				{
+					s126w := w.Window(113)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 190: st.f32
+							s126 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s126, 4)
+							}
+							s126v := uint64(r108[l])
+							if s126o := s126 - s126w.Base; s126o < s126w.End && s126&3 == 0 {
+								runtime.Store32(s126w.Mem, s126o, s126v)
+							} else {
+								w.StoreLane(s126w, runtime.SpaceGeneric, s126, 4, s126v, l, "testdata/ptx/O0/fround.ptx:190")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 190: st.f32
+							s126 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s126, 4)
+							}
+							s126v := uint64(r108[l])
+							if s126o := s126 - s126w.Base; s126o < s126w.End && s126&3 == 0 {
+								runtime.Store32(s126w.Mem, s126o, s126v)
+							} else {
+								w.StoreLane(s126w, runtime.SpaceGeneric, s126, 4, s126v, l, "testdata/ptx/O0/fround.ptx:190")
+							}
+						}
+					}
+				}
+				// PTX lines 191: lane-local, one loop over the lanes
+				{
+					s127w := w.Window(114)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 191: st.f32
+							s127 := uint64(r0[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s127, 4)
+							}
+							s127v := uint64(r109[l])
+							if s127o := s127 - s127w.Base; s127o < s127w.End && s127&3 == 0 {
+								runtime.Store32(s127w.Mem, s127o, s127v)
+							} else {
+								w.StoreLane(s127w, runtime.SpaceGeneric, s127, 4, s127v, l, "testdata/ptx/O0/fround.ptx:191")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 191: st.f32
+							s127 := uint64(r0[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s127, 4)
+							}
+							s127v := uint64(r109[l])
+							if s127o := s127 - s127w.Base; s127o < s127w.End && s127&3 == 0 {
+								runtime.Store32(s127w.Mem, s127o, s127v)
+							} else {
+								w.StoreLane(s127w, runtime.SpaceGeneric, s127, 4, s127v, l, "testdata/ptx/O0/fround.ptx:191")
+							}
+						}
+					}
+				}
+				// PTX lines 192, 193, 194, 195, 196: lane-local, one loop over the lanes
+				{
+					v128aw := w.Window(115)
+					v129aw := w.Window(116)
+					v130aw := w.Window(117)
+					v132aw := w.Window(118)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 192: ld.f32
+							v128a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v128a, 4)
+							}
+							var v128 uint64
+							if v128ao := v128a - v128aw.Base; v128ao < v128aw.End && v128a&3 == 0 {
+								v128 = runtime.Load32(v128aw.Mem, v128ao)
+							} else {
+								v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 4, l)
+								if !v128ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v128a, 4, "testdata/ptx/O0/fround.ptx:192")
+									continue
+								}
+								v128 = v128x
+							}
+							// 193: ld.f32
+							v129a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v129a, 4)
+							}
+							var v129 uint64
+							if v129ao := v129a - v129aw.Base; v129ao < v129aw.End && v129a&3 == 0 {
+								v129 = runtime.Load32(v129aw.Mem, v129ao)
+							} else {
+								v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 4, l)
+								if !v129ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v129a, 4, "testdata/ptx/O0/fround.ptx:193")
+									continue
+								}
+								v129 = v129x
+							}
+							// 194: ld.f32
+							v130a := uint64(r0[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v130a, 4)
+							}
+							var v130 uint64
+							if v130ao := v130a - v130aw.Base; v130ao < v130aw.End && v130a&3 == 0 {
+								v130 = runtime.Load32(v130aw.Mem, v130ao)
+							} else {
+								v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 4, l)
+								if !v130ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v130a, 4, "testdata/ptx/O0/fround.ptx:194")
+									continue
+								}
+								v130 = v130x
+							}
+							// 195: fma.rp.f32
+							v131 := uint64(isa.FmaF32(uint32(v128), uint32(v129), uint32(v130), isa.RP))
+							r113[l] = v131
+							// 196: ld.u64
+							v132a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v132a, 8)
+							}
+							var v132 uint64
+							if v132ao := v132a - v132aw.Base; v132ao < v132aw.End && v132a&7 == 0 {
+								v132 = runtime.Load64(v132aw.Mem, v132ao)
+							} else {
+								v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
+								if !v132ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:196")
+									continue
+								}
+								v132 = v132x
+							}
+							r114[l] = v132
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 192: ld.f32
+							v128a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v128a, 4)
+							}
+							var v128 uint64
+							if v128ao := v128a - v128aw.Base; v128ao < v128aw.End && v128a&3 == 0 {
+								v128 = runtime.Load32(v128aw.Mem, v128ao)
+							} else {
+								v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 4, l)
+								if !v128ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v128a, 4, "testdata/ptx/O0/fround.ptx:192")
+									continue
+								}
+								v128 = v128x
+							}
+							// 193: ld.f32
+							v129a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v129a, 4)
+							}
+							var v129 uint64
+							if v129ao := v129a - v129aw.Base; v129ao < v129aw.End && v129a&3 == 0 {
+								v129 = runtime.Load32(v129aw.Mem, v129ao)
+							} else {
+								v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 4, l)
+								if !v129ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v129a, 4, "testdata/ptx/O0/fround.ptx:193")
+									continue
+								}
+								v129 = v129x
+							}
+							// 194: ld.f32
+							v130a := uint64(r0[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v130a, 4)
+							}
+							var v130 uint64
+							if v130ao := v130a - v130aw.Base; v130ao < v130aw.End && v130a&3 == 0 {
+								v130 = runtime.Load32(v130aw.Mem, v130ao)
+							} else {
+								v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 4, l)
+								if !v130ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v130a, 4, "testdata/ptx/O0/fround.ptx:194")
+									continue
+								}
+								v130 = v130x
+							}
+							// 195: fma.rp.f32
+							v131 := uint64(isa.FmaF32(uint32(v128), uint32(v129), uint32(v130), isa.RP))
+							r113[l] = v131
+							// 196: ld.u64
+							v132a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v132a, 8)
+							}
+							var v132 uint64
+							if v132ao := v132a - v132aw.Base; v132ao < v132aw.End && v132a&7 == 0 {
+								v132 = runtime.Load64(v132aw.Mem, v132ao)
+							} else {
+								v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
+								if !v132ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:196")
+									continue
+								}
+								v132 = v132x
+							}
+							r114[l] = v132
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 197: lane-local, one loop over the lanes
+				{
+					s133w := w.Window(119)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: st.f32
+							s133 := uint64(r114[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s133, 4)
+							}
+							s133v := uint64(r113[l])
+							if s133o := s133 - s133w.Base; s133o < s133w.End && s133&3 == 0 {
+								runtime.Store32(s133w.Mem, s133o, s133v)
+							} else {
+								w.StoreLane(s133w, runtime.SpaceGeneric, s133, 4, s133v, l, "testdata/ptx/O0/fround.ptx:197")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: st.f32
+							s133 := uint64(r114[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s133, 4)
+							}
+							s133v := uint64(r113[l])
+							if s133o := s133 - s133w.Base; s133o < s133w.End && s133&3 == 0 {
+								runtime.Store32(s133w.Mem, s133o, s133v)
+							} else {
+								w.StoreLane(s133w, runtime.SpaceGeneric, s133, 4, s133v, l, "testdata/ptx/O0/fround.ptx:197")
+							}
+						}
+					}
+				}
+				// PTX lines 198, 199, 200: lane-local, one loop over the lanes
+				{
+					v134aw := w.Window(120)
+					v135aw := w.Window(121)
+					v136aw := w.Window(122)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 198: ld.f32
+							v134a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v134a, 4)
+							}
+							var v134 uint64
+							if v134ao := v134a - v134aw.Base; v134ao < v134aw.End && v134a&3 == 0 {
+								v134 = runtime.Load32(v134aw.Mem, v134ao)
+							} else {
+								v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 4, l)
+								if !v134ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v134a, 4, "testdata/ptx/O0/fround.ptx:198")
+									continue
+								}
+								v134 = v134x
+							}
+							r115[l] = v134
+							// 199: ld.f32
+							v135a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v135a, 4)
+							}
+							var v135 uint64
+							if v135ao := v135a - v135aw.Base; v135ao < v135aw.End && v135a&3 == 0 {
+								v135 = runtime.Load32(v135aw.Mem, v135ao)
+							} else {
+								v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 4, l)
+								if !v135ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v135a, 4, "testdata/ptx/O0/fround.ptx:199")
+									continue
+								}
+								v135 = v135x
+							}
+							r116[l] = v135
+							// 200: ld.f32
+							v136a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v136a, 4)
+							}
+							var v136 uint64
+							if v136ao := v136a - v136aw.Base; v136ao < v136aw.End && v136a&3 == 0 {
+								v136 = runtime.Load32(v136aw.Mem, v136ao)
+							} else {
+								v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 4, l)
+								if !v136ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v136a, 4, "testdata/ptx/O0/fround.ptx:200")
+									continue
+								}
+								v136 = v136x
+							}
+							r117[l] = v136
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 198: ld.f32
+							v134a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v134a, 4)
+							}
+							var v134 uint64
+							if v134ao := v134a - v134aw.Base; v134ao < v134aw.End && v134a&3 == 0 {
+								v134 = runtime.Load32(v134aw.Mem, v134ao)
+							} else {
+								v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 4, l)
+								if !v134ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v134a, 4, "testdata/ptx/O0/fround.ptx:198")
+									continue
+								}
+								v134 = v134x
+							}
+							r115[l] = v134
+							// 199: ld.f32
+							v135a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v135a, 4)
+							}
+							var v135 uint64
+							if v135ao := v135a - v135aw.Base; v135ao < v135aw.End && v135a&3 == 0 {
+								v135 = runtime.Load32(v135aw.Mem, v135ao)
+							} else {
+								v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 4, l)
+								if !v135ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v135a, 4, "testdata/ptx/O0/fround.ptx:199")
+									continue
+								}
+								v135 = v135x
+							}
+							r116[l] = v135
+							// 200: ld.f32
+							v136a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v136a, 4)
+							}
+							var v136 uint64
+							if v136ao := v136a - v136aw.Base; v136ao < v136aw.End && v136a&3 == 0 {
+								v136 = runtime.Load32(v136aw.Mem, v136ao)
+							} else {
+								v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 4, l)
+								if !v136ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v136a, 4, "testdata/ptx/O0/fround.ptx:200")
+									continue
+								}
+								v136 = v136x
+							}
+							r117[l] = v136
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 201: lane-local, one loop over the lanes
+				{
+					s137w := w.Window(123)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 201: st.f32
+							s137 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s137, 4)
+							}
+							s137v := uint64(r115[l])
+							if s137o := s137 - s137w.Base; s137o < s137w.End && s137&3 == 0 {
+								runtime.Store32(s137w.Mem, s137o, s137v)
+							} else {
+								w.StoreLane(s137w, runtime.SpaceGeneric, s137, 4, s137v, l, "testdata/ptx/O0/fround.ptx:201")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 201: st.f32
+							s137 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s137, 4)
+							}
+							s137v := uint64(r115[l])
+							if s137o := s137 - s137w.Base; s137o < s137w.End && s137&3 == 0 {
+								runtime.Store32(s137w.Mem, s137o, s137v)
+							} else {
+								w.StoreLane(s137w, runtime.SpaceGeneric, s137, 4, s137v, l, "testdata/ptx/O0/fround.ptx:201")
+							}
+						}
+					}
+				}
+				// PTX lines 202: lane-local, one loop over the lanes
+				{
+					s138w := w.Window(124)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: st.f32
+							s138 := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s138, 4)
+							}
+							s138v := uint64(r116[l])
+							if s138o := s138 - s138w.Base; s138o < s138w.End && s138&3 == 0 {
+								runtime.Store32(s138w.Mem, s138o, s138v)
+							} else {
+								w.StoreLane(s138w, runtime.SpaceGeneric, s138, 4, s138v, l, "testdata/ptx/O0/fround.ptx:202")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: st.f32
+							s138 := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s138, 4)
+							}
+							s138v := uint64(r116[l])
+							if s138o := s138 - s138w.Base; s138o < s138w.End && s138&3 == 0 {
+								runtime.Store32(s138w.Mem, s138o, s138v)
+							} else {
+								w.StoreLane(s138w, runtime.SpaceGeneric, s138, 4, s138v, l, "testdata/ptx/O0/fround.ptx:202")
+							}
+						}
+					}
+				}
+				// PTX lines 203: lane-local, one loop over the lanes
+				{
+					s139w := w.Window(125)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 203: st.f32
+							s139 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s139, 4)
+							}
+							s139v := uint64(r117[l])
+							if s139o := s139 - s139w.Base; s139o < s139w.End && s139&3 == 0 {
+								runtime.Store32(s139w.Mem, s139o, s139v)
+							} else {
+								w.StoreLane(s139w, runtime.SpaceGeneric, s139, 4, s139v, l, "testdata/ptx/O0/fround.ptx:203")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 203: st.f32
+							s139 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s139, 4)
+							}
+							s139v := uint64(r117[l])
+							if s139o := s139 - s139w.Base; s139o < s139w.End && s139&3 == 0 {
+								runtime.Store32(s139w.Mem, s139o, s139v)
+							} else {
+								w.StoreLane(s139w, runtime.SpaceGeneric, s139, 4, s139v, l, "testdata/ptx/O0/fround.ptx:203")
+							}
+						}
+					}
+				}
+				// PTX lines 204, 205, 206, 207, 208: lane-local, one loop over the lanes
+				{
+					v140aw := w.Window(126)
+					v141aw := w.Window(127)
+					v142aw := w.Window(128)
+					v144aw := w.Window(129)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: ld.f32
+							v140a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v140a, 4)
+							}
+							var v140 uint64
+							if v140ao := v140a - v140aw.Base; v140ao < v140aw.End && v140a&3 == 0 {
+								v140 = runtime.Load32(v140aw.Mem, v140ao)
+							} else {
+								v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 4, l)
+								if !v140ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v140a, 4, "testdata/ptx/O0/fround.ptx:204")
+									continue
+								}
+								v140 = v140x
+							}
+							// 205: ld.f32
+							v141a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v141a, 4)
+							}
+							var v141 uint64
+							if v141ao := v141a - v141aw.Base; v141ao < v141aw.End && v141a&3 == 0 {
+								v141 = runtime.Load32(v141aw.Mem, v141ao)
+							} else {
+								v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 4, l)
+								if !v141ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v141a, 4, "testdata/ptx/O0/fround.ptx:205")
+									continue
+								}
+								v141 = v141x
+							}
+							// 206: ld.f32
+							v142a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v142a, 4)
+							}
+							var v142 uint64
+							if v142ao := v142a - v142aw.Base; v142ao < v142aw.End && v142a&3 == 0 {
+								v142 = runtime.Load32(v142aw.Mem, v142ao)
+							} else {
+								v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 4, l)
+								if !v142ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v142a, 4, "testdata/ptx/O0/fround.ptx:206")
+									continue
+								}
+								v142 = v142x
+							}
+							// 207: fma.rm.f32
+							v143 := uint64(isa.FmaF32(uint32(v140), uint32(v141), uint32(v142), isa.RM))
+							r121[l] = v143
+							// 208: ld.u64
+							v144a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v144a, 8)
+							}
+							var v144 uint64
+							if v144ao := v144a - v144aw.Base; v144ao < v144aw.End && v144a&7 == 0 {
+								v144 = runtime.Load64(v144aw.Mem, v144ao)
+							} else {
+								v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
+								if !v144ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:208")
+									continue
+								}
+								v144 = v144x
+							}
+							r122[l] = v144
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: ld.f32
+							v140a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v140a, 4)
+							}
+							var v140 uint64
+							if v140ao := v140a - v140aw.Base; v140ao < v140aw.End && v140a&3 == 0 {
+								v140 = runtime.Load32(v140aw.Mem, v140ao)
+							} else {
+								v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 4, l)
+								if !v140ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v140a, 4, "testdata/ptx/O0/fround.ptx:204")
+									continue
+								}
+								v140 = v140x
+							}
+							// 205: ld.f32
+							v141a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v141a, 4)
+							}
+							var v141 uint64
+							if v141ao := v141a - v141aw.Base; v141ao < v141aw.End && v141a&3 == 0 {
+								v141 = runtime.Load32(v141aw.Mem, v141ao)
+							} else {
+								v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 4, l)
+								if !v141ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v141a, 4, "testdata/ptx/O0/fround.ptx:205")
+									continue
+								}
+								v141 = v141x
+							}
+							// 206: ld.f32
+							v142a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v142a, 4)
+							}
+							var v142 uint64
+							if v142ao := v142a - v142aw.Base; v142ao < v142aw.End && v142a&3 == 0 {
+								v142 = runtime.Load32(v142aw.Mem, v142ao)
+							} else {
+								v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 4, l)
+								if !v142ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v142a, 4, "testdata/ptx/O0/fround.ptx:206")
+									continue
+								}
+								v142 = v142x
+							}
+							// 207: fma.rm.f32
+							v143 := uint64(isa.FmaF32(uint32(v140), uint32(v141), uint32(v142), isa.RM))
+							r121[l] = v143
+							// 208: ld.u64
+							v144a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v144a, 8)
+							}
+							var v144 uint64
+							if v144ao := v144a - v144aw.Base; v144ao < v144aw.End && v144a&7 == 0 {
+								v144 = runtime.Load64(v144aw.Mem, v144ao)
+							} else {
+								v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
+								if !v144ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:208")
+									continue
+								}
+								v144 = v144x
+							}
+							r122[l] = v144
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 209: lane-local, one loop over the lanes
+				{
+					s145w := w.Window(130)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: st.f32
+							s145 := uint64(r122[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s145, 4)
+							}
+							s145v := uint64(r121[l])
+							if s145o := s145 - s145w.Base; s145o < s145w.End && s145&3 == 0 {
+								runtime.Store32(s145w.Mem, s145o, s145v)
+							} else {
+								w.StoreLane(s145w, runtime.SpaceGeneric, s145, 4, s145v, l, "testdata/ptx/O0/fround.ptx:209")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: st.f32
+							s145 := uint64(r122[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s145, 4)
+							}
+							s145v := uint64(r121[l])
+							if s145o := s145 - s145w.Base; s145o < s145w.End && s145&3 == 0 {
+								runtime.Store32(s145w.Mem, s145o, s145v)
+							} else {
+								w.StoreLane(s145w, runtime.SpaceGeneric, s145, 4, s145v, l, "testdata/ptx/O0/fround.ptx:209")
+							}
+						}
+					}
+				}
+				// PTX lines 210, 211: lane-local, one loop over the lanes
+				{
+					v146aw := w.Window(131)
+					v147aw := w.Window(132)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 210: ld.f32
+							v146a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v146a, 4)
+							}
+							var v146 uint64
+							if v146ao := v146a - v146aw.Base; v146ao < v146aw.End && v146a&3 == 0 {
+								v146 = runtime.Load32(v146aw.Mem, v146ao)
+							} else {
+								v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 4, l)
+								if !v146ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v146a, 4, "testdata/ptx/O0/fround.ptx:210")
+									continue
+								}
+								v146 = v146x
+							}
+							r123[l] = v146
+							// 211: ld.f32
+							v147a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v147a, 4)
+							}
+							var v147 uint64
+							if v147ao := v147a - v147aw.Base; v147ao < v147aw.End && v147a&3 == 0 {
+								v147 = runtime.Load32(v147aw.Mem, v147ao)
+							} else {
+								v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 4, l)
+								if !v147ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v147a, 4, "testdata/ptx/O0/fround.ptx:211")
+									continue
+								}
+								v147 = v147x
+							}
+							r124[l] = v147
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 210: ld.f32
+							v146a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v146a, 4)
+							}
+							var v146 uint64
+							if v146ao := v146a - v146aw.Base; v146ao < v146aw.End && v146a&3 == 0 {
+								v146 = runtime.Load32(v146aw.Mem, v146ao)
+							} else {
+								v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 4, l)
+								if !v146ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v146a, 4, "testdata/ptx/O0/fround.ptx:210")
+									continue
+								}
+								v146 = v146x
+							}
+							r123[l] = v146
+							// 211: ld.f32
+							v147a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v147a, 4)
+							}
+							var v147 uint64
+							if v147ao := v147a - v147aw.Base; v147ao < v147aw.End && v147a&3 == 0 {
+								v147 = runtime.Load32(v147aw.Mem, v147ao)
+							} else {
+								v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 4, l)
+								if !v147ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v147a, 4, "testdata/ptx/O0/fround.ptx:211")
+									continue
+								}
+								v147 = v147x
+							}
+							r124[l] = v147
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 212: lane-local, one loop over the lanes
+				{
+					s148w := w.Window(133)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 212: st.f32
+							s148 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s148, 4)
+							}
+							s148v := uint64(r123[l])
+							if s148o := s148 - s148w.Base; s148o < s148w.End && s148&3 == 0 {
+								runtime.Store32(s148w.Mem, s148o, s148v)
+							} else {
+								w.StoreLane(s148w, runtime.SpaceGeneric, s148, 4, s148v, l, "testdata/ptx/O0/fround.ptx:212")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 212: st.f32
+							s148 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s148, 4)
+							}
+							s148v := uint64(r123[l])
+							if s148o := s148 - s148w.Base; s148o < s148w.End && s148&3 == 0 {
+								runtime.Store32(s148w.Mem, s148o, s148v)
+							} else {
+								w.StoreLane(s148w, runtime.SpaceGeneric, s148, 4, s148v, l, "testdata/ptx/O0/fround.ptx:212")
+							}
+						}
+					}
+				}
+				// PTX lines 213: lane-local, one loop over the lanes
+				{
+					s149w := w.Window(134)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 213: st.f32
+							s149 := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s149, 4)
+							}
+							s149v := uint64(r124[l])
+							if s149o := s149 - s149w.Base; s149o < s149w.End && s149&3 == 0 {
+								runtime.Store32(s149w.Mem, s149o, s149v)
+							} else {
+								w.StoreLane(s149w, runtime.SpaceGeneric, s149, 4, s149v, l, "testdata/ptx/O0/fround.ptx:213")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 213: st.f32
+							s149 := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s149, 4)
+							}
+							s149v := uint64(r124[l])
+							if s149o := s149 - s149w.Base; s149o < s149w.End && s149&3 == 0 {
+								runtime.Store32(s149w.Mem, s149o, s149v)
+							} else {
+								w.StoreLane(s149w, runtime.SpaceGeneric, s149, 4, s149v, l, "testdata/ptx/O0/fround.ptx:213")
+							}
+						}
+					}
+				}
+				// PTX lines 214, 215, 216, 217: lane-local, one loop over the lanes
+				{
+					v150aw := w.Window(135)
+					v151aw := w.Window(136)
+					v153aw := w.Window(137)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 214: ld.f32
+							v150a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v150a, 4)
+							}
+							var v150 uint64
+							if v150ao := v150a - v150aw.Base; v150ao < v150aw.End && v150a&3 == 0 {
+								v150 = runtime.Load32(v150aw.Mem, v150ao)
+							} else {
+								v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 4, l)
+								if !v150ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v150a, 4, "testdata/ptx/O0/fround.ptx:214")
+									continue
+								}
+								v150 = v150x
+							}
+							// 215: ld.f32
+							v151a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v151a, 4)
+							}
+							var v151 uint64
+							if v151ao := v151a - v151aw.Base; v151ao < v151aw.End && v151a&3 == 0 {
+								v151 = runtime.Load32(v151aw.Mem, v151ao)
+							} else {
+								v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 4, l)
+								if !v151ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v151a, 4, "testdata/ptx/O0/fround.ptx:215")
+									continue
+								}
+								v151 = v151x
+							}
+							// 216: div.rn.f32
+							v152 := uint64(isa.DivF32(uint32(v150), uint32(v151), isa.RN))
+							r127[l] = v152
+							// 217: ld.u64
+							v153a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v153a, 8)
+							}
+							var v153 uint64
+							if v153ao := v153a - v153aw.Base; v153ao < v153aw.End && v153a&7 == 0 {
+								v153 = runtime.Load64(v153aw.Mem, v153ao)
+							} else {
+								v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
+								if !v153ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:217")
+									continue
+								}
+								v153 = v153x
+							}
+							r128[l] = v153
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 214: ld.f32
+							v150a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v150a, 4)
+							}
+							var v150 uint64
+							if v150ao := v150a - v150aw.Base; v150ao < v150aw.End && v150a&3 == 0 {
+								v150 = runtime.Load32(v150aw.Mem, v150ao)
+							} else {
+								v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 4, l)
+								if !v150ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v150a, 4, "testdata/ptx/O0/fround.ptx:214")
+									continue
+								}
+								v150 = v150x
+							}
+							// 215: ld.f32
+							v151a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v151a, 4)
+							}
+							var v151 uint64
+							if v151ao := v151a - v151aw.Base; v151ao < v151aw.End && v151a&3 == 0 {
+								v151 = runtime.Load32(v151aw.Mem, v151ao)
+							} else {
+								v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 4, l)
+								if !v151ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v151a, 4, "testdata/ptx/O0/fround.ptx:215")
+									continue
+								}
+								v151 = v151x
+							}
+							// 216: div.rn.f32
+							v152 := uint64(isa.DivF32(uint32(v150), uint32(v151), isa.RN))
+							r127[l] = v152
+							// 217: ld.u64
+							v153a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v153a, 8)
+							}
+							var v153 uint64
+							if v153ao := v153a - v153aw.Base; v153ao < v153aw.End && v153a&7 == 0 {
+								v153 = runtime.Load64(v153aw.Mem, v153ao)
+							} else {
+								v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
+								if !v153ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:217")
+									continue
+								}
+								v153 = v153x
+							}
+							r128[l] = v153
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 218: lane-local, one loop over the lanes
+				{
+					s154w := w.Window(138)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 218: st.f32
+							s154 := uint64(r128[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s154, 4)
+							}
+							s154v := uint64(r127[l])
+							if s154o := s154 - s154w.Base; s154o < s154w.End && s154&3 == 0 {
+								runtime.Store32(s154w.Mem, s154o, s154v)
+							} else {
+								w.StoreLane(s154w, runtime.SpaceGeneric, s154, 4, s154v, l, "testdata/ptx/O0/fround.ptx:218")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 218: st.f32
+							s154 := uint64(r128[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s154, 4)
+							}
+							s154v := uint64(r127[l])
+							if s154o := s154 - s154w.Base; s154o < s154w.End && s154&3 == 0 {
+								runtime.Store32(s154w.Mem, s154o, s154v)
+							} else {
+								w.StoreLane(s154w, runtime.SpaceGeneric, s154, 4, s154v, l, "testdata/ptx/O0/fround.ptx:218")
+							}
+						}
+					}
+				}
+				// PTX lines 219, 220: lane-local, one loop over the lanes
+				{
+					v155aw := w.Window(139)
+					v156aw := w.Window(140)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 219: ld.f32
+							v155a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v155a, 4)
+							}
+							var v155 uint64
+							if v155ao := v155a - v155aw.Base; v155ao < v155aw.End && v155a&3 == 0 {
+								v155 = runtime.Load32(v155aw.Mem, v155ao)
+							} else {
+								v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 4, l)
+								if !v155ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v155a, 4, "testdata/ptx/O0/fround.ptx:219")
+									continue
+								}
+								v155 = v155x
+							}
+							r129[l] = v155
+							// 220: ld.f32
+							v156a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v156a, 4)
+							}
+							var v156 uint64
+							if v156ao := v156a - v156aw.Base; v156ao < v156aw.End && v156a&3 == 0 {
+								v156 = runtime.Load32(v156aw.Mem, v156ao)
+							} else {
+								v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 4, l)
+								if !v156ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v156a, 4, "testdata/ptx/O0/fround.ptx:220")
+									continue
+								}
+								v156 = v156x
+							}
+							r130[l] = v156
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 219: ld.f32
+							v155a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v155a, 4)
+							}
+							var v155 uint64
+							if v155ao := v155a - v155aw.Base; v155ao < v155aw.End && v155a&3 == 0 {
+								v155 = runtime.Load32(v155aw.Mem, v155ao)
+							} else {
+								v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 4, l)
+								if !v155ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v155a, 4, "testdata/ptx/O0/fround.ptx:219")
+									continue
+								}
+								v155 = v155x
+							}
+							r129[l] = v155
+							// 220: ld.f32
+							v156a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v156a, 4)
+							}
+							var v156 uint64
+							if v156ao := v156a - v156aw.Base; v156ao < v156aw.End && v156a&3 == 0 {
+								v156 = runtime.Load32(v156aw.Mem, v156ao)
+							} else {
+								v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 4, l)
+								if !v156ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v156a, 4, "testdata/ptx/O0/fround.ptx:220")
+									continue
+								}
+								v156 = v156x
+							}
+							r130[l] = v156
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 221: lane-local, one loop over the lanes
+				{
+					s157w := w.Window(141)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 221: st.f32
+							s157 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s157, 4)
+							}
+							s157v := uint64(r129[l])
+							if s157o := s157 - s157w.Base; s157o < s157w.End && s157&3 == 0 {
+								runtime.Store32(s157w.Mem, s157o, s157v)
+							} else {
+								w.StoreLane(s157w, runtime.SpaceGeneric, s157, 4, s157v, l, "testdata/ptx/O0/fround.ptx:221")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 221: st.f32
+							s157 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s157, 4)
+							}
+							s157v := uint64(r129[l])
+							if s157o := s157 - s157w.Base; s157o < s157w.End && s157&3 == 0 {
+								runtime.Store32(s157w.Mem, s157o, s157v)
+							} else {
+								w.StoreLane(s157w, runtime.SpaceGeneric, s157, 4, s157v, l, "testdata/ptx/O0/fround.ptx:221")
+							}
+						}
+					}
+				}
+				// PTX lines 222: lane-local, one loop over the lanes
+				{
+					s158w := w.Window(142)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 222: st.f32
+							s158 := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s158, 4)
+							}
+							s158v := uint64(r130[l])
+							if s158o := s158 - s158w.Base; s158o < s158w.End && s158&3 == 0 {
+								runtime.Store32(s158w.Mem, s158o, s158v)
+							} else {
+								w.StoreLane(s158w, runtime.SpaceGeneric, s158, 4, s158v, l, "testdata/ptx/O0/fround.ptx:222")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 222: st.f32
+							s158 := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s158, 4)
+							}
+							s158v := uint64(r130[l])
+							if s158o := s158 - s158w.Base; s158o < s158w.End && s158&3 == 0 {
+								runtime.Store32(s158w.Mem, s158o, s158v)
+							} else {
+								w.StoreLane(s158w, runtime.SpaceGeneric, s158, 4, s158v, l, "testdata/ptx/O0/fround.ptx:222")
+							}
+						}
+					}
+				}
+				// PTX lines 223, 224, 225, 226: lane-local, one loop over the lanes
+				{
+					v159aw := w.Window(143)
+					v160aw := w.Window(144)
+					v162aw := w.Window(145)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 223: ld.f32
+							v159a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v159a, 4)
+							}
+							var v159 uint64
+							if v159ao := v159a - v159aw.Base; v159ao < v159aw.End && v159a&3 == 0 {
+								v159 = runtime.Load32(v159aw.Mem, v159ao)
+							} else {
+								v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 4, l)
+								if !v159ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v159a, 4, "testdata/ptx/O0/fround.ptx:223")
+									continue
+								}
+								v159 = v159x
+							}
+							// 224: ld.f32
+							v160a := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v160a, 4)
+							}
+							var v160 uint64
+							if v160ao := v160a - v160aw.Base; v160ao < v160aw.End && v160a&3 == 0 {
+								v160 = runtime.Load32(v160aw.Mem, v160ao)
+							} else {
+								v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 4, l)
+								if !v160ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v160a, 4, "testdata/ptx/O0/fround.ptx:224")
+									continue
+								}
+								v160 = v160x
+							}
+							// 225: div.rz.f32
+							v161 := uint64(isa.DivF32(uint32(v159), uint32(v160), isa.RZ))
+							r133[l] = v161
+							// 226: ld.u64
+							v162a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v162a, 8)
+							}
+							var v162 uint64
+							if v162ao := v162a - v162aw.Base; v162ao < v162aw.End && v162a&7 == 0 {
+								v162 = runtime.Load64(v162aw.Mem, v162ao)
+							} else {
+								v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
+								if !v162ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:226")
+									continue
+								}
+								v162 = v162x
+							}
+							r134[l] = v162
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 223: ld.f32
+							v159a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v159a, 4)
+							}
+							var v159 uint64
+							if v159ao := v159a - v159aw.Base; v159ao < v159aw.End && v159a&3 == 0 {
+								v159 = runtime.Load32(v159aw.Mem, v159ao)
+							} else {
+								v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 4, l)
+								if !v159ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v159a, 4, "testdata/ptx/O0/fround.ptx:223")
+									continue
+								}
+								v159 = v159x
+							}
+							// 224: ld.f32
+							v160a := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v160a, 4)
+							}
+							var v160 uint64
+							if v160ao := v160a - v160aw.Base; v160ao < v160aw.End && v160a&3 == 0 {
+								v160 = runtime.Load32(v160aw.Mem, v160ao)
+							} else {
+								v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 4, l)
+								if !v160ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v160a, 4, "testdata/ptx/O0/fround.ptx:224")
+									continue
+								}
+								v160 = v160x
+							}
+							// 225: div.rz.f32
+							v161 := uint64(isa.DivF32(uint32(v159), uint32(v160), isa.RZ))
+							r133[l] = v161
+							// 226: ld.u64
+							v162a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v162a, 8)
+							}
+							var v162 uint64
+							if v162ao := v162a - v162aw.Base; v162ao < v162aw.End && v162a&7 == 0 {
+								v162 = runtime.Load64(v162aw.Mem, v162ao)
+							} else {
+								v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
+								if !v162ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:226")
+									continue
+								}
+								v162 = v162x
+							}
+							r134[l] = v162
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 227: lane-local, one loop over the lanes
+				{
+					s163w := w.Window(146)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 227: st.f32
+							s163 := uint64(r134[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s163, 4)
+							}
+							s163v := uint64(r133[l])
+							if s163o := s163 - s163w.Base; s163o < s163w.End && s163&3 == 0 {
+								runtime.Store32(s163w.Mem, s163o, s163v)
+							} else {
+								w.StoreLane(s163w, runtime.SpaceGeneric, s163, 4, s163v, l, "testdata/ptx/O0/fround.ptx:227")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 227: st.f32
+							s163 := uint64(r134[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s163, 4)
+							}
+							s163v := uint64(r133[l])
+							if s163o := s163 - s163w.Base; s163o < s163w.End && s163&3 == 0 {
+								runtime.Store32(s163w.Mem, s163o, s163v)
+							} else {
+								w.StoreLane(s163w, runtime.SpaceGeneric, s163, 4, s163v, l, "testdata/ptx/O0/fround.ptx:227")
+							}
+						}
+					}
+				}
+				// PTX lines 228, 229: lane-local, one loop over the lanes
+				{
+					v164aw := w.Window(147)
+					v165aw := w.Window(148)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 228: ld.f32
+							v164a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v164a, 4)
+							}
+							var v164 uint64
+							if v164ao := v164a - v164aw.Base; v164ao < v164aw.End && v164a&3 == 0 {
+								v164 = runtime.Load32(v164aw.Mem, v164ao)
+							} else {
+								v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 4, l)
+								if !v164ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v164a, 4, "testdata/ptx/O0/fround.ptx:228")
+									continue
+								}
+								v164 = v164x
+							}
+							r135[l] = v164
+							// 229: ld.f32
+							v165a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v165a, 4)
+							}
+							var v165 uint64
+							if v165ao := v165a - v165aw.Base; v165ao < v165aw.End && v165a&3 == 0 {
+								v165 = runtime.Load32(v165aw.Mem, v165ao)
+							} else {
+								v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 4, l)
+								if !v165ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v165a, 4, "testdata/ptx/O0/fround.ptx:229")
+									continue
+								}
+								v165 = v165x
+							}
+							r136[l] = v165
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 228: ld.f32
+							v164a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v164a, 4)
+							}
+							var v164 uint64
+							if v164ao := v164a - v164aw.Base; v164ao < v164aw.End && v164a&3 == 0 {
+								v164 = runtime.Load32(v164aw.Mem, v164ao)
+							} else {
+								v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 4, l)
+								if !v164ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v164a, 4, "testdata/ptx/O0/fround.ptx:228")
+									continue
+								}
+								v164 = v164x
+							}
+							r135[l] = v164
+							// 229: ld.f32
+							v165a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v165a, 4)
+							}
+							var v165 uint64
+							if v165ao := v165a - v165aw.Base; v165ao < v165aw.End && v165a&3 == 0 {
+								v165 = runtime.Load32(v165aw.Mem, v165ao)
+							} else {
+								v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 4, l)
+								if !v165ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v165a, 4, "testdata/ptx/O0/fround.ptx:229")
+									continue
+								}
+								v165 = v165x
+							}
+							r136[l] = v165
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 230: lane-local, one loop over the lanes
+				{
+					s166w := w.Window(149)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: st.f32
+							s166 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s166, 4)
+							}
+							s166v := uint64(r135[l])
+							if s166o := s166 - s166w.Base; s166o < s166w.End && s166&3 == 0 {
+								runtime.Store32(s166w.Mem, s166o, s166v)
+							} else {
+								w.StoreLane(s166w, runtime.SpaceGeneric, s166, 4, s166v, l, "testdata/ptx/O0/fround.ptx:230")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: st.f32
+							s166 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s166, 4)
+							}
+							s166v := uint64(r135[l])
+							if s166o := s166 - s166w.Base; s166o < s166w.End && s166&3 == 0 {
+								runtime.Store32(s166w.Mem, s166o, s166v)
+							} else {
+								w.StoreLane(s166w, runtime.SpaceGeneric, s166, 4, s166v, l, "testdata/ptx/O0/fround.ptx:230")
+							}
+						}
+					}
+				}
+				// PTX lines 231: lane-local, one loop over the lanes
+				{
+					s167w := w.Window(150)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: st.f32
+							s167 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s167, 4)
+							}
+							s167v := uint64(r136[l])
+							if s167o := s167 - s167w.Base; s167o < s167w.End && s167&3 == 0 {
+								runtime.Store32(s167w.Mem, s167o, s167v)
+							} else {
+								w.StoreLane(s167w, runtime.SpaceGeneric, s167, 4, s167v, l, "testdata/ptx/O0/fround.ptx:231")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: st.f32
+							s167 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s167, 4)
+							}
+							s167v := uint64(r136[l])
+							if s167o := s167 - s167w.Base; s167o < s167w.End && s167&3 == 0 {
+								runtime.Store32(s167w.Mem, s167o, s167v)
+							} else {
+								w.StoreLane(s167w, runtime.SpaceGeneric, s167, 4, s167v, l, "testdata/ptx/O0/fround.ptx:231")
+							}
+						}
+					}
+				}
+				// PTX lines 232, 233, 234, 235: lane-local, one loop over the lanes
+				{
+					v168aw := w.Window(151)
+					v169aw := w.Window(152)
+					v171aw := w.Window(153)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: ld.f32
+							v168a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v168a, 4)
+							}
+							var v168 uint64
+							if v168ao := v168a - v168aw.Base; v168ao < v168aw.End && v168a&3 == 0 {
+								v168 = runtime.Load32(v168aw.Mem, v168ao)
+							} else {
+								v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 4, l)
+								if !v168ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v168a, 4, "testdata/ptx/O0/fround.ptx:232")
+									continue
+								}
+								v168 = v168x
+							}
+							// 233: ld.f32
+							v169a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v169a, 4)
+							}
+							var v169 uint64
+							if v169ao := v169a - v169aw.Base; v169ao < v169aw.End && v169a&3 == 0 {
+								v169 = runtime.Load32(v169aw.Mem, v169ao)
+							} else {
+								v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 4, l)
+								if !v169ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v169a, 4, "testdata/ptx/O0/fround.ptx:233")
+									continue
+								}
+								v169 = v169x
+							}
+							// 234: div.rp.f32
+							v170 := uint64(isa.DivF32(uint32(v168), uint32(v169), isa.RP))
+							r139[l] = v170
+							// 235: ld.u64
+							v171a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v171a, 8)
+							}
+							var v171 uint64
+							if v171ao := v171a - v171aw.Base; v171ao < v171aw.End && v171a&7 == 0 {
+								v171 = runtime.Load64(v171aw.Mem, v171ao)
+							} else {
+								v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
+								if !v171ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:235")
+									continue
+								}
+								v171 = v171x
+							}
+							r140[l] = v171
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: ld.f32
+							v168a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v168a, 4)
+							}
+							var v168 uint64
+							if v168ao := v168a - v168aw.Base; v168ao < v168aw.End && v168a&3 == 0 {
+								v168 = runtime.Load32(v168aw.Mem, v168ao)
+							} else {
+								v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 4, l)
+								if !v168ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v168a, 4, "testdata/ptx/O0/fround.ptx:232")
+									continue
+								}
+								v168 = v168x
+							}
+							// 233: ld.f32
+							v169a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v169a, 4)
+							}
+							var v169 uint64
+							if v169ao := v169a - v169aw.Base; v169ao < v169aw.End && v169a&3 == 0 {
+								v169 = runtime.Load32(v169aw.Mem, v169ao)
+							} else {
+								v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 4, l)
+								if !v169ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v169a, 4, "testdata/ptx/O0/fround.ptx:233")
+									continue
+								}
+								v169 = v169x
+							}
+							// 234: div.rp.f32
+							v170 := uint64(isa.DivF32(uint32(v168), uint32(v169), isa.RP))
+							r139[l] = v170
+							// 235: ld.u64
+							v171a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v171a, 8)
+							}
+							var v171 uint64
+							if v171ao := v171a - v171aw.Base; v171ao < v171aw.End && v171a&7 == 0 {
+								v171 = runtime.Load64(v171aw.Mem, v171ao)
+							} else {
+								v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
+								if !v171ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:235")
+									continue
+								}
+								v171 = v171x
+							}
+							r140[l] = v171
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 236: lane-local, one loop over the lanes
+				{
+					s172w := w.Window(154)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 236: st.f32
+							s172 := uint64(r140[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s172, 4)
+							}
+							s172v := uint64(r139[l])
+							if s172o := s172 - s172w.Base; s172o < s172w.End && s172&3 == 0 {
+								runtime.Store32(s172w.Mem, s172o, s172v)
+							} else {
+								w.StoreLane(s172w, runtime.SpaceGeneric, s172, 4, s172v, l, "testdata/ptx/O0/fround.ptx:236")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 236: st.f32
+							s172 := uint64(r140[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s172, 4)
+							}
+							s172v := uint64(r139[l])
+							if s172o := s172 - s172w.Base; s172o < s172w.End && s172&3 == 0 {
+								runtime.Store32(s172w.Mem, s172o, s172v)
+							} else {
+								w.StoreLane(s172w, runtime.SpaceGeneric, s172, 4, s172v, l, "testdata/ptx/O0/fround.ptx:236")
+							}
+						}
+					}
+				}
+				// PTX lines 237, 238: lane-local, one loop over the lanes
+				{
+					v173aw := w.Window(155)
+					v174aw := w.Window(156)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 237: ld.f32
+							v173a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v173a, 4)
+							}
+							var v173 uint64
+							if v173ao := v173a - v173aw.Base; v173ao < v173aw.End && v173a&3 == 0 {
+								v173 = runtime.Load32(v173aw.Mem, v173ao)
+							} else {
+								v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 4, l)
+								if !v173ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v173a, 4, "testdata/ptx/O0/fround.ptx:237")
+									continue
+								}
+								v173 = v173x
+							}
+							r141[l] = v173
+							// 238: ld.f32
+							v174a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v174a, 4)
+							}
+							var v174 uint64
+							if v174ao := v174a - v174aw.Base; v174ao < v174aw.End && v174a&3 == 0 {
+								v174 = runtime.Load32(v174aw.Mem, v174ao)
+							} else {
+								v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 4, l)
+								if !v174ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v174a, 4, "testdata/ptx/O0/fround.ptx:238")
+									continue
+								}
+								v174 = v174x
+							}
+							r142[l] = v174
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 237: ld.f32
+							v173a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v173a, 4)
+							}
+							var v173 uint64
+							if v173ao := v173a - v173aw.Base; v173ao < v173aw.End && v173a&3 == 0 {
+								v173 = runtime.Load32(v173aw.Mem, v173ao)
+							} else {
+								v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 4, l)
+								if !v173ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v173a, 4, "testdata/ptx/O0/fround.ptx:237")
+									continue
+								}
+								v173 = v173x
+							}
+							r141[l] = v173
+							// 238: ld.f32
+							v174a := uint64(r0[l]) + 0xdc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v174a, 4)
+							}
+							var v174 uint64
+							if v174ao := v174a - v174aw.Base; v174ao < v174aw.End && v174a&3 == 0 {
+								v174 = runtime.Load32(v174aw.Mem, v174ao)
+							} else {
+								v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 4, l)
+								if !v174ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v174a, 4, "testdata/ptx/O0/fround.ptx:238")
+									continue
+								}
+								v174 = v174x
+							}
+							r142[l] = v174
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 239: lane-local, one loop over the lanes
+				{
+					s175w := w.Window(157)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 239: st.f32
+							s175 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s175, 4)
+							}
+							s175v := uint64(r141[l])
+							if s175o := s175 - s175w.Base; s175o < s175w.End && s175&3 == 0 {
+								runtime.Store32(s175w.Mem, s175o, s175v)
+							} else {
+								w.StoreLane(s175w, runtime.SpaceGeneric, s175, 4, s175v, l, "testdata/ptx/O0/fround.ptx:239")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 239: st.f32
+							s175 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s175, 4)
+							}
+							s175v := uint64(r141[l])
+							if s175o := s175 - s175w.Base; s175o < s175w.End && s175&3 == 0 {
+								runtime.Store32(s175w.Mem, s175o, s175v)
+							} else {
+								w.StoreLane(s175w, runtime.SpaceGeneric, s175, 4, s175v, l, "testdata/ptx/O0/fround.ptx:239")
+							}
+						}
+					}
+				}
+				// PTX lines 240: lane-local, one loop over the lanes
+				{
+					s176w := w.Window(158)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 240: st.f32
+							s176 := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s176, 4)
+							}
+							s176v := uint64(r142[l])
+							if s176o := s176 - s176w.Base; s176o < s176w.End && s176&3 == 0 {
+								runtime.Store32(s176w.Mem, s176o, s176v)
+							} else {
+								w.StoreLane(s176w, runtime.SpaceGeneric, s176, 4, s176v, l, "testdata/ptx/O0/fround.ptx:240")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 240: st.f32
+							s176 := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s176, 4)
+							}
+							s176v := uint64(r142[l])
+							if s176o := s176 - s176w.Base; s176o < s176w.End && s176&3 == 0 {
+								runtime.Store32(s176w.Mem, s176o, s176v)
+							} else {
+								w.StoreLane(s176w, runtime.SpaceGeneric, s176, 4, s176v, l, "testdata/ptx/O0/fround.ptx:240")
+							}
+						}
+					}
+				}
+				// PTX lines 241, 242, 243, 244: lane-local, one loop over the lanes
+				{
+					v177aw := w.Window(159)
+					v178aw := w.Window(160)
+					v180aw := w.Window(161)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 241: ld.f32
+							v177a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v177a, 4)
+							}
+							var v177 uint64
+							if v177ao := v177a - v177aw.Base; v177ao < v177aw.End && v177a&3 == 0 {
+								v177 = runtime.Load32(v177aw.Mem, v177ao)
+							} else {
+								v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 4, l)
+								if !v177ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v177a, 4, "testdata/ptx/O0/fround.ptx:241")
+									continue
+								}
+								v177 = v177x
+							}
+							// 242: ld.f32
+							v178a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v178a, 4)
+							}
+							var v178 uint64
+							if v178ao := v178a - v178aw.Base; v178ao < v178aw.End && v178a&3 == 0 {
+								v178 = runtime.Load32(v178aw.Mem, v178ao)
+							} else {
+								v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 4, l)
+								if !v178ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v178a, 4, "testdata/ptx/O0/fround.ptx:242")
+									continue
+								}
+								v178 = v178x
+							}
+							// 243: div.rm.f32
+							v179 := uint64(isa.DivF32(uint32(v177), uint32(v178), isa.RM))
+							r145[l] = v179
+							// 244: ld.u64
+							v180a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v180a, 8)
+							}
+							var v180 uint64
+							if v180ao := v180a - v180aw.Base; v180ao < v180aw.End && v180a&7 == 0 {
+								v180 = runtime.Load64(v180aw.Mem, v180ao)
+							} else {
+								v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
+								if !v180ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:244")
+									continue
+								}
+								v180 = v180x
+							}
+							r146[l] = v180
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 241: ld.f32
+							v177a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v177a, 4)
+							}
+							var v177 uint64
+							if v177ao := v177a - v177aw.Base; v177ao < v177aw.End && v177a&3 == 0 {
+								v177 = runtime.Load32(v177aw.Mem, v177ao)
+							} else {
+								v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 4, l)
+								if !v177ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v177a, 4, "testdata/ptx/O0/fround.ptx:241")
+									continue
+								}
+								v177 = v177x
+							}
+							// 242: ld.f32
+							v178a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v178a, 4)
+							}
+							var v178 uint64
+							if v178ao := v178a - v178aw.Base; v178ao < v178aw.End && v178a&3 == 0 {
+								v178 = runtime.Load32(v178aw.Mem, v178ao)
+							} else {
+								v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 4, l)
+								if !v178ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v178a, 4, "testdata/ptx/O0/fround.ptx:242")
+									continue
+								}
+								v178 = v178x
+							}
+							// 243: div.rm.f32
+							v179 := uint64(isa.DivF32(uint32(v177), uint32(v178), isa.RM))
+							r145[l] = v179
+							// 244: ld.u64
+							v180a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v180a, 8)
+							}
+							var v180 uint64
+							if v180ao := v180a - v180aw.Base; v180ao < v180aw.End && v180a&7 == 0 {
+								v180 = runtime.Load64(v180aw.Mem, v180ao)
+							} else {
+								v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
+								if !v180ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:244")
+									continue
+								}
+								v180 = v180x
+							}
+							r146[l] = v180
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 245: lane-local, one loop over the lanes
+				{
+					s181w := w.Window(162)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 245: st.f32
+							s181 := uint64(r146[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s181, 4)
+							}
+							s181v := uint64(r145[l])
+							if s181o := s181 - s181w.Base; s181o < s181w.End && s181&3 == 0 {
+								runtime.Store32(s181w.Mem, s181o, s181v)
+							} else {
+								w.StoreLane(s181w, runtime.SpaceGeneric, s181, 4, s181v, l, "testdata/ptx/O0/fround.ptx:245")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 245: st.f32
+							s181 := uint64(r146[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s181, 4)
+							}
+							s181v := uint64(r145[l])
+							if s181o := s181 - s181w.Base; s181o < s181w.End && s181&3 == 0 {
+								runtime.Store32(s181w.Mem, s181o, s181v)
+							} else {
+								w.StoreLane(s181w, runtime.SpaceGeneric, s181, 4, s181v, l, "testdata/ptx/O0/fround.ptx:245")
+							}
+						}
+					}
+				}
+				// PTX lines 246: lane-local, one loop over the lanes
+				{
+					v182aw := w.Window(163)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 246: ld.f32
+							v182a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v182a, 4)
+							}
+							var v182 uint64
+							if v182ao := v182a - v182aw.Base; v182ao < v182aw.End && v182a&3 == 0 {
+								v182 = runtime.Load32(v182aw.Mem, v182ao)
+							} else {
+								v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 4, l)
+								if !v182ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v182a, 4, "testdata/ptx/O0/fround.ptx:246")
+									continue
+								}
+								v182 = v182x
+							}
+							r147[l] = v182
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 246: ld.f32
+							v182a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v182a, 4)
+							}
+							var v182 uint64
+							if v182ao := v182a - v182aw.Base; v182ao < v182aw.End && v182a&3 == 0 {
+								v182 = runtime.Load32(v182aw.Mem, v182ao)
+							} else {
+								v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 4, l)
+								if !v182ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v182a, 4, "testdata/ptx/O0/fround.ptx:246")
+									continue
+								}
+								v182 = v182x
+							}
+							r147[l] = v182
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 247: lane-local, one loop over the lanes
+				{
+					s183w := w.Window(164)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 247: st.f32
+							s183 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s183, 4)
+							}
+							s183v := uint64(r147[l])
+							if s183o := s183 - s183w.Base; s183o < s183w.End && s183&3 == 0 {
+								runtime.Store32(s183w.Mem, s183o, s183v)
+							} else {
+								w.StoreLane(s183w, runtime.SpaceGeneric, s183, 4, s183v, l, "testdata/ptx/O0/fround.ptx:247")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 247: st.f32
+							s183 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s183, 4)
+							}
+							s183v := uint64(r147[l])
+							if s183o := s183 - s183w.Base; s183o < s183w.End && s183&3 == 0 {
+								runtime.Store32(s183w.Mem, s183o, s183v)
+							} else {
+								w.StoreLane(s183w, runtime.SpaceGeneric, s183, 4, s183v, l, "testdata/ptx/O0/fround.ptx:247")
+							}
+						}
+					}
+				}
+				// PTX lines 248, 249, 250: lane-local, one loop over the lanes
+				{
+					v184aw := w.Window(165)
+					v186aw := w.Window(166)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 248: ld.f32
+							v184a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v184a, 4)
+							}
+							var v184 uint64
+							if v184ao := v184a - v184aw.Base; v184ao < v184aw.End && v184a&3 == 0 {
+								v184 = runtime.Load32(v184aw.Mem, v184ao)
+							} else {
+								v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 4, l)
+								if !v184ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v184a, 4, "testdata/ptx/O0/fround.ptx:248")
+									continue
+								}
+								v184 = v184x
+							}
+							// 249: rcp.rn.f32
+							v185 := uint64(isa.RcpF32(uint32(v184), isa.RN))
+							r149[l] = v185
+							// 250: ld.u64
+							v186a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v186a, 8)
+							}
+							var v186 uint64
+							if v186ao := v186a - v186aw.Base; v186ao < v186aw.End && v186a&7 == 0 {
+								v186 = runtime.Load64(v186aw.Mem, v186ao)
+							} else {
+								v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
+								if !v186ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:250")
+									continue
+								}
+								v186 = v186x
+							}
+							r150[l] = v186
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 248: ld.f32
+							v184a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v184a, 4)
+							}
+							var v184 uint64
+							if v184ao := v184a - v184aw.Base; v184ao < v184aw.End && v184a&3 == 0 {
+								v184 = runtime.Load32(v184aw.Mem, v184ao)
+							} else {
+								v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 4, l)
+								if !v184ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v184a, 4, "testdata/ptx/O0/fround.ptx:248")
+									continue
+								}
+								v184 = v184x
+							}
+							// 249: rcp.rn.f32
+							v185 := uint64(isa.RcpF32(uint32(v184), isa.RN))
+							r149[l] = v185
+							// 250: ld.u64
+							v186a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v186a, 8)
+							}
+							var v186 uint64
+							if v186ao := v186a - v186aw.Base; v186ao < v186aw.End && v186a&7 == 0 {
+								v186 = runtime.Load64(v186aw.Mem, v186ao)
+							} else {
+								v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
+								if !v186ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:250")
+									continue
+								}
+								v186 = v186x
+							}
+							r150[l] = v186
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 251: lane-local, one loop over the lanes
+				{
+					s187w := w.Window(167)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 251: st.f32
+							s187 := uint64(r150[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s187, 4)
+							}
+							s187v := uint64(r149[l])
+							if s187o := s187 - s187w.Base; s187o < s187w.End && s187&3 == 0 {
+								runtime.Store32(s187w.Mem, s187o, s187v)
+							} else {
+								w.StoreLane(s187w, runtime.SpaceGeneric, s187, 4, s187v, l, "testdata/ptx/O0/fround.ptx:251")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 251: st.f32
+							s187 := uint64(r150[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s187, 4)
+							}
+							s187v := uint64(r149[l])
+							if s187o := s187 - s187w.Base; s187o < s187w.End && s187&3 == 0 {
+								runtime.Store32(s187w.Mem, s187o, s187v)
+							} else {
+								w.StoreLane(s187w, runtime.SpaceGeneric, s187, 4, s187v, l, "testdata/ptx/O0/fround.ptx:251")
+							}
+						}
+					}
+				}
+				// PTX lines 252: lane-local, one loop over the lanes
+				{
+					v188aw := w.Window(168)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 252: ld.f32
+							v188a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v188a, 4)
+							}
+							var v188 uint64
+							if v188ao := v188a - v188aw.Base; v188ao < v188aw.End && v188a&3 == 0 {
+								v188 = runtime.Load32(v188aw.Mem, v188ao)
+							} else {
+								v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 4, l)
+								if !v188ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v188a, 4, "testdata/ptx/O0/fround.ptx:252")
+									continue
+								}
+								v188 = v188x
+							}
+							r151[l] = v188
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 252: ld.f32
+							v188a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v188a, 4)
+							}
+							var v188 uint64
+							if v188ao := v188a - v188aw.Base; v188ao < v188aw.End && v188a&3 == 0 {
+								v188 = runtime.Load32(v188aw.Mem, v188ao)
+							} else {
+								v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 4, l)
+								if !v188ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v188a, 4, "testdata/ptx/O0/fround.ptx:252")
+									continue
+								}
+								v188 = v188x
+							}
+							r151[l] = v188
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 253: lane-local, one loop over the lanes
+				{
+					s189w := w.Window(169)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 253: st.f32
+							s189 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s189, 4)
+							}
+							s189v := uint64(r151[l])
+							if s189o := s189 - s189w.Base; s189o < s189w.End && s189&3 == 0 {
+								runtime.Store32(s189w.Mem, s189o, s189v)
+							} else {
+								w.StoreLane(s189w, runtime.SpaceGeneric, s189, 4, s189v, l, "testdata/ptx/O0/fround.ptx:253")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 253: st.f32
+							s189 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s189, 4)
+							}
+							s189v := uint64(r151[l])
+							if s189o := s189 - s189w.Base; s189o < s189w.End && s189&3 == 0 {
+								runtime.Store32(s189w.Mem, s189o, s189v)
+							} else {
+								w.StoreLane(s189w, runtime.SpaceGeneric, s189, 4, s189v, l, "testdata/ptx/O0/fround.ptx:253")
+							}
+						}
+					}
+				}
+				// PTX lines 254, 255, 256: lane-local, one loop over the lanes
+				{
+					v190aw := w.Window(170)
+					v192aw := w.Window(171)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 254: ld.f32
+							v190a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v190a, 4)
+							}
+							var v190 uint64
+							if v190ao := v190a - v190aw.Base; v190ao < v190aw.End && v190a&3 == 0 {
+								v190 = runtime.Load32(v190aw.Mem, v190ao)
+							} else {
+								v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 4, l)
+								if !v190ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v190a, 4, "testdata/ptx/O0/fround.ptx:254")
+									continue
+								}
+								v190 = v190x
+							}
+							// 255: rcp.rz.f32
+							v191 := uint64(isa.RcpF32(uint32(v190), isa.RZ))
+							r153[l] = v191
+							// 256: ld.u64
+							v192a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v192a, 8)
+							}
+							var v192 uint64
+							if v192ao := v192a - v192aw.Base; v192ao < v192aw.End && v192a&7 == 0 {
+								v192 = runtime.Load64(v192aw.Mem, v192ao)
+							} else {
+								v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
+								if !v192ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:256")
+									continue
+								}
+								v192 = v192x
+							}
+							r154[l] = v192
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 254: ld.f32
+							v190a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v190a, 4)
+							}
+							var v190 uint64
+							if v190ao := v190a - v190aw.Base; v190ao < v190aw.End && v190a&3 == 0 {
+								v190 = runtime.Load32(v190aw.Mem, v190ao)
+							} else {
+								v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 4, l)
+								if !v190ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v190a, 4, "testdata/ptx/O0/fround.ptx:254")
+									continue
+								}
+								v190 = v190x
+							}
+							// 255: rcp.rz.f32
+							v191 := uint64(isa.RcpF32(uint32(v190), isa.RZ))
+							r153[l] = v191
+							// 256: ld.u64
+							v192a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v192a, 8)
+							}
+							var v192 uint64
+							if v192ao := v192a - v192aw.Base; v192ao < v192aw.End && v192a&7 == 0 {
+								v192 = runtime.Load64(v192aw.Mem, v192ao)
+							} else {
+								v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
+								if !v192ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:256")
+									continue
+								}
+								v192 = v192x
+							}
+							r154[l] = v192
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 257: lane-local, one loop over the lanes
+				{
+					s193w := w.Window(172)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 257: st.f32
+							s193 := uint64(r154[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s193, 4)
+							}
+							s193v := uint64(r153[l])
+							if s193o := s193 - s193w.Base; s193o < s193w.End && s193&3 == 0 {
+								runtime.Store32(s193w.Mem, s193o, s193v)
+							} else {
+								w.StoreLane(s193w, runtime.SpaceGeneric, s193, 4, s193v, l, "testdata/ptx/O0/fround.ptx:257")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 257: st.f32
+							s193 := uint64(r154[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s193, 4)
+							}
+							s193v := uint64(r153[l])
+							if s193o := s193 - s193w.Base; s193o < s193w.End && s193&3 == 0 {
+								runtime.Store32(s193w.Mem, s193o, s193v)
+							} else {
+								w.StoreLane(s193w, runtime.SpaceGeneric, s193, 4, s193v, l, "testdata/ptx/O0/fround.ptx:257")
+							}
+						}
+					}
+				}
+				// PTX lines 258: lane-local, one loop over the lanes
+				{
+					v194aw := w.Window(173)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 258: ld.f32
+							v194a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v194a, 4)
+							}
+							var v194 uint64
+							if v194ao := v194a - v194aw.Base; v194ao < v194aw.End && v194a&3 == 0 {
+								v194 = runtime.Load32(v194aw.Mem, v194ao)
+							} else {
+								v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 4, l)
+								if !v194ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v194a, 4, "testdata/ptx/O0/fround.ptx:258")
+									continue
+								}
+								v194 = v194x
+							}
+							r155[l] = v194
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 258: ld.f32
+							v194a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v194a, 4)
+							}
+							var v194 uint64
+							if v194ao := v194a - v194aw.Base; v194ao < v194aw.End && v194a&3 == 0 {
+								v194 = runtime.Load32(v194aw.Mem, v194ao)
+							} else {
+								v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 4, l)
+								if !v194ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v194a, 4, "testdata/ptx/O0/fround.ptx:258")
+									continue
+								}
+								v194 = v194x
+							}
+							r155[l] = v194
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 259: lane-local, one loop over the lanes
+				{
+					s195w := w.Window(174)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 259: st.f32
+							s195 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s195, 4)
+							}
+							s195v := uint64(r155[l])
+							if s195o := s195 - s195w.Base; s195o < s195w.End && s195&3 == 0 {
+								runtime.Store32(s195w.Mem, s195o, s195v)
+							} else {
+								w.StoreLane(s195w, runtime.SpaceGeneric, s195, 4, s195v, l, "testdata/ptx/O0/fround.ptx:259")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 259: st.f32
+							s195 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s195, 4)
+							}
+							s195v := uint64(r155[l])
+							if s195o := s195 - s195w.Base; s195o < s195w.End && s195&3 == 0 {
+								runtime.Store32(s195w.Mem, s195o, s195v)
+							} else {
+								w.StoreLane(s195w, runtime.SpaceGeneric, s195, 4, s195v, l, "testdata/ptx/O0/fround.ptx:259")
+							}
+						}
+					}
+				}
+				// PTX lines 260, 261, 262: lane-local, one loop over the lanes
+				{
+					v196aw := w.Window(175)
+					v198aw := w.Window(176)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 260: ld.f32
+							v196a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v196a, 4)
+							}
+							var v196 uint64
+							if v196ao := v196a - v196aw.Base; v196ao < v196aw.End && v196a&3 == 0 {
+								v196 = runtime.Load32(v196aw.Mem, v196ao)
+							} else {
+								v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 4, l)
+								if !v196ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v196a, 4, "testdata/ptx/O0/fround.ptx:260")
+									continue
+								}
+								v196 = v196x
+							}
+							// 261: rcp.rp.f32
+							v197 := uint64(isa.RcpF32(uint32(v196), isa.RP))
+							r157[l] = v197
+							// 262: ld.u64
+							v198a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v198a, 8)
+							}
+							var v198 uint64
+							if v198ao := v198a - v198aw.Base; v198ao < v198aw.End && v198a&7 == 0 {
+								v198 = runtime.Load64(v198aw.Mem, v198ao)
+							} else {
+								v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
+								if !v198ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:262")
+									continue
+								}
+								v198 = v198x
+							}
+							r158[l] = v198
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 260: ld.f32
+							v196a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v196a, 4)
+							}
+							var v196 uint64
+							if v196ao := v196a - v196aw.Base; v196ao < v196aw.End && v196a&3 == 0 {
+								v196 = runtime.Load32(v196aw.Mem, v196ao)
+							} else {
+								v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 4, l)
+								if !v196ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v196a, 4, "testdata/ptx/O0/fround.ptx:260")
+									continue
+								}
+								v196 = v196x
+							}
+							// 261: rcp.rp.f32
+							v197 := uint64(isa.RcpF32(uint32(v196), isa.RP))
+							r157[l] = v197
+							// 262: ld.u64
+							v198a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v198a, 8)
+							}
+							var v198 uint64
+							if v198ao := v198a - v198aw.Base; v198ao < v198aw.End && v198a&7 == 0 {
+								v198 = runtime.Load64(v198aw.Mem, v198ao)
+							} else {
+								v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
+								if !v198ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:262")
+									continue
+								}
+								v198 = v198x
+							}
+							r158[l] = v198
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 263: lane-local, one loop over the lanes
+				{
+					s199w := w.Window(177)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 263: st.f32
+							s199 := uint64(r158[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s199, 4)
+							}
+							s199v := uint64(r157[l])
+							if s199o := s199 - s199w.Base; s199o < s199w.End && s199&3 == 0 {
+								runtime.Store32(s199w.Mem, s199o, s199v)
+							} else {
+								w.StoreLane(s199w, runtime.SpaceGeneric, s199, 4, s199v, l, "testdata/ptx/O0/fround.ptx:263")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 263: st.f32
+							s199 := uint64(r158[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s199, 4)
+							}
+							s199v := uint64(r157[l])
+							if s199o := s199 - s199w.Base; s199o < s199w.End && s199&3 == 0 {
+								runtime.Store32(s199w.Mem, s199o, s199v)
+							} else {
+								w.StoreLane(s199w, runtime.SpaceGeneric, s199, 4, s199v, l, "testdata/ptx/O0/fround.ptx:263")
+							}
+						}
+					}
+				}
+				// PTX lines 264: lane-local, one loop over the lanes
+				{
+					v200aw := w.Window(178)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 264: ld.f32
+							v200a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v200a, 4)
+							}
+							var v200 uint64
+							if v200ao := v200a - v200aw.Base; v200ao < v200aw.End && v200a&3 == 0 {
+								v200 = runtime.Load32(v200aw.Mem, v200ao)
+							} else {
+								v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 4, l)
+								if !v200ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v200a, 4, "testdata/ptx/O0/fround.ptx:264")
+									continue
+								}
+								v200 = v200x
+							}
+							r159[l] = v200
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 264: ld.f32
+							v200a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v200a, 4)
+							}
+							var v200 uint64
+							if v200ao := v200a - v200aw.Base; v200ao < v200aw.End && v200a&3 == 0 {
+								v200 = runtime.Load32(v200aw.Mem, v200ao)
+							} else {
+								v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 4, l)
+								if !v200ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v200a, 4, "testdata/ptx/O0/fround.ptx:264")
+									continue
+								}
+								v200 = v200x
+							}
+							r159[l] = v200
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 265: lane-local, one loop over the lanes
+				{
+					s201w := w.Window(179)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 265: st.f32
+							s201 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s201, 4)
+							}
+							s201v := uint64(r159[l])
+							if s201o := s201 - s201w.Base; s201o < s201w.End && s201&3 == 0 {
+								runtime.Store32(s201w.Mem, s201o, s201v)
+							} else {
+								w.StoreLane(s201w, runtime.SpaceGeneric, s201, 4, s201v, l, "testdata/ptx/O0/fround.ptx:265")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 265: st.f32
+							s201 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s201, 4)
+							}
+							s201v := uint64(r159[l])
+							if s201o := s201 - s201w.Base; s201o < s201w.End && s201&3 == 0 {
+								runtime.Store32(s201w.Mem, s201o, s201v)
+							} else {
+								w.StoreLane(s201w, runtime.SpaceGeneric, s201, 4, s201v, l, "testdata/ptx/O0/fround.ptx:265")
+							}
+						}
+					}
+				}
+				// PTX lines 266, 267, 268: lane-local, one loop over the lanes
+				{
+					v202aw := w.Window(180)
+					v204aw := w.Window(181)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 266: ld.f32
+							v202a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v202a, 4)
+							}
+							var v202 uint64
+							if v202ao := v202a - v202aw.Base; v202ao < v202aw.End && v202a&3 == 0 {
+								v202 = runtime.Load32(v202aw.Mem, v202ao)
+							} else {
+								v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 4, l)
+								if !v202ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v202a, 4, "testdata/ptx/O0/fround.ptx:266")
+									continue
+								}
+								v202 = v202x
+							}
+							// 267: rcp.rm.f32
+							v203 := uint64(isa.RcpF32(uint32(v202), isa.RM))
+							r161[l] = v203
+							// 268: ld.u64
+							v204a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v204a, 8)
+							}
+							var v204 uint64
+							if v204ao := v204a - v204aw.Base; v204ao < v204aw.End && v204a&7 == 0 {
+								v204 = runtime.Load64(v204aw.Mem, v204ao)
+							} else {
+								v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
+								if !v204ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:268")
+									continue
+								}
+								v204 = v204x
+							}
+							r162[l] = v204
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 266: ld.f32
+							v202a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v202a, 4)
+							}
+							var v202 uint64
+							if v202ao := v202a - v202aw.Base; v202ao < v202aw.End && v202a&3 == 0 {
+								v202 = runtime.Load32(v202aw.Mem, v202ao)
+							} else {
+								v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 4, l)
+								if !v202ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v202a, 4, "testdata/ptx/O0/fround.ptx:266")
+									continue
+								}
+								v202 = v202x
+							}
+							// 267: rcp.rm.f32
+							v203 := uint64(isa.RcpF32(uint32(v202), isa.RM))
+							r161[l] = v203
+							// 268: ld.u64
+							v204a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v204a, 8)
+							}
+							var v204 uint64
+							if v204ao := v204a - v204aw.Base; v204ao < v204aw.End && v204a&7 == 0 {
+								v204 = runtime.Load64(v204aw.Mem, v204ao)
+							} else {
+								v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
+								if !v204ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:268")
+									continue
+								}
+								v204 = v204x
+							}
+							r162[l] = v204
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 269: lane-local, one loop over the lanes
+				{
+					s205w := w.Window(182)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 269: st.f32
+							s205 := uint64(r162[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s205, 4)
+							}
+							s205v := uint64(r161[l])
+							if s205o := s205 - s205w.Base; s205o < s205w.End && s205&3 == 0 {
+								runtime.Store32(s205w.Mem, s205o, s205v)
+							} else {
+								w.StoreLane(s205w, runtime.SpaceGeneric, s205, 4, s205v, l, "testdata/ptx/O0/fround.ptx:269")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 269: st.f32
+							s205 := uint64(r162[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s205, 4)
+							}
+							s205v := uint64(r161[l])
+							if s205o := s205 - s205w.Base; s205o < s205w.End && s205&3 == 0 {
+								runtime.Store32(s205w.Mem, s205o, s205v)
+							} else {
+								w.StoreLane(s205w, runtime.SpaceGeneric, s205, 4, s205v, l, "testdata/ptx/O0/fround.ptx:269")
+							}
+						}
+					}
+				}
+				// PTX lines 270: lane-local, one loop over the lanes
+				{
+					v206aw := w.Window(183)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 270: ld.f32
+							v206a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v206a, 4)
+							}
+							var v206 uint64
+							if v206ao := v206a - v206aw.Base; v206ao < v206aw.End && v206a&3 == 0 {
+								v206 = runtime.Load32(v206aw.Mem, v206ao)
+							} else {
+								v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 4, l)
+								if !v206ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v206a, 4, "testdata/ptx/O0/fround.ptx:270")
+									continue
+								}
+								v206 = v206x
+							}
+							r163[l] = v206
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 270: ld.f32
+							v206a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v206a, 4)
+							}
+							var v206 uint64
+							if v206ao := v206a - v206aw.Base; v206ao < v206aw.End && v206a&3 == 0 {
+								v206 = runtime.Load32(v206aw.Mem, v206ao)
+							} else {
+								v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 4, l)
+								if !v206ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v206a, 4, "testdata/ptx/O0/fround.ptx:270")
+									continue
+								}
+								v206 = v206x
+							}
+							r163[l] = v206
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 271: lane-local, one loop over the lanes
+				{
+					s207w := w.Window(184)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 271: st.f32
+							s207 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s207, 4)
+							}
+							s207v := uint64(r163[l])
+							if s207o := s207 - s207w.Base; s207o < s207w.End && s207&3 == 0 {
+								runtime.Store32(s207w.Mem, s207o, s207v)
+							} else {
+								w.StoreLane(s207w, runtime.SpaceGeneric, s207, 4, s207v, l, "testdata/ptx/O0/fround.ptx:271")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 271: st.f32
+							s207 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s207, 4)
+							}
+							s207v := uint64(r163[l])
+							if s207o := s207 - s207w.Base; s207o < s207w.End && s207&3 == 0 {
+								runtime.Store32(s207w.Mem, s207o, s207v)
+							} else {
+								w.StoreLane(s207w, runtime.SpaceGeneric, s207, 4, s207v, l, "testdata/ptx/O0/fround.ptx:271")
+							}
+						}
+					}
+				}
+				// PTX lines 272, 273, 274: lane-local, one loop over the lanes
+				{
+					v208aw := w.Window(185)
+					v210aw := w.Window(186)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 272: ld.f32
+							v208a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v208a, 4)
+							}
+							var v208 uint64
+							if v208ao := v208a - v208aw.Base; v208ao < v208aw.End && v208a&3 == 0 {
+								v208 = runtime.Load32(v208aw.Mem, v208ao)
+							} else {
+								v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 4, l)
+								if !v208ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v208a, 4, "testdata/ptx/O0/fround.ptx:272")
+									continue
+								}
+								v208 = v208x
+							}
+							// 273: sqrt.rn.f32
+							v209 := uint64(isa.SqrtF32(uint32(v208), isa.RN))
+							r165[l] = v209
+							// 274: ld.u64
+							v210a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v210a, 8)
+							}
+							var v210 uint64
+							if v210ao := v210a - v210aw.Base; v210ao < v210aw.End && v210a&7 == 0 {
+								v210 = runtime.Load64(v210aw.Mem, v210ao)
+							} else {
+								v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
+								if !v210ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:274")
+									continue
+								}
+								v210 = v210x
+							}
+							r166[l] = v210
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 272: ld.f32
+							v208a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v208a, 4)
+							}
+							var v208 uint64
+							if v208ao := v208a - v208aw.Base; v208ao < v208aw.End && v208a&3 == 0 {
+								v208 = runtime.Load32(v208aw.Mem, v208ao)
+							} else {
+								v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 4, l)
+								if !v208ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v208a, 4, "testdata/ptx/O0/fround.ptx:272")
+									continue
+								}
+								v208 = v208x
+							}
+							// 273: sqrt.rn.f32
+							v209 := uint64(isa.SqrtF32(uint32(v208), isa.RN))
+							r165[l] = v209
+							// 274: ld.u64
+							v210a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v210a, 8)
+							}
+							var v210 uint64
+							if v210ao := v210a - v210aw.Base; v210ao < v210aw.End && v210a&7 == 0 {
+								v210 = runtime.Load64(v210aw.Mem, v210ao)
+							} else {
+								v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
+								if !v210ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:274")
+									continue
+								}
+								v210 = v210x
+							}
+							r166[l] = v210
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 275: lane-local, one loop over the lanes
+				{
+					s211w := w.Window(187)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 275: st.f32
+							s211 := uint64(r166[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s211, 4)
+							}
+							s211v := uint64(r165[l])
+							if s211o := s211 - s211w.Base; s211o < s211w.End && s211&3 == 0 {
+								runtime.Store32(s211w.Mem, s211o, s211v)
+							} else {
+								w.StoreLane(s211w, runtime.SpaceGeneric, s211, 4, s211v, l, "testdata/ptx/O0/fround.ptx:275")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 275: st.f32
+							s211 := uint64(r166[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s211, 4)
+							}
+							s211v := uint64(r165[l])
+							if s211o := s211 - s211w.Base; s211o < s211w.End && s211&3 == 0 {
+								runtime.Store32(s211w.Mem, s211o, s211v)
+							} else {
+								w.StoreLane(s211w, runtime.SpaceGeneric, s211, 4, s211v, l, "testdata/ptx/O0/fround.ptx:275")
+							}
+						}
+					}
+				}
+				// PTX lines 276: lane-local, one loop over the lanes
+				{
+					v212aw := w.Window(188)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 276: ld.f32
+							v212a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v212a, 4)
+							}
+							var v212 uint64
+							if v212ao := v212a - v212aw.Base; v212ao < v212aw.End && v212a&3 == 0 {
+								v212 = runtime.Load32(v212aw.Mem, v212ao)
+							} else {
+								v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 4, l)
+								if !v212ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v212a, 4, "testdata/ptx/O0/fround.ptx:276")
+									continue
+								}
+								v212 = v212x
+							}
+							r167[l] = v212
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 276: ld.f32
+							v212a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v212a, 4)
+							}
+							var v212 uint64
+							if v212ao := v212a - v212aw.Base; v212ao < v212aw.End && v212a&3 == 0 {
+								v212 = runtime.Load32(v212aw.Mem, v212ao)
+							} else {
+								v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 4, l)
+								if !v212ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v212a, 4, "testdata/ptx/O0/fround.ptx:276")
+									continue
+								}
+								v212 = v212x
+							}
+							r167[l] = v212
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 277: lane-local, one loop over the lanes
+				{
+					s213w := w.Window(189)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 277: st.f32
+							s213 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s213, 4)
+							}
+							s213v := uint64(r167[l])
+							if s213o := s213 - s213w.Base; s213o < s213w.End && s213&3 == 0 {
+								runtime.Store32(s213w.Mem, s213o, s213v)
+							} else {
+								w.StoreLane(s213w, runtime.SpaceGeneric, s213, 4, s213v, l, "testdata/ptx/O0/fround.ptx:277")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 277: st.f32
+							s213 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s213, 4)
+							}
+							s213v := uint64(r167[l])
+							if s213o := s213 - s213w.Base; s213o < s213w.End && s213&3 == 0 {
+								runtime.Store32(s213w.Mem, s213o, s213v)
+							} else {
+								w.StoreLane(s213w, runtime.SpaceGeneric, s213, 4, s213v, l, "testdata/ptx/O0/fround.ptx:277")
+							}
+						}
+					}
+				}
+				// PTX lines 278, 279, 280: lane-local, one loop over the lanes
+				{
+					v214aw := w.Window(190)
+					v216aw := w.Window(191)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 278: ld.f32
+							v214a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v214a, 4)
+							}
+							var v214 uint64
+							if v214ao := v214a - v214aw.Base; v214ao < v214aw.End && v214a&3 == 0 {
+								v214 = runtime.Load32(v214aw.Mem, v214ao)
+							} else {
+								v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 4, l)
+								if !v214ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v214a, 4, "testdata/ptx/O0/fround.ptx:278")
+									continue
+								}
+								v214 = v214x
+							}
+							// 279: sqrt.rz.f32
+							v215 := uint64(isa.SqrtF32(uint32(v214), isa.RZ))
+							r169[l] = v215
+							// 280: ld.u64
+							v216a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v216a, 8)
+							}
+							var v216 uint64
+							if v216ao := v216a - v216aw.Base; v216ao < v216aw.End && v216a&7 == 0 {
+								v216 = runtime.Load64(v216aw.Mem, v216ao)
+							} else {
+								v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
+								if !v216ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:280")
+									continue
+								}
+								v216 = v216x
+							}
+							r170[l] = v216
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 278: ld.f32
+							v214a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v214a, 4)
+							}
+							var v214 uint64
+							if v214ao := v214a - v214aw.Base; v214ao < v214aw.End && v214a&3 == 0 {
+								v214 = runtime.Load32(v214aw.Mem, v214ao)
+							} else {
+								v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 4, l)
+								if !v214ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v214a, 4, "testdata/ptx/O0/fround.ptx:278")
+									continue
+								}
+								v214 = v214x
+							}
+							// 279: sqrt.rz.f32
+							v215 := uint64(isa.SqrtF32(uint32(v214), isa.RZ))
+							r169[l] = v215
+							// 280: ld.u64
+							v216a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v216a, 8)
+							}
+							var v216 uint64
+							if v216ao := v216a - v216aw.Base; v216ao < v216aw.End && v216a&7 == 0 {
+								v216 = runtime.Load64(v216aw.Mem, v216ao)
+							} else {
+								v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
+								if !v216ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:280")
+									continue
+								}
+								v216 = v216x
+							}
+							r170[l] = v216
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 281: lane-local, one loop over the lanes
+				{
+					s217w := w.Window(192)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 281: st.f32
+							s217 := uint64(r170[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s217, 4)
+							}
+							s217v := uint64(r169[l])
+							if s217o := s217 - s217w.Base; s217o < s217w.End && s217&3 == 0 {
+								runtime.Store32(s217w.Mem, s217o, s217v)
+							} else {
+								w.StoreLane(s217w, runtime.SpaceGeneric, s217, 4, s217v, l, "testdata/ptx/O0/fround.ptx:281")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 281: st.f32
+							s217 := uint64(r170[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s217, 4)
+							}
+							s217v := uint64(r169[l])
+							if s217o := s217 - s217w.Base; s217o < s217w.End && s217&3 == 0 {
+								runtime.Store32(s217w.Mem, s217o, s217v)
+							} else {
+								w.StoreLane(s217w, runtime.SpaceGeneric, s217, 4, s217v, l, "testdata/ptx/O0/fround.ptx:281")
+							}
+						}
+					}
+				}
+				// PTX lines 282: lane-local, one loop over the lanes
+				{
+					v218aw := w.Window(193)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 282: ld.f32
+							v218a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v218a, 4)
+							}
+							var v218 uint64
+							if v218ao := v218a - v218aw.Base; v218ao < v218aw.End && v218a&3 == 0 {
+								v218 = runtime.Load32(v218aw.Mem, v218ao)
+							} else {
+								v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 4, l)
+								if !v218ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v218a, 4, "testdata/ptx/O0/fround.ptx:282")
+									continue
+								}
+								v218 = v218x
+							}
+							r171[l] = v218
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 282: ld.f32
+							v218a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v218a, 4)
+							}
+							var v218 uint64
+							if v218ao := v218a - v218aw.Base; v218ao < v218aw.End && v218a&3 == 0 {
+								v218 = runtime.Load32(v218aw.Mem, v218ao)
+							} else {
+								v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 4, l)
+								if !v218ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v218a, 4, "testdata/ptx/O0/fround.ptx:282")
+									continue
+								}
+								v218 = v218x
+							}
+							r171[l] = v218
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 283: lane-local, one loop over the lanes
+				{
+					s219w := w.Window(194)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 283: st.f32
+							s219 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s219, 4)
+							}
+							s219v := uint64(r171[l])
+							if s219o := s219 - s219w.Base; s219o < s219w.End && s219&3 == 0 {
+								runtime.Store32(s219w.Mem, s219o, s219v)
+							} else {
+								w.StoreLane(s219w, runtime.SpaceGeneric, s219, 4, s219v, l, "testdata/ptx/O0/fround.ptx:283")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 283: st.f32
+							s219 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s219, 4)
+							}
+							s219v := uint64(r171[l])
+							if s219o := s219 - s219w.Base; s219o < s219w.End && s219&3 == 0 {
+								runtime.Store32(s219w.Mem, s219o, s219v)
+							} else {
+								w.StoreLane(s219w, runtime.SpaceGeneric, s219, 4, s219v, l, "testdata/ptx/O0/fround.ptx:283")
+							}
+						}
+					}
+				}
+				// PTX lines 284, 285, 286: lane-local, one loop over the lanes
+				{
+					v220aw := w.Window(195)
+					v222aw := w.Window(196)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 284: ld.f32
+							v220a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v220a, 4)
+							}
+							var v220 uint64
+							if v220ao := v220a - v220aw.Base; v220ao < v220aw.End && v220a&3 == 0 {
+								v220 = runtime.Load32(v220aw.Mem, v220ao)
+							} else {
+								v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 4, l)
+								if !v220ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v220a, 4, "testdata/ptx/O0/fround.ptx:284")
+									continue
+								}
+								v220 = v220x
+							}
+							// 285: sqrt.rp.f32
+							v221 := uint64(isa.SqrtF32(uint32(v220), isa.RP))
+							r173[l] = v221
+							// 286: ld.u64
+							v222a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v222a, 8)
+							}
+							var v222 uint64
+							if v222ao := v222a - v222aw.Base; v222ao < v222aw.End && v222a&7 == 0 {
+								v222 = runtime.Load64(v222aw.Mem, v222ao)
+							} else {
+								v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
+								if !v222ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:286")
+									continue
+								}
+								v222 = v222x
+							}
+							r174[l] = v222
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 284: ld.f32
+							v220a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v220a, 4)
+							}
+							var v220 uint64
+							if v220ao := v220a - v220aw.Base; v220ao < v220aw.End && v220a&3 == 0 {
+								v220 = runtime.Load32(v220aw.Mem, v220ao)
+							} else {
+								v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 4, l)
+								if !v220ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v220a, 4, "testdata/ptx/O0/fround.ptx:284")
+									continue
+								}
+								v220 = v220x
+							}
+							// 285: sqrt.rp.f32
+							v221 := uint64(isa.SqrtF32(uint32(v220), isa.RP))
+							r173[l] = v221
+							// 286: ld.u64
+							v222a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v222a, 8)
+							}
+							var v222 uint64
+							if v222ao := v222a - v222aw.Base; v222ao < v222aw.End && v222a&7 == 0 {
+								v222 = runtime.Load64(v222aw.Mem, v222ao)
+							} else {
+								v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
+								if !v222ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:286")
+									continue
+								}
+								v222 = v222x
+							}
+							r174[l] = v222
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 287: lane-local, one loop over the lanes
+				{
+					s223w := w.Window(197)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 287: st.f32
+							s223 := uint64(r174[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s223, 4)
+							}
+							s223v := uint64(r173[l])
+							if s223o := s223 - s223w.Base; s223o < s223w.End && s223&3 == 0 {
+								runtime.Store32(s223w.Mem, s223o, s223v)
+							} else {
+								w.StoreLane(s223w, runtime.SpaceGeneric, s223, 4, s223v, l, "testdata/ptx/O0/fround.ptx:287")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 287: st.f32
+							s223 := uint64(r174[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s223, 4)
+							}
+							s223v := uint64(r173[l])
+							if s223o := s223 - s223w.Base; s223o < s223w.End && s223&3 == 0 {
+								runtime.Store32(s223w.Mem, s223o, s223v)
+							} else {
+								w.StoreLane(s223w, runtime.SpaceGeneric, s223, 4, s223v, l, "testdata/ptx/O0/fround.ptx:287")
+							}
+						}
+					}
+				}
+				// PTX lines 288: lane-local, one loop over the lanes
+				{
+					v224aw := w.Window(198)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 288: ld.f32
+							v224a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v224a, 4)
+							}
+							var v224 uint64
+							if v224ao := v224a - v224aw.Base; v224ao < v224aw.End && v224a&3 == 0 {
+								v224 = runtime.Load32(v224aw.Mem, v224ao)
+							} else {
+								v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 4, l)
+								if !v224ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v224a, 4, "testdata/ptx/O0/fround.ptx:288")
+									continue
+								}
+								v224 = v224x
+							}
+							r175[l] = v224
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 288: ld.f32
+							v224a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v224a, 4)
+							}
+							var v224 uint64
+							if v224ao := v224a - v224aw.Base; v224ao < v224aw.End && v224a&3 == 0 {
+								v224 = runtime.Load32(v224aw.Mem, v224ao)
+							} else {
+								v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 4, l)
+								if !v224ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v224a, 4, "testdata/ptx/O0/fround.ptx:288")
+									continue
+								}
+								v224 = v224x
+							}
+							r175[l] = v224
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 289: lane-local, one loop over the lanes
+				{
+					s225w := w.Window(199)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 289: st.f32
+							s225 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s225, 4)
+							}
+							s225v := uint64(r175[l])
+							if s225o := s225 - s225w.Base; s225o < s225w.End && s225&3 == 0 {
+								runtime.Store32(s225w.Mem, s225o, s225v)
+							} else {
+								w.StoreLane(s225w, runtime.SpaceGeneric, s225, 4, s225v, l, "testdata/ptx/O0/fround.ptx:289")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 289: st.f32
+							s225 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s225, 4)
+							}
+							s225v := uint64(r175[l])
+							if s225o := s225 - s225w.Base; s225o < s225w.End && s225&3 == 0 {
+								runtime.Store32(s225w.Mem, s225o, s225v)
+							} else {
+								w.StoreLane(s225w, runtime.SpaceGeneric, s225, 4, s225v, l, "testdata/ptx/O0/fround.ptx:289")
+							}
+						}
+					}
+				}
+				// PTX lines 290, 291, 292: lane-local, one loop over the lanes
+				{
+					v226aw := w.Window(200)
+					v228aw := w.Window(201)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 290: ld.f32
+							v226a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v226a, 4)
+							}
+							var v226 uint64
+							if v226ao := v226a - v226aw.Base; v226ao < v226aw.End && v226a&3 == 0 {
+								v226 = runtime.Load32(v226aw.Mem, v226ao)
+							} else {
+								v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 4, l)
+								if !v226ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v226a, 4, "testdata/ptx/O0/fround.ptx:290")
+									continue
+								}
+								v226 = v226x
+							}
+							// 291: sqrt.rm.f32
+							v227 := uint64(isa.SqrtF32(uint32(v226), isa.RM))
+							r177[l] = v227
+							// 292: ld.u64
+							v228a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v228a, 8)
+							}
+							var v228 uint64
+							if v228ao := v228a - v228aw.Base; v228ao < v228aw.End && v228a&7 == 0 {
+								v228 = runtime.Load64(v228aw.Mem, v228ao)
+							} else {
+								v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
+								if !v228ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:292")
+									continue
+								}
+								v228 = v228x
+							}
+							r178[l] = v228
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 290: ld.f32
+							v226a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v226a, 4)
+							}
+							var v226 uint64
+							if v226ao := v226a - v226aw.Base; v226ao < v226aw.End && v226a&3 == 0 {
+								v226 = runtime.Load32(v226aw.Mem, v226ao)
+							} else {
+								v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 4, l)
+								if !v226ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v226a, 4, "testdata/ptx/O0/fround.ptx:290")
+									continue
+								}
+								v226 = v226x
+							}
+							// 291: sqrt.rm.f32
+							v227 := uint64(isa.SqrtF32(uint32(v226), isa.RM))
+							r177[l] = v227
+							// 292: ld.u64
+							v228a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v228a, 8)
+							}
+							var v228 uint64
+							if v228ao := v228a - v228aw.Base; v228ao < v228aw.End && v228a&7 == 0 {
+								v228 = runtime.Load64(v228aw.Mem, v228ao)
+							} else {
+								v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
+								if !v228ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:292")
+									continue
+								}
+								v228 = v228x
+							}
+							r178[l] = v228
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 293: lane-local, one loop over the lanes
+				{
+					s229w := w.Window(202)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 293: st.f32
+							s229 := uint64(r178[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s229, 4)
+							}
+							s229v := uint64(r177[l])
+							if s229o := s229 - s229w.Base; s229o < s229w.End && s229&3 == 0 {
+								runtime.Store32(s229w.Mem, s229o, s229v)
+							} else {
+								w.StoreLane(s229w, runtime.SpaceGeneric, s229, 4, s229v, l, "testdata/ptx/O0/fround.ptx:293")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 293: st.f32
+							s229 := uint64(r178[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s229, 4)
+							}
+							s229v := uint64(r177[l])
+							if s229o := s229 - s229w.Base; s229o < s229w.End && s229&3 == 0 {
+								runtime.Store32(s229w.Mem, s229o, s229v)
+							} else {
+								w.StoreLane(s229w, runtime.SpaceGeneric, s229, 4, s229v, l, "testdata/ptx/O0/fround.ptx:293")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX line 295; ret
+			next = 5
+		case 4:
+			// b4, PTX line 60
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 172: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r98, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:172")
-	// PTX line 173: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r97, r98, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/fround.ptx:173")
-	// PTX line 174: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r99, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:174")
-	// PTX line 175: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r100, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:175")
-	// PTX line 176: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r101, r0, 0xffffffffffffffff, 0xe0, 4, 0, m, "testdata/ptx/O0/fround.ptx:176")
-	// PTX line 177: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r99, r0, 0xffffffffffffffff, 0x58, 4, m, "testdata/ptx/O0/fround.ptx:177")
-	// PTX line 178: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r100, r0, 0xffffffffffffffff, 0x5c, 4, m, "testdata/ptx/O0/fround.ptx:178")
-	// PTX line 179: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r101, r0, 0xffffffffffffffff, 0x60, 4, m, "testdata/ptx/O0/fround.ptx:179")
-	// PTX line 180: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r102, r0, 0xffffffffffffffff, 0x58, 4, 0, m, "testdata/ptx/O0/fround.ptx:180")
-	// PTX line 181: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r103, r0, 0xffffffffffffffff, 0x5c, 4, 0, m, "testdata/ptx/O0/fround.ptx:181")
-	// PTX line 182: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r104, r0, 0xffffffffffffffff, 0x60, 4, 0, m, "testdata/ptx/O0/fround.ptx:182")
-	// PTX lines 183: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 183: fma.rz.f32
-				v20 := uint64(isa.FmaF32(uint32(r102[l]), uint32(r103[l]), uint32(r104[l]), isa.RZ))
-				r105[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 183: fma.rz.f32
-				v20 := uint64(isa.FmaF32(uint32(r102[l]), uint32(r103[l]), uint32(r104[l]), isa.RZ))
-				r105[l] = v20
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 184: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r106, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:184")
-	// PTX line 185: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r105, r106, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/fround.ptx:185")
-	// PTX line 186: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r107, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:186")
-	// PTX line 187: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r108, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:187")
-	// PTX line 188: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r109, r0, 0xffffffffffffffff, 0xe0, 4, 0, m, "testdata/ptx/O0/fround.ptx:188")
-	// PTX line 189: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r107, r0, 0xffffffffffffffff, 0x4c, 4, m, "testdata/ptx/O0/fround.ptx:189")
-	// PTX line 190: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r108, r0, 0xffffffffffffffff, 0x50, 4, m, "testdata/ptx/O0/fround.ptx:190")
-	// PTX line 191: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r109, r0, 0xffffffffffffffff, 0x54, 4, m, "testdata/ptx/O0/fround.ptx:191")
-	// PTX line 192: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r110, r0, 0xffffffffffffffff, 0x4c, 4, 0, m, "testdata/ptx/O0/fround.ptx:192")
-	// PTX line 193: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r111, r0, 0xffffffffffffffff, 0x50, 4, 0, m, "testdata/ptx/O0/fround.ptx:193")
-	// PTX line 194: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r112, r0, 0xffffffffffffffff, 0x54, 4, 0, m, "testdata/ptx/O0/fround.ptx:194")
-	// PTX lines 195: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 195: fma.rp.f32
-				v21 := uint64(isa.FmaF32(uint32(r110[l]), uint32(r111[l]), uint32(r112[l]), isa.RP))
-				r113[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 195: fma.rp.f32
-				v21 := uint64(isa.FmaF32(uint32(r110[l]), uint32(r111[l]), uint32(r112[l]), isa.RP))
-				r113[l] = v21
-			}
-		}
-	}
-	// PTX line 196: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r114, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:196")
-	// PTX line 197: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r113, r114, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/fround.ptx:197")
-	// PTX line 198: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r115, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:198")
-	// PTX line 199: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r116, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:199")
-	// PTX line 200: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r117, r0, 0xffffffffffffffff, 0xe0, 4, 0, m, "testdata/ptx/O0/fround.ptx:200")
-	// PTX line 201: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r115, r0, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/fround.ptx:201")
-	// PTX line 202: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r116, r0, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/O0/fround.ptx:202")
-	// PTX line 203: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r117, r0, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/O0/fround.ptx:203")
-	// PTX line 204: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r118, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/fround.ptx:204")
-	// PTX line 205: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r119, r0, 0xffffffffffffffff, 0x44, 4, 0, m, "testdata/ptx/O0/fround.ptx:205")
-	// PTX line 206: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r120, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/fround.ptx:206")
-	// PTX lines 207: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: fma.rm.f32
-				v22 := uint64(isa.FmaF32(uint32(r118[l]), uint32(r119[l]), uint32(r120[l]), isa.RM))
-				r121[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: fma.rm.f32
-				v22 := uint64(isa.FmaF32(uint32(r118[l]), uint32(r119[l]), uint32(r120[l]), isa.RM))
-				r121[l] = v22
-			}
-		}
-	}
-	// PTX line 208: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r122, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:208")
-	// PTX line 209: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r121, r122, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/fround.ptx:209")
-	// PTX line 210: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r123, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:210")
-	// PTX line 211: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r124, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:211")
-	// PTX line 212: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r123, r0, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/O0/fround.ptx:212")
-	// PTX line 213: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r124, r0, 0xffffffffffffffff, 0x3c, 4, m, "testdata/ptx/O0/fround.ptx:213")
-	// PTX line 214: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r125, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/fround.ptx:214")
-	// PTX line 215: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r126, r0, 0xffffffffffffffff, 0x3c, 4, 0, m, "testdata/ptx/O0/fround.ptx:215")
-	// PTX lines 216: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 216: div.rn.f32
-				v23 := uint64(isa.DivF32(uint32(r125[l]), uint32(r126[l]), isa.RN))
-				r127[l] = v23
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 216: div.rn.f32
-				v23 := uint64(isa.DivF32(uint32(r125[l]), uint32(r126[l]), isa.RN))
-				r127[l] = v23
-			}
-		}
-	}
-	// PTX line 217: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r128, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:217")
-	// PTX line 218: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r127, r128, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/fround.ptx:218")
-	// PTX line 219: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r129, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:219")
-	// PTX line 220: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r130, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:220")
-	// PTX line 221: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r129, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/fround.ptx:221")
-	// PTX line 222: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r130, r0, 0xffffffffffffffff, 0x34, 4, m, "testdata/ptx/O0/fround.ptx:222")
-	// PTX line 223: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r131, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/fround.ptx:223")
-	// PTX line 224: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r132, r0, 0xffffffffffffffff, 0x34, 4, 0, m, "testdata/ptx/O0/fround.ptx:224")
-	// PTX lines 225: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 225: div.rz.f32
-				v24 := uint64(isa.DivF32(uint32(r131[l]), uint32(r132[l]), isa.RZ))
-				r133[l] = v24
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 225: div.rz.f32
-				v24 := uint64(isa.DivF32(uint32(r131[l]), uint32(r132[l]), isa.RZ))
-				r133[l] = v24
-			}
-		}
-	}
-	// PTX line 226: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r134, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:226")
-	// PTX line 227: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r133, r134, 0xffffffffffffffff, 0x34, 4, m, "testdata/ptx/O0/fround.ptx:227")
-	// PTX line 228: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r135, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:228")
-	// PTX line 229: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r136, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:229")
-	// PTX line 230: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r135, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/fround.ptx:230")
-	// PTX line 231: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r136, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/fround.ptx:231")
-	// PTX line 232: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r137, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/fround.ptx:232")
-	// PTX line 233: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r138, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/fround.ptx:233")
-	// PTX lines 234: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 234: div.rp.f32
-				v25 := uint64(isa.DivF32(uint32(r137[l]), uint32(r138[l]), isa.RP))
-				r139[l] = v25
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 234: div.rp.f32
-				v25 := uint64(isa.DivF32(uint32(r137[l]), uint32(r138[l]), isa.RP))
-				r139[l] = v25
-			}
-		}
-	}
-	// PTX line 235: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r140, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:235")
-	// PTX line 236: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r139, r140, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/O0/fround.ptx:236")
-	// PTX line 237: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r141, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:237")
-	// PTX line 238: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r142, r0, 0xffffffffffffffff, 0xdc, 4, 0, m, "testdata/ptx/O0/fround.ptx:238")
-	// PTX line 239: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r141, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/fround.ptx:239")
-	// PTX line 240: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r142, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/fround.ptx:240")
-	// PTX line 241: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r143, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/fround.ptx:241")
-	// PTX line 242: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r144, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/fround.ptx:242")
-	// PTX lines 243: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 243: div.rm.f32
-				v26 := uint64(isa.DivF32(uint32(r143[l]), uint32(r144[l]), isa.RM))
-				r145[l] = v26
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 243: div.rm.f32
-				v26 := uint64(isa.DivF32(uint32(r143[l]), uint32(r144[l]), isa.RM))
-				r145[l] = v26
-			}
-		}
-	}
-	// PTX line 244: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r146, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:244")
-	// PTX line 245: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r145, r146, 0xffffffffffffffff, 0x3c, 4, m, "testdata/ptx/O0/fround.ptx:245")
-	// PTX line 246: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r147, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:246")
-	// PTX line 247: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r147, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/fround.ptx:247")
-	// PTX line 248: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r148, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/fround.ptx:248")
-	// PTX lines 249: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 249: rcp.rn.f32
-				v27 := uint64(isa.RcpF32(uint32(r148[l]), isa.RN))
-				r149[l] = v27
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 249: rcp.rn.f32
-				v27 := uint64(isa.RcpF32(uint32(r148[l]), isa.RN))
-				r149[l] = v27
-			}
-		}
-	}
-	// PTX line 250: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r150, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:250")
-	// PTX line 251: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r149, r150, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/fround.ptx:251")
-	// PTX line 252: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r151, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:252")
-	// PTX line 253: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r151, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/fround.ptx:253")
-	// PTX line 254: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r152, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/fround.ptx:254")
-	// PTX lines 255: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 255: rcp.rz.f32
-				v28 := uint64(isa.RcpF32(uint32(r152[l]), isa.RZ))
-				r153[l] = v28
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 255: rcp.rz.f32
-				v28 := uint64(isa.RcpF32(uint32(r152[l]), isa.RZ))
-				r153[l] = v28
-			}
-		}
-	}
-	// PTX line 256: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r154, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:256")
-	// PTX line 257: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r153, r154, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/O0/fround.ptx:257")
-	// PTX line 258: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r155, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:258")
-	// PTX line 259: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r155, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/fround.ptx:259")
-	// PTX line 260: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r156, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/fround.ptx:260")
-	// PTX lines 261: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 261: rcp.rp.f32
-				v29 := uint64(isa.RcpF32(uint32(r156[l]), isa.RP))
-				r157[l] = v29
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 261: rcp.rp.f32
-				v29 := uint64(isa.RcpF32(uint32(r156[l]), isa.RP))
-				r157[l] = v29
-			}
-		}
-	}
-	// PTX line 262: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r158, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:262")
-	// PTX line 263: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r157, r158, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/O0/fround.ptx:263")
-	// PTX line 264: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r159, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:264")
-	// PTX line 265: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r159, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/fround.ptx:265")
-	// PTX line 266: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r160, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/fround.ptx:266")
-	// PTX lines 267: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 267: rcp.rm.f32
-				v30 := uint64(isa.RcpF32(uint32(r160[l]), isa.RM))
-				r161[l] = v30
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 267: rcp.rm.f32
-				v30 := uint64(isa.RcpF32(uint32(r160[l]), isa.RM))
-				r161[l] = v30
-			}
-		}
-	}
-	// PTX line 268: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r162, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:268")
-	// PTX line 269: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r161, r162, 0xffffffffffffffff, 0x4c, 4, m, "testdata/ptx/O0/fround.ptx:269")
-	// PTX line 270: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r163, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:270")
-	// PTX line 271: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r163, r0, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/fround.ptx:271")
-	// PTX line 272: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r164, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/fround.ptx:272")
-	// PTX lines 273: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 273: sqrt.rn.f32
-				v31 := uint64(isa.SqrtF32(uint32(r164[l]), isa.RN))
-				r165[l] = v31
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 273: sqrt.rn.f32
-				v31 := uint64(isa.SqrtF32(uint32(r164[l]), isa.RN))
-				r165[l] = v31
-			}
-		}
-	}
-	// PTX line 274: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r166, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:274")
-	// PTX line 275: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r165, r166, 0xffffffffffffffff, 0x50, 4, m, "testdata/ptx/O0/fround.ptx:275")
-	// PTX line 276: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r167, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:276")
-	// PTX line 277: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r167, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/fround.ptx:277")
-	// PTX line 278: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r168, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/fround.ptx:278")
-	// PTX lines 279: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 279: sqrt.rz.f32
-				v32 := uint64(isa.SqrtF32(uint32(r168[l]), isa.RZ))
-				r169[l] = v32
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 279: sqrt.rz.f32
-				v32 := uint64(isa.SqrtF32(uint32(r168[l]), isa.RZ))
-				r169[l] = v32
-			}
-		}
-	}
-	// PTX line 280: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r170, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:280")
-	// PTX line 281: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r169, r170, 0xffffffffffffffff, 0x54, 4, m, "testdata/ptx/O0/fround.ptx:281")
-	// PTX line 282: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r171, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:282")
-	// PTX line 283: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r171, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/fround.ptx:283")
-	// PTX line 284: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r172, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/fround.ptx:284")
-	// PTX lines 285: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 285: sqrt.rp.f32
-				v33 := uint64(isa.SqrtF32(uint32(r172[l]), isa.RP))
-				r173[l] = v33
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 285: sqrt.rp.f32
-				v33 := uint64(isa.SqrtF32(uint32(r172[l]), isa.RP))
-				r173[l] = v33
-			}
-		}
-	}
-	// PTX line 286: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r174, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:286")
-	// PTX line 287: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r173, r174, 0xffffffffffffffff, 0x58, 4, m, "testdata/ptx/O0/fround.ptx:287")
-	// PTX line 288: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r175, r0, 0xffffffffffffffff, 0xd8, 4, 0, m, "testdata/ptx/O0/fround.ptx:288")
-	// PTX line 289: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r175, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/fround.ptx:289")
-	// PTX line 290: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r176, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/fround.ptx:290")
-	// PTX lines 291: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 291: sqrt.rm.f32
-				v34 := uint64(isa.SqrtF32(uint32(r176[l]), isa.RM))
-				r177[l] = v34
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 291: sqrt.rm.f32
-				v34 := uint64(isa.SqrtF32(uint32(r176[l]), isa.RM))
-				r177[l] = v34
-			}
-		}
-	}
-	// PTX line 292: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r178, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:292")
-	// PTX line 293: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r177, r178, 0xffffffffffffffff, 0x5c, 4, m, "testdata/ptx/O0/fround.ptx:293")
 }
 
-// fround64B0 runs b0 of kernel fround64, PTX lines 317-345.
-func fround64B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 317: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 318: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 319: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/fround.ptx:319")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 320: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/fround.ptx:320")
-	// PTX line 321: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fround.ptx:321")
-	// PTX line 322: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fround.ptx:322")
-	// PTX line 323: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fround.ptx:323")
-	// PTX line 324: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u4)
-	// PTX line 325: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 326: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u5)
-	// PTX line 327: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 328: cvta.to.global.u64, warp-uniform
-	u12 := uint64(u6)
-	// PTX line 329: cvta.global.u64, warp-uniform
-	u13 := uint64(u12)
-	runtime.Broadcast(r12, m, u13)
-	// PTX line 330: cvta.to.global.u64, warp-uniform
-	u14 := uint64(u7)
-	// PTX line 331: cvta.global.u64, warp-uniform
-	u15 := uint64(u14)
-	runtime.Broadcast(r14, m, u15)
-	// PTX line 332: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x160, 8, m, "testdata/ptx/O0/fround.ptx:332")
-	// PTX line 333: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x168, 8, m, "testdata/ptx/O0/fround.ptx:333")
-	// PTX line 334: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x170, 8, m, "testdata/ptx/O0/fround.ptx:334")
-	// PTX line 335: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x178, 8, m, "testdata/ptx/O0/fround.ptx:335")
-	// PTX line 336: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x180, 4, m, "testdata/ptx/O0/fround.ptx:336")
-	// PTX line 337: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.CTAID().X))
-	// PTX line 338: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.NTID().X))
-	// PTX line 339: mul.lo.s32, warp-uniform
-	u18 := uint64(uint32(u16) * uint32(u17))
-	// PTX lines 340, 341: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 340: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 341: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 340: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 341: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		}
-	}
-	// PTX line 342: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x184, 4, m, "testdata/ptx/O0/fround.ptx:342")
-	// PTX line 343: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x184, 4, 0, m, "testdata/ptx/O0/fround.ptx:343")
-	// PTX line 344: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x180, 4, 0, m, "testdata/ptx/O0/fround.ptx:344")
-	// PTX lines 345: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 345: setp.lt.s32
-				c21t := int32(r20[l]) < int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
+// fround64Run runs blocks of kernel fround64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 317-345; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 317: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 318: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 345: setp.lt.s32
-				c21t := int32(r20[l]) < int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
+				// PTX line 319: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/fround.ptx:319")
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 320: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/fround.ptx:320")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 321: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fround.ptx:321")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 322: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fround.ptx:322")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 323: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fround.ptx:323")
+				}
+				// PTX line 324: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u4)
+				// PTX line 325: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 326: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u5)
+				// PTX line 327: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX line 328: cvta.to.global.u64, warp-uniform
+				u12 := uint64(u6)
+				// PTX line 329: cvta.global.u64, warp-uniform
+				u13 := uint64(u12)
+				// PTX line 330: cvta.to.global.u64, warp-uniform
+				u14 := uint64(u7)
+				// PTX line 331: cvta.global.u64, warp-uniform
+				u15 := uint64(u14)
+				// PTX lines 332: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(203)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 332: st.u64
+							s16 := uint64(u2) + 0x160
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:332")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 332: st.u64
+							s16 := uint64(u2) + 0x160
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/fround.ptx:332")
+							}
+						}
+					}
+				}
+				// PTX lines 333: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(204)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 333: st.u64
+							s17 := uint64(u2) + 0x168
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:333")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 333: st.u64
+							s17 := uint64(u2) + 0x168
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/fround.ptx:333")
+							}
+						}
+					}
+				}
+				// PTX lines 334: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(205)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 334: st.u64
+							s18 := uint64(u2) + 0x170
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:334")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 334: st.u64
+							s18 := uint64(u2) + 0x170
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:334")
+							}
+						}
+					}
+				}
+				// PTX lines 335: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(206)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 335: st.u64
+							s19 := uint64(u2) + 0x178
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:335")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 335: st.u64
+							s19 := uint64(u2) + 0x178
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/fround.ptx:335")
+							}
+						}
+					}
+				}
+				// PTX lines 336: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(207)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 336: st.u32
+							s20 := uint64(u2) + 0x180
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:336")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 336: st.u32
+							s20 := uint64(u2) + 0x180
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:336")
+							}
+						}
+					}
+				}
+				// PTX line 337: mov.u32, warp-uniform
+				u21 := uint64(uint64(w.CTAID().X))
+				// PTX line 338: mov.u32, warp-uniform
+				u22 := uint64(uint64(w.NTID().X))
+				// PTX line 339: mul.lo.s32, warp-uniform
+				u23 := uint64(uint32(u21) * uint32(u22))
+				// PTX lines 340, 341, 342: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s26w := w.Window(208)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 340: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 341: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 342: st.u32
+							s26 := uint64(u2) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:342")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 340: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 341: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 342: st.u32
+							s26 := uint64(u2) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/fround.ptx:342")
+							}
+						}
+					}
+				}
+				// PTX lines 343, 344, 345: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v27aw := w.Window(209)
+					v28aw := w.Window(210)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 343: ld.u32
+							v27a := uint64(u2) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:343")
+									continue
+								}
+								v27 = v27x
+							}
+							// 344: ld.u32
+							v28a := uint64(u2) + 0x180
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:344")
+									continue
+								}
+								v28 = v28x
+							}
+							// 345: setp.lt.s32
+							c29t := int32(v27) < int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 343: ld.u32
+							v27a := uint64(u2) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/fround.ptx:343")
+									continue
+								}
+								v27 = v27x
+							}
+							// 344: ld.u32
+							v28a := uint64(u2) + 0x180
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/fround.ptx:344")
+									continue
+								}
+								v28 = v28x
+							}
+							// 345: setp.lt.s32
+							c29t := int32(v27) < int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 348
+			next = 3
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 351-579
+			{
+				r0 := w.Reg(0)
+				r26 := w.Reg(26)
+				r31 := w.Reg(31)
+				r36 := w.Reg(36)
+				r42 := w.Reg(42)
+				r43 := w.Reg(43)
+				r44 := w.Reg(44)
+				r47 := w.Reg(47)
+				r48 := w.Reg(48)
+				r49 := w.Reg(49)
+				r50 := w.Reg(50)
+				r53 := w.Reg(53)
+				r54 := w.Reg(54)
+				r55 := w.Reg(55)
+				r56 := w.Reg(56)
+				r59 := w.Reg(59)
+				r60 := w.Reg(60)
+				r61 := w.Reg(61)
+				r62 := w.Reg(62)
+				r65 := w.Reg(65)
+				r66 := w.Reg(66)
+				r67 := w.Reg(67)
+				r68 := w.Reg(68)
+				r71 := w.Reg(71)
+				r72 := w.Reg(72)
+				r73 := w.Reg(73)
+				r74 := w.Reg(74)
+				r77 := w.Reg(77)
+				r78 := w.Reg(78)
+				r79 := w.Reg(79)
+				r80 := w.Reg(80)
+				r83 := w.Reg(83)
+				r84 := w.Reg(84)
+				r85 := w.Reg(85)
+				r86 := w.Reg(86)
+				r89 := w.Reg(89)
+				r90 := w.Reg(90)
+				r91 := w.Reg(91)
+				r92 := w.Reg(92)
+				r93 := w.Reg(93)
+				r97 := w.Reg(97)
+				r98 := w.Reg(98)
+				r99 := w.Reg(99)
+				r100 := w.Reg(100)
+				r101 := w.Reg(101)
+				r105 := w.Reg(105)
+				r106 := w.Reg(106)
+				r107 := w.Reg(107)
+				r108 := w.Reg(108)
+				r109 := w.Reg(109)
+				r113 := w.Reg(113)
+				r114 := w.Reg(114)
+				r115 := w.Reg(115)
+				r116 := w.Reg(116)
+				r117 := w.Reg(117)
+				r121 := w.Reg(121)
+				r122 := w.Reg(122)
+				r123 := w.Reg(123)
+				r124 := w.Reg(124)
+				r127 := w.Reg(127)
+				r128 := w.Reg(128)
+				r129 := w.Reg(129)
+				r130 := w.Reg(130)
+				r133 := w.Reg(133)
+				r134 := w.Reg(134)
+				r135 := w.Reg(135)
+				r136 := w.Reg(136)
+				r139 := w.Reg(139)
+				r140 := w.Reg(140)
+				r141 := w.Reg(141)
+				r142 := w.Reg(142)
+				r145 := w.Reg(145)
+				r146 := w.Reg(146)
+				r147 := w.Reg(147)
+				r149 := w.Reg(149)
+				r150 := w.Reg(150)
+				r151 := w.Reg(151)
+				r153 := w.Reg(153)
+				r154 := w.Reg(154)
+				r155 := w.Reg(155)
+				r157 := w.Reg(157)
+				r158 := w.Reg(158)
+				r159 := w.Reg(159)
+				r161 := w.Reg(161)
+				r162 := w.Reg(162)
+				r163 := w.Reg(163)
+				r165 := w.Reg(165)
+				r166 := w.Reg(166)
+				r167 := w.Reg(167)
+				r169 := w.Reg(169)
+				r170 := w.Reg(170)
+				r171 := w.Reg(171)
+				r173 := w.Reg(173)
+				r174 := w.Reg(174)
+				r175 := w.Reg(175)
+				r177 := w.Reg(177)
+				r178 := w.Reg(178)
+				k0 := uint64(0x3)
+				k1 := uint64(0x18)
+				// PTX lines 351, 352, 353, 354, 355: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(211)
+					v2aw := w.Window(212)
+					v5aw := w.Window(213)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 351: ld.u64
+							v1a := uint64(r0[l]) + 0x168
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:351")
+									continue
+								}
+								v1 = v1x
+							}
+							// 352: ld.s32
+							v2a := uint64(r0[l]) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:352")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 353: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 354: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 355: ld.f64
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fround.ptx:355")
+									continue
+								}
+								v5 = v5x
+							}
+							r26[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 351: ld.u64
+							v1a := uint64(r0[l]) + 0x168
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/fround.ptx:351")
+									continue
+								}
+								v1 = v1x
+							}
+							// 352: ld.s32
+							v2a := uint64(r0[l]) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/fround.ptx:352")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 353: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 354: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 355: ld.f64
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/fround.ptx:355")
+									continue
+								}
+								v5 = v5x
+							}
+							r26[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 356: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(214)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 356: st.f64
+							s6 := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fround.ptx:356")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 356: st.f64
+							s6 := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r26[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/fround.ptx:356")
+							}
+						}
+					}
+				}
+				// PTX lines 357, 358, 359, 360, 361: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(215)
+					v8aw := w.Window(216)
+					v11aw := w.Window(217)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 357: ld.u64
+							v7a := uint64(r0[l]) + 0x170
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:357")
+									continue
+								}
+								v7 = v7x
+							}
+							// 358: ld.s32
+							v8a := uint64(r0[l]) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:358")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 359: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 360: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 361: ld.f64
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fround.ptx:361")
+									continue
+								}
+								v11 = v11x
+							}
+							r31[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 357: ld.u64
+							v7a := uint64(r0[l]) + 0x170
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/fround.ptx:357")
+									continue
+								}
+								v7 = v7x
+							}
+							// 358: ld.s32
+							v8a := uint64(r0[l]) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/fround.ptx:358")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 359: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 360: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 361: ld.f64
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/fround.ptx:361")
+									continue
+								}
+								v11 = v11x
+							}
+							r31[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 362: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(218)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 362: st.f64
+							s12 := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r31[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fround.ptx:362")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 362: st.f64
+							s12 := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r31[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/fround.ptx:362")
+							}
+						}
+					}
+				}
+				// PTX lines 363, 364, 365, 366, 367: lane-local, one loop over the lanes
+				{
+					v13aw := w.Window(219)
+					v14aw := w.Window(220)
+					v17aw := w.Window(221)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 363: ld.u64
+							v13a := uint64(r0[l]) + 0x178
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:363")
+									continue
+								}
+								v13 = v13x
+							}
+							// 364: ld.s32
+							v14a := uint64(r0[l]) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:364")
+									continue
+								}
+								v14 = v14x
+							}
+							v14 = uint64(uint64(int64(int32(v14))))
+							// 365: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k0))
+							// 366: add.s64
+							v16 := uint64(uint64(v13) + uint64(v15))
+							// 367: ld.f64
+							v17a := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+								v17 = runtime.Load64(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+								if !v17ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/fround.ptx:367")
+									continue
+								}
+								v17 = v17x
+							}
+							r36[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 363: ld.u64
+							v13a := uint64(r0[l]) + 0x178
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/fround.ptx:363")
+									continue
+								}
+								v13 = v13x
+							}
+							// 364: ld.s32
+							v14a := uint64(r0[l]) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/fround.ptx:364")
+									continue
+								}
+								v14 = v14x
+							}
+							v14 = uint64(uint64(int64(int32(v14))))
+							// 365: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k0))
+							// 366: add.s64
+							v16 := uint64(uint64(v13) + uint64(v15))
+							// 367: ld.f64
+							v17a := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+								v17 = runtime.Load64(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+								if !v17ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/fround.ptx:367")
+									continue
+								}
+								v17 = v17x
+							}
+							r36[l] = v17
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 368: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(222)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 368: st.f64
+							s18 := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(r36[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:368")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 368: st.f64
+							s18 := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(r36[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/fround.ptx:368")
+							}
+						}
+					}
+				}
+				// PTX lines 369, 370, 371, 372, 373, 374: lane-local, one loop over the lanes
+				{
+					v19aw := w.Window(223)
+					v20aw := w.Window(224)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 369: ld.u64
+							v19a := uint64(r0[l]) + 0x160
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:369")
+									continue
+								}
+								v19 = v19x
+							}
+							// 370: ld.u32
+							v20a := uint64(r0[l]) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:370")
+									continue
+								}
+								v20 = v20x
+							}
+							// 371: mul.lo.s32
+							v21 := uint64(uint32(v20) * uint32(k1))
+							// 372: cvt.s64.s32
+							v22 := uint64(uint64(int32(v21)))
+							// 373: shl.b64
+							v23 := uint64(uint64(v22) << uint32(k0))
+							// 374: add.s64
+							v24 := uint64(uint64(v19) + uint64(v23))
+							r42[l] = v24
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 369: ld.u64
+							v19a := uint64(r0[l]) + 0x160
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/fround.ptx:369")
+									continue
+								}
+								v19 = v19x
+							}
+							// 370: ld.u32
+							v20a := uint64(r0[l]) + 0x184
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/fround.ptx:370")
+									continue
+								}
+								v20 = v20x
+							}
+							// 371: mul.lo.s32
+							v21 := uint64(uint32(v20) * uint32(k1))
+							// 372: cvt.s64.s32
+							v22 := uint64(uint64(int32(v21)))
+							// 373: shl.b64
+							v23 := uint64(uint64(v22) << uint32(k0))
+							// 374: add.s64
+							v24 := uint64(uint64(v19) + uint64(v23))
+							r42[l] = v24
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 375: lane-local, one loop over the lanes
+				{
+					s25w := w.Window(225)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 375: st.u64
+							s25 := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+							}
+							s25v := uint64(r42[l])
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+								runtime.Store64(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:375")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 375: st.u64
+							s25 := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+							}
+							s25v := uint64(r42[l])
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+								runtime.Store64(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/fround.ptx:375")
+							}
+						}
+					}
+				}
+				// PTX lines 376, 377: lane-local, one loop over the lanes
+				{
+					v26aw := w.Window(226)
+					v27aw := w.Window(227)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 376: ld.f64
+							v26a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+								v26 = runtime.Load64(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+								if !v26ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fround.ptx:376")
+									continue
+								}
+								v26 = v26x
+							}
+							r43[l] = v26
+							// 377: ld.f64
+							v27a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
+								v27 = runtime.Load64(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+								if !v27ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fround.ptx:377")
+									continue
+								}
+								v27 = v27x
+							}
+							r44[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 376: ld.f64
+							v26a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 8)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&7 == 0 {
+								v26 = runtime.Load64(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 8, l)
+								if !v26ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v26a, 8, "testdata/ptx/O0/fround.ptx:376")
+									continue
+								}
+								v26 = v26x
+							}
+							r43[l] = v26
+							// 377: ld.f64
+							v27a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 8)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&7 == 0 {
+								v27 = runtime.Load64(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 8, l)
+								if !v27ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v27a, 8, "testdata/ptx/O0/fround.ptx:377")
+									continue
+								}
+								v27 = v27x
+							}
+							r44[l] = v27
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 378: lane-local, one loop over the lanes
+				{
+					s28w := w.Window(228)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 378: st.f64
+							s28 := uint64(r0[l]) + 0x150
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 8)
+							}
+							s28v := uint64(r43[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
+								runtime.Store64(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 8, s28v, l, "testdata/ptx/O0/fround.ptx:378")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 378: st.f64
+							s28 := uint64(r0[l]) + 0x150
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 8)
+							}
+							s28v := uint64(r43[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
+								runtime.Store64(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 8, s28v, l, "testdata/ptx/O0/fround.ptx:378")
+							}
+						}
+					}
+				}
+				// PTX lines 379: lane-local, one loop over the lanes
+				{
+					s29w := w.Window(229)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 379: st.f64
+							s29 := uint64(r0[l]) + 0x158
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+							}
+							s29v := uint64(r44[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+								runtime.Store64(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fround.ptx:379")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 379: st.f64
+							s29 := uint64(r0[l]) + 0x158
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+							}
+							s29v := uint64(r44[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+								runtime.Store64(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/fround.ptx:379")
+							}
+						}
+					}
+				}
+				// PTX lines 380, 381, 382, 383: lane-local, one loop over the lanes
+				{
+					v30aw := w.Window(230)
+					v31aw := w.Window(231)
+					v33aw := w.Window(232)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 380: ld.f64
+							v30a := uint64(r0[l]) + 0x150
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+								v30 = runtime.Load64(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+								if !v30ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fround.ptx:380")
+									continue
+								}
+								v30 = v30x
+							}
+							// 381: ld.f64
+							v31a := uint64(r0[l]) + 0x158
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
+								v31 = runtime.Load64(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+								if !v31ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fround.ptx:381")
+									continue
+								}
+								v31 = v31x
+							}
+							// 382: add.rn.f64
+							v32 := isa.AddF64RN(v30, v31)
+							r47[l] = v32
+							// 383: ld.u64
+							v33a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
+							}
+							var v33 uint64
+							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
+								v33 = runtime.Load64(v33aw.Mem, v33ao)
+							} else {
+								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+								if !v33ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:383")
+									continue
+								}
+								v33 = v33x
+							}
+							r48[l] = v33
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 380: ld.f64
+							v30a := uint64(r0[l]) + 0x150
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 8)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&7 == 0 {
+								v30 = runtime.Load64(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 8, l)
+								if !v30ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v30a, 8, "testdata/ptx/O0/fround.ptx:380")
+									continue
+								}
+								v30 = v30x
+							}
+							// 381: ld.f64
+							v31a := uint64(r0[l]) + 0x158
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 8)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&7 == 0 {
+								v31 = runtime.Load64(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 8, l)
+								if !v31ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v31a, 8, "testdata/ptx/O0/fround.ptx:381")
+									continue
+								}
+								v31 = v31x
+							}
+							// 382: add.rn.f64
+							v32 := isa.AddF64RN(v30, v31)
+							r47[l] = v32
+							// 383: ld.u64
+							v33a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 8)
+							}
+							var v33 uint64
+							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&7 == 0 {
+								v33 = runtime.Load64(v33aw.Mem, v33ao)
+							} else {
+								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 8, l)
+								if !v33ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v33a, 8, "testdata/ptx/O0/fround.ptx:383")
+									continue
+								}
+								v33 = v33x
+							}
+							r48[l] = v33
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 384: lane-local, one loop over the lanes
+				{
+					s34w := w.Window(233)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 384: st.f64
+							s34 := uint64(r48[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 8)
+							}
+							s34v := uint64(r47[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
+								runtime.Store64(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 8, s34v, l, "testdata/ptx/O0/fround.ptx:384")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 384: st.f64
+							s34 := uint64(r48[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 8)
+							}
+							s34v := uint64(r47[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
+								runtime.Store64(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 8, s34v, l, "testdata/ptx/O0/fround.ptx:384")
+							}
+						}
+					}
+				}
+				// PTX lines 385, 386: lane-local, one loop over the lanes
+				{
+					v35aw := w.Window(234)
+					v36aw := w.Window(235)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 385: ld.f64
+							v35a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
+							}
+							var v35 uint64
+							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
+								v35 = runtime.Load64(v35aw.Mem, v35ao)
+							} else {
+								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+								if !v35ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/fround.ptx:385")
+									continue
+								}
+								v35 = v35x
+							}
+							r49[l] = v35
+							// 386: ld.f64
+							v36a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+							}
+							var v36 uint64
+							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+								v36 = runtime.Load64(v36aw.Mem, v36ao)
+							} else {
+								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+								if !v36ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fround.ptx:386")
+									continue
+								}
+								v36 = v36x
+							}
+							r50[l] = v36
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 385: ld.f64
+							v35a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v35a, 8)
+							}
+							var v35 uint64
+							if v35ao := v35a - v35aw.Base; v35ao < v35aw.End && v35a&7 == 0 {
+								v35 = runtime.Load64(v35aw.Mem, v35ao)
+							} else {
+								v35x, v35ok := w.TryLoad(v35aw, runtime.SpaceGeneric, v35a, 8, l)
+								if !v35ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v35a, 8, "testdata/ptx/O0/fround.ptx:385")
+									continue
+								}
+								v35 = v35x
+							}
+							r49[l] = v35
+							// 386: ld.f64
+							v36a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v36a, 8)
+							}
+							var v36 uint64
+							if v36ao := v36a - v36aw.Base; v36ao < v36aw.End && v36a&7 == 0 {
+								v36 = runtime.Load64(v36aw.Mem, v36ao)
+							} else {
+								v36x, v36ok := w.TryLoad(v36aw, runtime.SpaceGeneric, v36a, 8, l)
+								if !v36ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v36a, 8, "testdata/ptx/O0/fround.ptx:386")
+									continue
+								}
+								v36 = v36x
+							}
+							r50[l] = v36
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 387: lane-local, one loop over the lanes
+				{
+					s37w := w.Window(236)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 387: st.f64
+							s37 := uint64(r0[l]) + 0x140
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 8)
+							}
+							s37v := uint64(r49[l])
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
+								runtime.Store64(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 8, s37v, l, "testdata/ptx/O0/fround.ptx:387")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 387: st.f64
+							s37 := uint64(r0[l]) + 0x140
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 8)
+							}
+							s37v := uint64(r49[l])
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&7 == 0 {
+								runtime.Store64(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 8, s37v, l, "testdata/ptx/O0/fround.ptx:387")
+							}
+						}
+					}
+				}
+				// PTX lines 388: lane-local, one loop over the lanes
+				{
+					s38w := w.Window(237)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 388: st.f64
+							s38 := uint64(r0[l]) + 0x148
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 8)
+							}
+							s38v := uint64(r50[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+								runtime.Store64(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fround.ptx:388")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 388: st.f64
+							s38 := uint64(r0[l]) + 0x148
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s38, 8)
+							}
+							s38v := uint64(r50[l])
+							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
+								runtime.Store64(s38w.Mem, s38o, s38v)
+							} else {
+								w.StoreLane(s38w, runtime.SpaceGeneric, s38, 8, s38v, l, "testdata/ptx/O0/fround.ptx:388")
+							}
+						}
+					}
+				}
+				// PTX lines 389, 390, 391, 392: lane-local, one loop over the lanes
+				{
+					v39aw := w.Window(238)
+					v40aw := w.Window(239)
+					v42aw := w.Window(240)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 389: ld.f64
+							v39a := uint64(r0[l]) + 0x140
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+							}
+							var v39 uint64
+							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+								v39 = runtime.Load64(v39aw.Mem, v39ao)
+							} else {
+								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+								if !v39ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fround.ptx:389")
+									continue
+								}
+								v39 = v39x
+							}
+							// 390: ld.f64
+							v40a := uint64(r0[l]) + 0x148
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 8)
+							}
+							var v40 uint64
+							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&7 == 0 {
+								v40 = runtime.Load64(v40aw.Mem, v40ao)
+							} else {
+								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 8, l)
+								if !v40ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v40a, 8, "testdata/ptx/O0/fround.ptx:390")
+									continue
+								}
+								v40 = v40x
+							}
+							// 391: add.rz.f64
+							v41 := isa.AddF64(v39, v40, isa.RZ)
+							r53[l] = v41
+							// 392: ld.u64
+							v42a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+							}
+							var v42 uint64
+							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+								v42 = runtime.Load64(v42aw.Mem, v42ao)
+							} else {
+								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+								if !v42ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:392")
+									continue
+								}
+								v42 = v42x
+							}
+							r54[l] = v42
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 389: ld.f64
+							v39a := uint64(r0[l]) + 0x140
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v39a, 8)
+							}
+							var v39 uint64
+							if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&7 == 0 {
+								v39 = runtime.Load64(v39aw.Mem, v39ao)
+							} else {
+								v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGeneric, v39a, 8, l)
+								if !v39ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v39a, 8, "testdata/ptx/O0/fround.ptx:389")
+									continue
+								}
+								v39 = v39x
+							}
+							// 390: ld.f64
+							v40a := uint64(r0[l]) + 0x148
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v40a, 8)
+							}
+							var v40 uint64
+							if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&7 == 0 {
+								v40 = runtime.Load64(v40aw.Mem, v40ao)
+							} else {
+								v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGeneric, v40a, 8, l)
+								if !v40ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v40a, 8, "testdata/ptx/O0/fround.ptx:390")
+									continue
+								}
+								v40 = v40x
+							}
+							// 391: add.rz.f64
+							v41 := isa.AddF64(v39, v40, isa.RZ)
+							r53[l] = v41
+							// 392: ld.u64
+							v42a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 8)
+							}
+							var v42 uint64
+							if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&7 == 0 {
+								v42 = runtime.Load64(v42aw.Mem, v42ao)
+							} else {
+								v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 8, l)
+								if !v42ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v42a, 8, "testdata/ptx/O0/fround.ptx:392")
+									continue
+								}
+								v42 = v42x
+							}
+							r54[l] = v42
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 393: lane-local, one loop over the lanes
+				{
+					s43w := w.Window(241)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 393: st.f64
+							s43 := uint64(r54[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 8)
+							}
+							s43v := uint64(r53[l])
+							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
+								runtime.Store64(s43w.Mem, s43o, s43v)
+							} else {
+								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 8, s43v, l, "testdata/ptx/O0/fround.ptx:393")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 393: st.f64
+							s43 := uint64(r54[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s43, 8)
+							}
+							s43v := uint64(r53[l])
+							if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
+								runtime.Store64(s43w.Mem, s43o, s43v)
+							} else {
+								w.StoreLane(s43w, runtime.SpaceGeneric, s43, 8, s43v, l, "testdata/ptx/O0/fround.ptx:393")
+							}
+						}
+					}
+				}
+				// PTX lines 394, 395: lane-local, one loop over the lanes
+				{
+					v44aw := w.Window(242)
+					v45aw := w.Window(243)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 394: ld.f64
+							v44a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 8)
+							}
+							var v44 uint64
+							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
+								v44 = runtime.Load64(v44aw.Mem, v44ao)
+							} else {
+								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
+								if !v44ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/fround.ptx:394")
+									continue
+								}
+								v44 = v44x
+							}
+							r55[l] = v44
+							// 395: ld.f64
+							v45a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+							}
+							var v45 uint64
+							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+								v45 = runtime.Load64(v45aw.Mem, v45ao)
+							} else {
+								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+								if !v45ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fround.ptx:395")
+									continue
+								}
+								v45 = v45x
+							}
+							r56[l] = v45
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 394: ld.f64
+							v44a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 8)
+							}
+							var v44 uint64
+							if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&7 == 0 {
+								v44 = runtime.Load64(v44aw.Mem, v44ao)
+							} else {
+								v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 8, l)
+								if !v44ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v44a, 8, "testdata/ptx/O0/fround.ptx:394")
+									continue
+								}
+								v44 = v44x
+							}
+							r55[l] = v44
+							// 395: ld.f64
+							v45a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 8)
+							}
+							var v45 uint64
+							if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&7 == 0 {
+								v45 = runtime.Load64(v45aw.Mem, v45ao)
+							} else {
+								v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 8, l)
+								if !v45ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v45a, 8, "testdata/ptx/O0/fround.ptx:395")
+									continue
+								}
+								v45 = v45x
+							}
+							r56[l] = v45
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 396: lane-local, one loop over the lanes
+				{
+					s46w := w.Window(244)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 396: st.f64
+							s46 := uint64(r0[l]) + 0x130
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 8)
+							}
+							s46v := uint64(r55[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+								runtime.Store64(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 8, s46v, l, "testdata/ptx/O0/fround.ptx:396")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 396: st.f64
+							s46 := uint64(r0[l]) + 0x130
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s46, 8)
+							}
+							s46v := uint64(r55[l])
+							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+								runtime.Store64(s46w.Mem, s46o, s46v)
+							} else {
+								w.StoreLane(s46w, runtime.SpaceGeneric, s46, 8, s46v, l, "testdata/ptx/O0/fround.ptx:396")
+							}
+						}
+					}
+				}
+				// PTX lines 397: lane-local, one loop over the lanes
+				{
+					s47w := w.Window(245)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 397: st.f64
+							s47 := uint64(r0[l]) + 0x138
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 8)
+							}
+							s47v := uint64(r56[l])
+							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
+								runtime.Store64(s47w.Mem, s47o, s47v)
+							} else {
+								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/fround.ptx:397")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 397: st.f64
+							s47 := uint64(r0[l]) + 0x138
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s47, 8)
+							}
+							s47v := uint64(r56[l])
+							if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
+								runtime.Store64(s47w.Mem, s47o, s47v)
+							} else {
+								w.StoreLane(s47w, runtime.SpaceGeneric, s47, 8, s47v, l, "testdata/ptx/O0/fround.ptx:397")
+							}
+						}
+					}
+				}
+				// PTX lines 398, 399, 400, 401: lane-local, one loop over the lanes
+				{
+					v48aw := w.Window(246)
+					v49aw := w.Window(247)
+					v51aw := w.Window(248)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 398: ld.f64
+							v48a := uint64(r0[l]) + 0x130
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
+							}
+							var v48 uint64
+							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
+								v48 = runtime.Load64(v48aw.Mem, v48ao)
+							} else {
+								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+								if !v48ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/fround.ptx:398")
+									continue
+								}
+								v48 = v48x
+							}
+							// 399: ld.f64
+							v49a := uint64(r0[l]) + 0x138
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 8)
+							}
+							var v49 uint64
+							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
+								v49 = runtime.Load64(v49aw.Mem, v49ao)
+							} else {
+								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
+								if !v49ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/fround.ptx:399")
+									continue
+								}
+								v49 = v49x
+							}
+							// 400: add.rp.f64
+							v50 := isa.AddF64(v48, v49, isa.RP)
+							r59[l] = v50
+							// 401: ld.u64
+							v51a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v51a, 8)
+							}
+							var v51 uint64
+							if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&7 == 0 {
+								v51 = runtime.Load64(v51aw.Mem, v51ao)
+							} else {
+								v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
+								if !v51ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:401")
+									continue
+								}
+								v51 = v51x
+							}
+							r60[l] = v51
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 398: ld.f64
+							v48a := uint64(r0[l]) + 0x130
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v48a, 8)
+							}
+							var v48 uint64
+							if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&7 == 0 {
+								v48 = runtime.Load64(v48aw.Mem, v48ao)
+							} else {
+								v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGeneric, v48a, 8, l)
+								if !v48ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v48a, 8, "testdata/ptx/O0/fround.ptx:398")
+									continue
+								}
+								v48 = v48x
+							}
+							// 399: ld.f64
+							v49a := uint64(r0[l]) + 0x138
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v49a, 8)
+							}
+							var v49 uint64
+							if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&7 == 0 {
+								v49 = runtime.Load64(v49aw.Mem, v49ao)
+							} else {
+								v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGeneric, v49a, 8, l)
+								if !v49ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v49a, 8, "testdata/ptx/O0/fround.ptx:399")
+									continue
+								}
+								v49 = v49x
+							}
+							// 400: add.rp.f64
+							v50 := isa.AddF64(v48, v49, isa.RP)
+							r59[l] = v50
+							// 401: ld.u64
+							v51a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v51a, 8)
+							}
+							var v51 uint64
+							if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&7 == 0 {
+								v51 = runtime.Load64(v51aw.Mem, v51ao)
+							} else {
+								v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGeneric, v51a, 8, l)
+								if !v51ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v51a, 8, "testdata/ptx/O0/fround.ptx:401")
+									continue
+								}
+								v51 = v51x
+							}
+							r60[l] = v51
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 402: lane-local, one loop over the lanes
+				{
+					s52w := w.Window(249)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 402: st.f64
+							s52 := uint64(r60[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 8)
+							}
+							s52v := uint64(r59[l])
+							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+								runtime.Store64(s52w.Mem, s52o, s52v)
+							} else {
+								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 8, s52v, l, "testdata/ptx/O0/fround.ptx:402")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 402: st.f64
+							s52 := uint64(r60[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s52, 8)
+							}
+							s52v := uint64(r59[l])
+							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
+								runtime.Store64(s52w.Mem, s52o, s52v)
+							} else {
+								w.StoreLane(s52w, runtime.SpaceGeneric, s52, 8, s52v, l, "testdata/ptx/O0/fround.ptx:402")
+							}
+						}
+					}
+				}
+				// PTX lines 403, 404: lane-local, one loop over the lanes
+				{
+					v53aw := w.Window(250)
+					v54aw := w.Window(251)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 403: ld.f64
+							v53a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
+							}
+							var v53 uint64
+							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
+								v53 = runtime.Load64(v53aw.Mem, v53ao)
+							} else {
+								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+								if !v53ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/fround.ptx:403")
+									continue
+								}
+								v53 = v53x
+							}
+							r61[l] = v53
+							// 404: ld.f64
+							v54a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
+							}
+							var v54 uint64
+							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
+								v54 = runtime.Load64(v54aw.Mem, v54ao)
+							} else {
+								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+								if !v54ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fround.ptx:404")
+									continue
+								}
+								v54 = v54x
+							}
+							r62[l] = v54
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 403: ld.f64
+							v53a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v53a, 8)
+							}
+							var v53 uint64
+							if v53ao := v53a - v53aw.Base; v53ao < v53aw.End && v53a&7 == 0 {
+								v53 = runtime.Load64(v53aw.Mem, v53ao)
+							} else {
+								v53x, v53ok := w.TryLoad(v53aw, runtime.SpaceGeneric, v53a, 8, l)
+								if !v53ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v53a, 8, "testdata/ptx/O0/fround.ptx:403")
+									continue
+								}
+								v53 = v53x
+							}
+							r61[l] = v53
+							// 404: ld.f64
+							v54a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v54a, 8)
+							}
+							var v54 uint64
+							if v54ao := v54a - v54aw.Base; v54ao < v54aw.End && v54a&7 == 0 {
+								v54 = runtime.Load64(v54aw.Mem, v54ao)
+							} else {
+								v54x, v54ok := w.TryLoad(v54aw, runtime.SpaceGeneric, v54a, 8, l)
+								if !v54ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v54a, 8, "testdata/ptx/O0/fround.ptx:404")
+									continue
+								}
+								v54 = v54x
+							}
+							r62[l] = v54
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 405: lane-local, one loop over the lanes
+				{
+					s55w := w.Window(252)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 405: st.f64
+							s55 := uint64(r0[l]) + 0x120
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 8)
+							}
+							s55v := uint64(r61[l])
+							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&7 == 0 {
+								runtime.Store64(s55w.Mem, s55o, s55v)
+							} else {
+								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 8, s55v, l, "testdata/ptx/O0/fround.ptx:405")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 405: st.f64
+							s55 := uint64(r0[l]) + 0x120
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s55, 8)
+							}
+							s55v := uint64(r61[l])
+							if s55o := s55 - s55w.Base; s55o < s55w.End && s55&7 == 0 {
+								runtime.Store64(s55w.Mem, s55o, s55v)
+							} else {
+								w.StoreLane(s55w, runtime.SpaceGeneric, s55, 8, s55v, l, "testdata/ptx/O0/fround.ptx:405")
+							}
+						}
+					}
+				}
+				// PTX lines 406: lane-local, one loop over the lanes
+				{
+					s56w := w.Window(253)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 406: st.f64
+							s56 := uint64(r0[l]) + 0x128
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 8)
+							}
+							s56v := uint64(r62[l])
+							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+								runtime.Store64(s56w.Mem, s56o, s56v)
+							} else {
+								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/fround.ptx:406")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 406: st.f64
+							s56 := uint64(r0[l]) + 0x128
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s56, 8)
+							}
+							s56v := uint64(r62[l])
+							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+								runtime.Store64(s56w.Mem, s56o, s56v)
+							} else {
+								w.StoreLane(s56w, runtime.SpaceGeneric, s56, 8, s56v, l, "testdata/ptx/O0/fround.ptx:406")
+							}
+						}
+					}
+				}
+				// PTX lines 407, 408, 409, 410: lane-local, one loop over the lanes
+				{
+					v57aw := w.Window(254)
+					v58aw := w.Window(255)
+					v60aw := w.Window(256)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 407: ld.f64
+							v57a := uint64(r0[l]) + 0x120
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
+							}
+							var v57 uint64
+							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
+								v57 = runtime.Load64(v57aw.Mem, v57ao)
+							} else {
+								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+								if !v57ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/fround.ptx:407")
+									continue
+								}
+								v57 = v57x
+							}
+							// 408: ld.f64
+							v58a := uint64(r0[l]) + 0x128
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 8)
+							}
+							var v58 uint64
+							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
+								v58 = runtime.Load64(v58aw.Mem, v58ao)
+							} else {
+								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
+								if !v58ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/fround.ptx:408")
+									continue
+								}
+								v58 = v58x
+							}
+							// 409: add.rm.f64
+							v59 := isa.AddF64(v57, v58, isa.RM)
+							r65[l] = v59
+							// 410: ld.u64
+							v60a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+							}
+							var v60 uint64
+							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+								v60 = runtime.Load64(v60aw.Mem, v60ao)
+							} else {
+								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+								if !v60ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:410")
+									continue
+								}
+								v60 = v60x
+							}
+							r66[l] = v60
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 407: ld.f64
+							v57a := uint64(r0[l]) + 0x120
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v57a, 8)
+							}
+							var v57 uint64
+							if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&7 == 0 {
+								v57 = runtime.Load64(v57aw.Mem, v57ao)
+							} else {
+								v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGeneric, v57a, 8, l)
+								if !v57ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v57a, 8, "testdata/ptx/O0/fround.ptx:407")
+									continue
+								}
+								v57 = v57x
+							}
+							// 408: ld.f64
+							v58a := uint64(r0[l]) + 0x128
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v58a, 8)
+							}
+							var v58 uint64
+							if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&7 == 0 {
+								v58 = runtime.Load64(v58aw.Mem, v58ao)
+							} else {
+								v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGeneric, v58a, 8, l)
+								if !v58ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v58a, 8, "testdata/ptx/O0/fround.ptx:408")
+									continue
+								}
+								v58 = v58x
+							}
+							// 409: add.rm.f64
+							v59 := isa.AddF64(v57, v58, isa.RM)
+							r65[l] = v59
+							// 410: ld.u64
+							v60a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v60a, 8)
+							}
+							var v60 uint64
+							if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&7 == 0 {
+								v60 = runtime.Load64(v60aw.Mem, v60ao)
+							} else {
+								v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGeneric, v60a, 8, l)
+								if !v60ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v60a, 8, "testdata/ptx/O0/fround.ptx:410")
+									continue
+								}
+								v60 = v60x
+							}
+							r66[l] = v60
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 411: lane-local, one loop over the lanes
+				{
+					s61w := w.Window(257)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 411: st.f64
+							s61 := uint64(r66[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 8)
+							}
+							s61v := uint64(r65[l])
+							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
+								runtime.Store64(s61w.Mem, s61o, s61v)
+							} else {
+								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/fround.ptx:411")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 411: st.f64
+							s61 := uint64(r66[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s61, 8)
+							}
+							s61v := uint64(r65[l])
+							if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
+								runtime.Store64(s61w.Mem, s61o, s61v)
+							} else {
+								w.StoreLane(s61w, runtime.SpaceGeneric, s61, 8, s61v, l, "testdata/ptx/O0/fround.ptx:411")
+							}
+						}
+					}
+				}
+				// PTX lines 412, 413: lane-local, one loop over the lanes
+				{
+					v62aw := w.Window(258)
+					v63aw := w.Window(259)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 412: ld.f64
+							v62a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 8)
+							}
+							var v62 uint64
+							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
+								v62 = runtime.Load64(v62aw.Mem, v62ao)
+							} else {
+								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
+								if !v62ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/fround.ptx:412")
+									continue
+								}
+								v62 = v62x
+							}
+							r67[l] = v62
+							// 413: ld.f64
+							v63a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 8)
+							}
+							var v63 uint64
+							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
+								v63 = runtime.Load64(v63aw.Mem, v63ao)
+							} else {
+								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+								if !v63ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fround.ptx:413")
+									continue
+								}
+								v63 = v63x
+							}
+							r68[l] = v63
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 412: ld.f64
+							v62a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v62a, 8)
+							}
+							var v62 uint64
+							if v62ao := v62a - v62aw.Base; v62ao < v62aw.End && v62a&7 == 0 {
+								v62 = runtime.Load64(v62aw.Mem, v62ao)
+							} else {
+								v62x, v62ok := w.TryLoad(v62aw, runtime.SpaceGeneric, v62a, 8, l)
+								if !v62ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v62a, 8, "testdata/ptx/O0/fround.ptx:412")
+									continue
+								}
+								v62 = v62x
+							}
+							r67[l] = v62
+							// 413: ld.f64
+							v63a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v63a, 8)
+							}
+							var v63 uint64
+							if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&7 == 0 {
+								v63 = runtime.Load64(v63aw.Mem, v63ao)
+							} else {
+								v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGeneric, v63a, 8, l)
+								if !v63ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v63a, 8, "testdata/ptx/O0/fround.ptx:413")
+									continue
+								}
+								v63 = v63x
+							}
+							r68[l] = v63
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 414: lane-local, one loop over the lanes
+				{
+					s64w := w.Window(260)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 414: st.f64
+							s64 := uint64(r0[l]) + 0x110
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 8)
+							}
+							s64v := uint64(r67[l])
+							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
+								runtime.Store64(s64w.Mem, s64o, s64v)
+							} else {
+								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 8, s64v, l, "testdata/ptx/O0/fround.ptx:414")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 414: st.f64
+							s64 := uint64(r0[l]) + 0x110
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s64, 8)
+							}
+							s64v := uint64(r67[l])
+							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
+								runtime.Store64(s64w.Mem, s64o, s64v)
+							} else {
+								w.StoreLane(s64w, runtime.SpaceGeneric, s64, 8, s64v, l, "testdata/ptx/O0/fround.ptx:414")
+							}
+						}
+					}
+				}
+				// PTX lines 415: lane-local, one loop over the lanes
+				{
+					s65w := w.Window(261)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 415: st.f64
+							s65 := uint64(r0[l]) + 0x118
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 8)
+							}
+							s65v := uint64(r68[l])
+							if s65o := s65 - s65w.Base; s65o < s65w.End && s65&7 == 0 {
+								runtime.Store64(s65w.Mem, s65o, s65v)
+							} else {
+								w.StoreLane(s65w, runtime.SpaceGeneric, s65, 8, s65v, l, "testdata/ptx/O0/fround.ptx:415")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 415: st.f64
+							s65 := uint64(r0[l]) + 0x118
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s65, 8)
+							}
+							s65v := uint64(r68[l])
+							if s65o := s65 - s65w.Base; s65o < s65w.End && s65&7 == 0 {
+								runtime.Store64(s65w.Mem, s65o, s65v)
+							} else {
+								w.StoreLane(s65w, runtime.SpaceGeneric, s65, 8, s65v, l, "testdata/ptx/O0/fround.ptx:415")
+							}
+						}
+					}
+				}
+				// PTX lines 416, 417, 418, 419: lane-local, one loop over the lanes
+				{
+					v66aw := w.Window(262)
+					v67aw := w.Window(263)
+					v69aw := w.Window(264)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 416: ld.f64
+							v66a := uint64(r0[l]) + 0x110
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 8)
+							}
+							var v66 uint64
+							if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
+								v66 = runtime.Load64(v66aw.Mem, v66ao)
+							} else {
+								v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
+								if !v66ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/fround.ptx:416")
+									continue
+								}
+								v66 = v66x
+							}
+							// 417: ld.f64
+							v67a := uint64(r0[l]) + 0x118
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 8)
+							}
+							var v67 uint64
+							if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
+								v67 = runtime.Load64(v67aw.Mem, v67ao)
+							} else {
+								v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
+								if !v67ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/fround.ptx:417")
+									continue
+								}
+								v67 = v67x
+							}
+							// 418: mul.rn.f64
+							v68 := isa.MulF64RN(v66, v67)
+							r71[l] = v68
+							// 419: ld.u64
+							v69a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 8)
+							}
+							var v69 uint64
+							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&7 == 0 {
+								v69 = runtime.Load64(v69aw.Mem, v69ao)
+							} else {
+								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
+								if !v69ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:419")
+									continue
+								}
+								v69 = v69x
+							}
+							r72[l] = v69
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 416: ld.f64
+							v66a := uint64(r0[l]) + 0x110
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v66a, 8)
+							}
+							var v66 uint64
+							if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&7 == 0 {
+								v66 = runtime.Load64(v66aw.Mem, v66ao)
+							} else {
+								v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGeneric, v66a, 8, l)
+								if !v66ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v66a, 8, "testdata/ptx/O0/fround.ptx:416")
+									continue
+								}
+								v66 = v66x
+							}
+							// 417: ld.f64
+							v67a := uint64(r0[l]) + 0x118
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v67a, 8)
+							}
+							var v67 uint64
+							if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&7 == 0 {
+								v67 = runtime.Load64(v67aw.Mem, v67ao)
+							} else {
+								v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGeneric, v67a, 8, l)
+								if !v67ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v67a, 8, "testdata/ptx/O0/fround.ptx:417")
+									continue
+								}
+								v67 = v67x
+							}
+							// 418: mul.rn.f64
+							v68 := isa.MulF64RN(v66, v67)
+							r71[l] = v68
+							// 419: ld.u64
+							v69a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v69a, 8)
+							}
+							var v69 uint64
+							if v69ao := v69a - v69aw.Base; v69ao < v69aw.End && v69a&7 == 0 {
+								v69 = runtime.Load64(v69aw.Mem, v69ao)
+							} else {
+								v69x, v69ok := w.TryLoad(v69aw, runtime.SpaceGeneric, v69a, 8, l)
+								if !v69ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v69a, 8, "testdata/ptx/O0/fround.ptx:419")
+									continue
+								}
+								v69 = v69x
+							}
+							r72[l] = v69
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 420: lane-local, one loop over the lanes
+				{
+					s70w := w.Window(265)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 420: st.f64
+							s70 := uint64(r72[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 8)
+							}
+							s70v := uint64(r71[l])
+							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&7 == 0 {
+								runtime.Store64(s70w.Mem, s70o, s70v)
+							} else {
+								w.StoreLane(s70w, runtime.SpaceGeneric, s70, 8, s70v, l, "testdata/ptx/O0/fround.ptx:420")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 420: st.f64
+							s70 := uint64(r72[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s70, 8)
+							}
+							s70v := uint64(r71[l])
+							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&7 == 0 {
+								runtime.Store64(s70w.Mem, s70o, s70v)
+							} else {
+								w.StoreLane(s70w, runtime.SpaceGeneric, s70, 8, s70v, l, "testdata/ptx/O0/fround.ptx:420")
+							}
+						}
+					}
+				}
+				// PTX lines 421, 422: lane-local, one loop over the lanes
+				{
+					v71aw := w.Window(266)
+					v72aw := w.Window(267)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 421: ld.f64
+							v71a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 8)
+							}
+							var v71 uint64
+							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&7 == 0 {
+								v71 = runtime.Load64(v71aw.Mem, v71ao)
+							} else {
+								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 8, l)
+								if !v71ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v71a, 8, "testdata/ptx/O0/fround.ptx:421")
+									continue
+								}
+								v71 = v71x
+							}
+							r73[l] = v71
+							// 422: ld.f64
+							v72a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 8)
+							}
+							var v72 uint64
+							if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
+								v72 = runtime.Load64(v72aw.Mem, v72ao)
+							} else {
+								v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
+								if !v72ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/fround.ptx:422")
+									continue
+								}
+								v72 = v72x
+							}
+							r74[l] = v72
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 421: ld.f64
+							v71a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v71a, 8)
+							}
+							var v71 uint64
+							if v71ao := v71a - v71aw.Base; v71ao < v71aw.End && v71a&7 == 0 {
+								v71 = runtime.Load64(v71aw.Mem, v71ao)
+							} else {
+								v71x, v71ok := w.TryLoad(v71aw, runtime.SpaceGeneric, v71a, 8, l)
+								if !v71ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v71a, 8, "testdata/ptx/O0/fround.ptx:421")
+									continue
+								}
+								v71 = v71x
+							}
+							r73[l] = v71
+							// 422: ld.f64
+							v72a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v72a, 8)
+							}
+							var v72 uint64
+							if v72ao := v72a - v72aw.Base; v72ao < v72aw.End && v72a&7 == 0 {
+								v72 = runtime.Load64(v72aw.Mem, v72ao)
+							} else {
+								v72x, v72ok := w.TryLoad(v72aw, runtime.SpaceGeneric, v72a, 8, l)
+								if !v72ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v72a, 8, "testdata/ptx/O0/fround.ptx:422")
+									continue
+								}
+								v72 = v72x
+							}
+							r74[l] = v72
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 423: lane-local, one loop over the lanes
+				{
+					s73w := w.Window(268)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 423: st.f64
+							s73 := uint64(r0[l]) + 0x100
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s73, 8)
+							}
+							s73v := uint64(r73[l])
+							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&7 == 0 {
+								runtime.Store64(s73w.Mem, s73o, s73v)
+							} else {
+								w.StoreLane(s73w, runtime.SpaceGeneric, s73, 8, s73v, l, "testdata/ptx/O0/fround.ptx:423")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 423: st.f64
+							s73 := uint64(r0[l]) + 0x100
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s73, 8)
+							}
+							s73v := uint64(r73[l])
+							if s73o := s73 - s73w.Base; s73o < s73w.End && s73&7 == 0 {
+								runtime.Store64(s73w.Mem, s73o, s73v)
+							} else {
+								w.StoreLane(s73w, runtime.SpaceGeneric, s73, 8, s73v, l, "testdata/ptx/O0/fround.ptx:423")
+							}
+						}
+					}
+				}
+				// PTX lines 424: lane-local, one loop over the lanes
+				{
+					s74w := w.Window(269)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 424: st.f64
+							s74 := uint64(r0[l]) + 0x108
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 8)
+							}
+							s74v := uint64(r74[l])
+							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
+								runtime.Store64(s74w.Mem, s74o, s74v)
+							} else {
+								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/fround.ptx:424")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 424: st.f64
+							s74 := uint64(r0[l]) + 0x108
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s74, 8)
+							}
+							s74v := uint64(r74[l])
+							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&7 == 0 {
+								runtime.Store64(s74w.Mem, s74o, s74v)
+							} else {
+								w.StoreLane(s74w, runtime.SpaceGeneric, s74, 8, s74v, l, "testdata/ptx/O0/fround.ptx:424")
+							}
+						}
+					}
+				}
+				// PTX lines 425, 426, 427, 428: lane-local, one loop over the lanes
+				{
+					v75aw := w.Window(270)
+					v76aw := w.Window(271)
+					v78aw := w.Window(272)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 425: ld.f64
+							v75a := uint64(r0[l]) + 0x100
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
+							}
+							var v75 uint64
+							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
+								v75 = runtime.Load64(v75aw.Mem, v75ao)
+							} else {
+								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+								if !v75ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/fround.ptx:425")
+									continue
+								}
+								v75 = v75x
+							}
+							// 426: ld.f64
+							v76a := uint64(r0[l]) + 0x108
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 8)
+							}
+							var v76 uint64
+							if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&7 == 0 {
+								v76 = runtime.Load64(v76aw.Mem, v76ao)
+							} else {
+								v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 8, l)
+								if !v76ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v76a, 8, "testdata/ptx/O0/fround.ptx:426")
+									continue
+								}
+								v76 = v76x
+							}
+							// 427: mul.rz.f64
+							v77 := isa.MulF64(v75, v76, isa.RZ)
+							r77[l] = v77
+							// 428: ld.u64
+							v78a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v78a, 8)
+							}
+							var v78 uint64
+							if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&7 == 0 {
+								v78 = runtime.Load64(v78aw.Mem, v78ao)
+							} else {
+								v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
+								if !v78ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:428")
+									continue
+								}
+								v78 = v78x
+							}
+							r78[l] = v78
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 425: ld.f64
+							v75a := uint64(r0[l]) + 0x100
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v75a, 8)
+							}
+							var v75 uint64
+							if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&7 == 0 {
+								v75 = runtime.Load64(v75aw.Mem, v75ao)
+							} else {
+								v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGeneric, v75a, 8, l)
+								if !v75ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v75a, 8, "testdata/ptx/O0/fround.ptx:425")
+									continue
+								}
+								v75 = v75x
+							}
+							// 426: ld.f64
+							v76a := uint64(r0[l]) + 0x108
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v76a, 8)
+							}
+							var v76 uint64
+							if v76ao := v76a - v76aw.Base; v76ao < v76aw.End && v76a&7 == 0 {
+								v76 = runtime.Load64(v76aw.Mem, v76ao)
+							} else {
+								v76x, v76ok := w.TryLoad(v76aw, runtime.SpaceGeneric, v76a, 8, l)
+								if !v76ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v76a, 8, "testdata/ptx/O0/fround.ptx:426")
+									continue
+								}
+								v76 = v76x
+							}
+							// 427: mul.rz.f64
+							v77 := isa.MulF64(v75, v76, isa.RZ)
+							r77[l] = v77
+							// 428: ld.u64
+							v78a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v78a, 8)
+							}
+							var v78 uint64
+							if v78ao := v78a - v78aw.Base; v78ao < v78aw.End && v78a&7 == 0 {
+								v78 = runtime.Load64(v78aw.Mem, v78ao)
+							} else {
+								v78x, v78ok := w.TryLoad(v78aw, runtime.SpaceGeneric, v78a, 8, l)
+								if !v78ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v78a, 8, "testdata/ptx/O0/fround.ptx:428")
+									continue
+								}
+								v78 = v78x
+							}
+							r78[l] = v78
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 429: lane-local, one loop over the lanes
+				{
+					s79w := w.Window(273)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 429: st.f64
+							s79 := uint64(r78[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s79, 8)
+							}
+							s79v := uint64(r77[l])
+							if s79o := s79 - s79w.Base; s79o < s79w.End && s79&7 == 0 {
+								runtime.Store64(s79w.Mem, s79o, s79v)
+							} else {
+								w.StoreLane(s79w, runtime.SpaceGeneric, s79, 8, s79v, l, "testdata/ptx/O0/fround.ptx:429")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 429: st.f64
+							s79 := uint64(r78[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s79, 8)
+							}
+							s79v := uint64(r77[l])
+							if s79o := s79 - s79w.Base; s79o < s79w.End && s79&7 == 0 {
+								runtime.Store64(s79w.Mem, s79o, s79v)
+							} else {
+								w.StoreLane(s79w, runtime.SpaceGeneric, s79, 8, s79v, l, "testdata/ptx/O0/fround.ptx:429")
+							}
+						}
+					}
+				}
+				// PTX lines 430, 431: lane-local, one loop over the lanes
+				{
+					v80aw := w.Window(274)
+					v81aw := w.Window(275)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 430: ld.f64
+							v80a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v80a, 8)
+							}
+							var v80 uint64
+							if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
+								v80 = runtime.Load64(v80aw.Mem, v80ao)
+							} else {
+								v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
+								if !v80ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/fround.ptx:430")
+									continue
+								}
+								v80 = v80x
+							}
+							r79[l] = v80
+							// 431: ld.f64
+							v81a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 8)
+							}
+							var v81 uint64
+							if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&7 == 0 {
+								v81 = runtime.Load64(v81aw.Mem, v81ao)
+							} else {
+								v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 8, l)
+								if !v81ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v81a, 8, "testdata/ptx/O0/fround.ptx:431")
+									continue
+								}
+								v81 = v81x
+							}
+							r80[l] = v81
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 430: ld.f64
+							v80a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v80a, 8)
+							}
+							var v80 uint64
+							if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&7 == 0 {
+								v80 = runtime.Load64(v80aw.Mem, v80ao)
+							} else {
+								v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGeneric, v80a, 8, l)
+								if !v80ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v80a, 8, "testdata/ptx/O0/fround.ptx:430")
+									continue
+								}
+								v80 = v80x
+							}
+							r79[l] = v80
+							// 431: ld.f64
+							v81a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v81a, 8)
+							}
+							var v81 uint64
+							if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&7 == 0 {
+								v81 = runtime.Load64(v81aw.Mem, v81ao)
+							} else {
+								v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGeneric, v81a, 8, l)
+								if !v81ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v81a, 8, "testdata/ptx/O0/fround.ptx:431")
+									continue
+								}
+								v81 = v81x
+							}
+							r80[l] = v81
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 432: lane-local, one loop over the lanes
+				{
+					s82w := w.Window(276)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 432: st.f64
+							s82 := uint64(r0[l]) + 0xf0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 8)
+							}
+							s82v := uint64(r79[l])
+							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&7 == 0 {
+								runtime.Store64(s82w.Mem, s82o, s82v)
+							} else {
+								w.StoreLane(s82w, runtime.SpaceGeneric, s82, 8, s82v, l, "testdata/ptx/O0/fround.ptx:432")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 432: st.f64
+							s82 := uint64(r0[l]) + 0xf0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s82, 8)
+							}
+							s82v := uint64(r79[l])
+							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&7 == 0 {
+								runtime.Store64(s82w.Mem, s82o, s82v)
+							} else {
+								w.StoreLane(s82w, runtime.SpaceGeneric, s82, 8, s82v, l, "testdata/ptx/O0/fround.ptx:432")
+							}
+						}
+					}
+				}
+				// PTX lines 433: lane-local, one loop over the lanes
+				{
+					s83w := w.Window(277)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 433: st.f64
+							s83 := uint64(r0[l]) + 0xf8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s83, 8)
+							}
+							s83v := uint64(r80[l])
+							if s83o := s83 - s83w.Base; s83o < s83w.End && s83&7 == 0 {
+								runtime.Store64(s83w.Mem, s83o, s83v)
+							} else {
+								w.StoreLane(s83w, runtime.SpaceGeneric, s83, 8, s83v, l, "testdata/ptx/O0/fround.ptx:433")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 433: st.f64
+							s83 := uint64(r0[l]) + 0xf8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s83, 8)
+							}
+							s83v := uint64(r80[l])
+							if s83o := s83 - s83w.Base; s83o < s83w.End && s83&7 == 0 {
+								runtime.Store64(s83w.Mem, s83o, s83v)
+							} else {
+								w.StoreLane(s83w, runtime.SpaceGeneric, s83, 8, s83v, l, "testdata/ptx/O0/fround.ptx:433")
+							}
+						}
+					}
+				}
+				// PTX lines 434, 435, 436, 437: lane-local, one loop over the lanes
+				{
+					v84aw := w.Window(278)
+					v85aw := w.Window(279)
+					v87aw := w.Window(280)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 434: ld.f64
+							v84a := uint64(r0[l]) + 0xf0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v84a, 8)
+							}
+							var v84 uint64
+							if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
+								v84 = runtime.Load64(v84aw.Mem, v84ao)
+							} else {
+								v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
+								if !v84ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/fround.ptx:434")
+									continue
+								}
+								v84 = v84x
+							}
+							// 435: ld.f64
+							v85a := uint64(r0[l]) + 0xf8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 8)
+							}
+							var v85 uint64
+							if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
+								v85 = runtime.Load64(v85aw.Mem, v85ao)
+							} else {
+								v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
+								if !v85ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/fround.ptx:435")
+									continue
+								}
+								v85 = v85x
+							}
+							// 436: mul.rp.f64
+							v86 := isa.MulF64(v84, v85, isa.RP)
+							r83[l] = v86
+							// 437: ld.u64
+							v87a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v87a, 8)
+							}
+							var v87 uint64
+							if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&7 == 0 {
+								v87 = runtime.Load64(v87aw.Mem, v87ao)
+							} else {
+								v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
+								if !v87ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:437")
+									continue
+								}
+								v87 = v87x
+							}
+							r84[l] = v87
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 434: ld.f64
+							v84a := uint64(r0[l]) + 0xf0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v84a, 8)
+							}
+							var v84 uint64
+							if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&7 == 0 {
+								v84 = runtime.Load64(v84aw.Mem, v84ao)
+							} else {
+								v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGeneric, v84a, 8, l)
+								if !v84ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v84a, 8, "testdata/ptx/O0/fround.ptx:434")
+									continue
+								}
+								v84 = v84x
+							}
+							// 435: ld.f64
+							v85a := uint64(r0[l]) + 0xf8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v85a, 8)
+							}
+							var v85 uint64
+							if v85ao := v85a - v85aw.Base; v85ao < v85aw.End && v85a&7 == 0 {
+								v85 = runtime.Load64(v85aw.Mem, v85ao)
+							} else {
+								v85x, v85ok := w.TryLoad(v85aw, runtime.SpaceGeneric, v85a, 8, l)
+								if !v85ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v85a, 8, "testdata/ptx/O0/fround.ptx:435")
+									continue
+								}
+								v85 = v85x
+							}
+							// 436: mul.rp.f64
+							v86 := isa.MulF64(v84, v85, isa.RP)
+							r83[l] = v86
+							// 437: ld.u64
+							v87a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v87a, 8)
+							}
+							var v87 uint64
+							if v87ao := v87a - v87aw.Base; v87ao < v87aw.End && v87a&7 == 0 {
+								v87 = runtime.Load64(v87aw.Mem, v87ao)
+							} else {
+								v87x, v87ok := w.TryLoad(v87aw, runtime.SpaceGeneric, v87a, 8, l)
+								if !v87ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v87a, 8, "testdata/ptx/O0/fround.ptx:437")
+									continue
+								}
+								v87 = v87x
+							}
+							r84[l] = v87
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 438: lane-local, one loop over the lanes
+				{
+					s88w := w.Window(281)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 438: st.f64
+							s88 := uint64(r84[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 8)
+							}
+							s88v := uint64(r83[l])
+							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&7 == 0 {
+								runtime.Store64(s88w.Mem, s88o, s88v)
+							} else {
+								w.StoreLane(s88w, runtime.SpaceGeneric, s88, 8, s88v, l, "testdata/ptx/O0/fround.ptx:438")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 438: st.f64
+							s88 := uint64(r84[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s88, 8)
+							}
+							s88v := uint64(r83[l])
+							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&7 == 0 {
+								runtime.Store64(s88w.Mem, s88o, s88v)
+							} else {
+								w.StoreLane(s88w, runtime.SpaceGeneric, s88, 8, s88v, l, "testdata/ptx/O0/fround.ptx:438")
+							}
+						}
+					}
+				}
+				// PTX lines 439, 440: lane-local, one loop over the lanes
+				{
+					v89aw := w.Window(282)
+					v90aw := w.Window(283)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 439: ld.f64
+							v89a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v89a, 8)
+							}
+							var v89 uint64
+							if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&7 == 0 {
+								v89 = runtime.Load64(v89aw.Mem, v89ao)
+							} else {
+								v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 8, l)
+								if !v89ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v89a, 8, "testdata/ptx/O0/fround.ptx:439")
+									continue
+								}
+								v89 = v89x
+							}
+							r85[l] = v89
+							// 440: ld.f64
+							v90a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v90a, 8)
+							}
+							var v90 uint64
+							if v90ao := v90a - v90aw.Base; v90ao < v90aw.End && v90a&7 == 0 {
+								v90 = runtime.Load64(v90aw.Mem, v90ao)
+							} else {
+								v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 8, l)
+								if !v90ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v90a, 8, "testdata/ptx/O0/fround.ptx:440")
+									continue
+								}
+								v90 = v90x
+							}
+							r86[l] = v90
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 439: ld.f64
+							v89a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v89a, 8)
+							}
+							var v89 uint64
+							if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&7 == 0 {
+								v89 = runtime.Load64(v89aw.Mem, v89ao)
+							} else {
+								v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGeneric, v89a, 8, l)
+								if !v89ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v89a, 8, "testdata/ptx/O0/fround.ptx:439")
+									continue
+								}
+								v89 = v89x
+							}
+							r85[l] = v89
+							// 440: ld.f64
+							v90a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v90a, 8)
+							}
+							var v90 uint64
+							if v90ao := v90a - v90aw.Base; v90ao < v90aw.End && v90a&7 == 0 {
+								v90 = runtime.Load64(v90aw.Mem, v90ao)
+							} else {
+								v90x, v90ok := w.TryLoad(v90aw, runtime.SpaceGeneric, v90a, 8, l)
+								if !v90ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v90a, 8, "testdata/ptx/O0/fround.ptx:440")
+									continue
+								}
+								v90 = v90x
+							}
+							r86[l] = v90
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 441: lane-local, one loop over the lanes
+				{
+					s91w := w.Window(284)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 441: st.f64
+							s91 := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s91, 8)
+							}
+							s91v := uint64(r85[l])
+							if s91o := s91 - s91w.Base; s91o < s91w.End && s91&7 == 0 {
+								runtime.Store64(s91w.Mem, s91o, s91v)
+							} else {
+								w.StoreLane(s91w, runtime.SpaceGeneric, s91, 8, s91v, l, "testdata/ptx/O0/fround.ptx:441")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 441: st.f64
+							s91 := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s91, 8)
+							}
+							s91v := uint64(r85[l])
+							if s91o := s91 - s91w.Base; s91o < s91w.End && s91&7 == 0 {
+								runtime.Store64(s91w.Mem, s91o, s91v)
+							} else {
+								w.StoreLane(s91w, runtime.SpaceGeneric, s91, 8, s91v, l, "testdata/ptx/O0/fround.ptx:441")
+							}
+						}
+					}
+				}
+				// PTX lines 442: lane-local, one loop over the lanes
+				{
+					s92w := w.Window(285)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 442: st.f64
+							s92 := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s92, 8)
+							}
+							s92v := uint64(r86[l])
+							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
+								runtime.Store64(s92w.Mem, s92o, s92v)
+							} else {
+								w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/fround.ptx:442")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 442: st.f64
+							s92 := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s92, 8)
+							}
+							s92v := uint64(r86[l])
+							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&7 == 0 {
+								runtime.Store64(s92w.Mem, s92o, s92v)
+							} else {
+								w.StoreLane(s92w, runtime.SpaceGeneric, s92, 8, s92v, l, "testdata/ptx/O0/fround.ptx:442")
+							}
+						}
+					}
+				}
+				// PTX lines 443, 444, 445, 446: lane-local, one loop over the lanes
+				{
+					v93aw := w.Window(286)
+					v94aw := w.Window(287)
+					v96aw := w.Window(288)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 443: ld.f64
+							v93a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v93a, 8)
+							}
+							var v93 uint64
+							if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&7 == 0 {
+								v93 = runtime.Load64(v93aw.Mem, v93ao)
+							} else {
+								v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 8, l)
+								if !v93ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v93a, 8, "testdata/ptx/O0/fround.ptx:443")
+									continue
+								}
+								v93 = v93x
+							}
+							// 444: ld.f64
+							v94a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v94a, 8)
+							}
+							var v94 uint64
+							if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&7 == 0 {
+								v94 = runtime.Load64(v94aw.Mem, v94ao)
+							} else {
+								v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 8, l)
+								if !v94ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v94a, 8, "testdata/ptx/O0/fround.ptx:444")
+									continue
+								}
+								v94 = v94x
+							}
+							// 445: mul.rm.f64
+							v95 := isa.MulF64(v93, v94, isa.RM)
+							r89[l] = v95
+							// 446: ld.u64
+							v96a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v96a, 8)
+							}
+							var v96 uint64
+							if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&7 == 0 {
+								v96 = runtime.Load64(v96aw.Mem, v96ao)
+							} else {
+								v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
+								if !v96ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:446")
+									continue
+								}
+								v96 = v96x
+							}
+							r90[l] = v96
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 443: ld.f64
+							v93a := uint64(r0[l]) + 0xe0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v93a, 8)
+							}
+							var v93 uint64
+							if v93ao := v93a - v93aw.Base; v93ao < v93aw.End && v93a&7 == 0 {
+								v93 = runtime.Load64(v93aw.Mem, v93ao)
+							} else {
+								v93x, v93ok := w.TryLoad(v93aw, runtime.SpaceGeneric, v93a, 8, l)
+								if !v93ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v93a, 8, "testdata/ptx/O0/fround.ptx:443")
+									continue
+								}
+								v93 = v93x
+							}
+							// 444: ld.f64
+							v94a := uint64(r0[l]) + 0xe8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v94a, 8)
+							}
+							var v94 uint64
+							if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&7 == 0 {
+								v94 = runtime.Load64(v94aw.Mem, v94ao)
+							} else {
+								v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGeneric, v94a, 8, l)
+								if !v94ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v94a, 8, "testdata/ptx/O0/fround.ptx:444")
+									continue
+								}
+								v94 = v94x
+							}
+							// 445: mul.rm.f64
+							v95 := isa.MulF64(v93, v94, isa.RM)
+							r89[l] = v95
+							// 446: ld.u64
+							v96a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v96a, 8)
+							}
+							var v96 uint64
+							if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&7 == 0 {
+								v96 = runtime.Load64(v96aw.Mem, v96ao)
+							} else {
+								v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGeneric, v96a, 8, l)
+								if !v96ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v96a, 8, "testdata/ptx/O0/fround.ptx:446")
+									continue
+								}
+								v96 = v96x
+							}
+							r90[l] = v96
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 447: lane-local, one loop over the lanes
+				{
+					s97w := w.Window(289)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 447: st.f64
+							s97 := uint64(r90[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s97, 8)
+							}
+							s97v := uint64(r89[l])
+							if s97o := s97 - s97w.Base; s97o < s97w.End && s97&7 == 0 {
+								runtime.Store64(s97w.Mem, s97o, s97v)
+							} else {
+								w.StoreLane(s97w, runtime.SpaceGeneric, s97, 8, s97v, l, "testdata/ptx/O0/fround.ptx:447")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 447: st.f64
+							s97 := uint64(r90[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s97, 8)
+							}
+							s97v := uint64(r89[l])
+							if s97o := s97 - s97w.Base; s97o < s97w.End && s97&7 == 0 {
+								runtime.Store64(s97w.Mem, s97o, s97v)
+							} else {
+								w.StoreLane(s97w, runtime.SpaceGeneric, s97, 8, s97v, l, "testdata/ptx/O0/fround.ptx:447")
+							}
+						}
+					}
+				}
+				// PTX lines 448, 449, 450: lane-local, one loop over the lanes
+				{
+					v98aw := w.Window(290)
+					v99aw := w.Window(291)
+					v100aw := w.Window(292)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 448: ld.f64
+							v98a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v98a, 8)
+							}
+							var v98 uint64
+							if v98ao := v98a - v98aw.Base; v98ao < v98aw.End && v98a&7 == 0 {
+								v98 = runtime.Load64(v98aw.Mem, v98ao)
+							} else {
+								v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 8, l)
+								if !v98ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v98a, 8, "testdata/ptx/O0/fround.ptx:448")
+									continue
+								}
+								v98 = v98x
+							}
+							r91[l] = v98
+							// 449: ld.f64
+							v99a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v99a, 8)
+							}
+							var v99 uint64
+							if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
+								v99 = runtime.Load64(v99aw.Mem, v99ao)
+							} else {
+								v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
+								if !v99ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/fround.ptx:449")
+									continue
+								}
+								v99 = v99x
+							}
+							r92[l] = v99
+							// 450: ld.f64
+							v100a := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v100a, 8)
+							}
+							var v100 uint64
+							if v100ao := v100a - v100aw.Base; v100ao < v100aw.End && v100a&7 == 0 {
+								v100 = runtime.Load64(v100aw.Mem, v100ao)
+							} else {
+								v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 8, l)
+								if !v100ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v100a, 8, "testdata/ptx/O0/fround.ptx:450")
+									continue
+								}
+								v100 = v100x
+							}
+							r93[l] = v100
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 448: ld.f64
+							v98a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v98a, 8)
+							}
+							var v98 uint64
+							if v98ao := v98a - v98aw.Base; v98ao < v98aw.End && v98a&7 == 0 {
+								v98 = runtime.Load64(v98aw.Mem, v98ao)
+							} else {
+								v98x, v98ok := w.TryLoad(v98aw, runtime.SpaceGeneric, v98a, 8, l)
+								if !v98ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v98a, 8, "testdata/ptx/O0/fround.ptx:448")
+									continue
+								}
+								v98 = v98x
+							}
+							r91[l] = v98
+							// 449: ld.f64
+							v99a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v99a, 8)
+							}
+							var v99 uint64
+							if v99ao := v99a - v99aw.Base; v99ao < v99aw.End && v99a&7 == 0 {
+								v99 = runtime.Load64(v99aw.Mem, v99ao)
+							} else {
+								v99x, v99ok := w.TryLoad(v99aw, runtime.SpaceGeneric, v99a, 8, l)
+								if !v99ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v99a, 8, "testdata/ptx/O0/fround.ptx:449")
+									continue
+								}
+								v99 = v99x
+							}
+							r92[l] = v99
+							// 450: ld.f64
+							v100a := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v100a, 8)
+							}
+							var v100 uint64
+							if v100ao := v100a - v100aw.Base; v100ao < v100aw.End && v100a&7 == 0 {
+								v100 = runtime.Load64(v100aw.Mem, v100ao)
+							} else {
+								v100x, v100ok := w.TryLoad(v100aw, runtime.SpaceGeneric, v100a, 8, l)
+								if !v100ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v100a, 8, "testdata/ptx/O0/fround.ptx:450")
+									continue
+								}
+								v100 = v100x
+							}
+							r93[l] = v100
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 451: lane-local, one loop over the lanes
+				{
+					s101w := w.Window(293)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 451: st.f64
+							s101 := uint64(r0[l]) + 0xc8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s101, 8)
+							}
+							s101v := uint64(r91[l])
+							if s101o := s101 - s101w.Base; s101o < s101w.End && s101&7 == 0 {
+								runtime.Store64(s101w.Mem, s101o, s101v)
+							} else {
+								w.StoreLane(s101w, runtime.SpaceGeneric, s101, 8, s101v, l, "testdata/ptx/O0/fround.ptx:451")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 451: st.f64
+							s101 := uint64(r0[l]) + 0xc8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s101, 8)
+							}
+							s101v := uint64(r91[l])
+							if s101o := s101 - s101w.Base; s101o < s101w.End && s101&7 == 0 {
+								runtime.Store64(s101w.Mem, s101o, s101v)
+							} else {
+								w.StoreLane(s101w, runtime.SpaceGeneric, s101, 8, s101v, l, "testdata/ptx/O0/fround.ptx:451")
+							}
+						}
+					}
+				}
+				// PTX lines 452: lane-local, one loop over the lanes
+				{
+					s102w := w.Window(294)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 452: st.f64
+							s102 := uint64(r0[l]) + 0xd0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s102, 8)
+							}
+							s102v := uint64(r92[l])
+							if s102o := s102 - s102w.Base; s102o < s102w.End && s102&7 == 0 {
+								runtime.Store64(s102w.Mem, s102o, s102v)
+							} else {
+								w.StoreLane(s102w, runtime.SpaceGeneric, s102, 8, s102v, l, "testdata/ptx/O0/fround.ptx:452")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 452: st.f64
+							s102 := uint64(r0[l]) + 0xd0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s102, 8)
+							}
+							s102v := uint64(r92[l])
+							if s102o := s102 - s102w.Base; s102o < s102w.End && s102&7 == 0 {
+								runtime.Store64(s102w.Mem, s102o, s102v)
+							} else {
+								w.StoreLane(s102w, runtime.SpaceGeneric, s102, 8, s102v, l, "testdata/ptx/O0/fround.ptx:452")
+							}
+						}
+					}
+				}
+				// PTX lines 453: lane-local, one loop over the lanes
+				{
+					s103w := w.Window(295)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 453: st.f64
+							s103 := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s103, 8)
+							}
+							s103v := uint64(r93[l])
+							if s103o := s103 - s103w.Base; s103o < s103w.End && s103&7 == 0 {
+								runtime.Store64(s103w.Mem, s103o, s103v)
+							} else {
+								w.StoreLane(s103w, runtime.SpaceGeneric, s103, 8, s103v, l, "testdata/ptx/O0/fround.ptx:453")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 453: st.f64
+							s103 := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s103, 8)
+							}
+							s103v := uint64(r93[l])
+							if s103o := s103 - s103w.Base; s103o < s103w.End && s103&7 == 0 {
+								runtime.Store64(s103w.Mem, s103o, s103v)
+							} else {
+								w.StoreLane(s103w, runtime.SpaceGeneric, s103, 8, s103v, l, "testdata/ptx/O0/fround.ptx:453")
+							}
+						}
+					}
+				}
+				// PTX lines 454, 455, 456, 457, 458: lane-local, one loop over the lanes
+				{
+					v104aw := w.Window(296)
+					v105aw := w.Window(297)
+					v106aw := w.Window(298)
+					v108aw := w.Window(299)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 454: ld.f64
+							v104a := uint64(r0[l]) + 0xc8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v104a, 8)
+							}
+							var v104 uint64
+							if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
+								v104 = runtime.Load64(v104aw.Mem, v104ao)
+							} else {
+								v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
+								if !v104ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/fround.ptx:454")
+									continue
+								}
+								v104 = v104x
+							}
+							// 455: ld.f64
+							v105a := uint64(r0[l]) + 0xd0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v105a, 8)
+							}
+							var v105 uint64
+							if v105ao := v105a - v105aw.Base; v105ao < v105aw.End && v105a&7 == 0 {
+								v105 = runtime.Load64(v105aw.Mem, v105ao)
+							} else {
+								v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 8, l)
+								if !v105ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v105a, 8, "testdata/ptx/O0/fround.ptx:455")
+									continue
+								}
+								v105 = v105x
+							}
+							// 456: ld.f64
+							v106a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v106a, 8)
+							}
+							var v106 uint64
+							if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
+								v106 = runtime.Load64(v106aw.Mem, v106ao)
+							} else {
+								v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
+								if !v106ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/fround.ptx:456")
+									continue
+								}
+								v106 = v106x
+							}
+							// 457: fma.rn.f64
+							v107 := isa.FmaF64RN(v104, v105, v106)
+							r97[l] = v107
+							// 458: ld.u64
+							v108a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v108a, 8)
+							}
+							var v108 uint64
+							if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
+								v108 = runtime.Load64(v108aw.Mem, v108ao)
+							} else {
+								v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+								if !v108ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:458")
+									continue
+								}
+								v108 = v108x
+							}
+							r98[l] = v108
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 454: ld.f64
+							v104a := uint64(r0[l]) + 0xc8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v104a, 8)
+							}
+							var v104 uint64
+							if v104ao := v104a - v104aw.Base; v104ao < v104aw.End && v104a&7 == 0 {
+								v104 = runtime.Load64(v104aw.Mem, v104ao)
+							} else {
+								v104x, v104ok := w.TryLoad(v104aw, runtime.SpaceGeneric, v104a, 8, l)
+								if !v104ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v104a, 8, "testdata/ptx/O0/fround.ptx:454")
+									continue
+								}
+								v104 = v104x
+							}
+							// 455: ld.f64
+							v105a := uint64(r0[l]) + 0xd0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v105a, 8)
+							}
+							var v105 uint64
+							if v105ao := v105a - v105aw.Base; v105ao < v105aw.End && v105a&7 == 0 {
+								v105 = runtime.Load64(v105aw.Mem, v105ao)
+							} else {
+								v105x, v105ok := w.TryLoad(v105aw, runtime.SpaceGeneric, v105a, 8, l)
+								if !v105ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v105a, 8, "testdata/ptx/O0/fround.ptx:455")
+									continue
+								}
+								v105 = v105x
+							}
+							// 456: ld.f64
+							v106a := uint64(r0[l]) + 0xd8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v106a, 8)
+							}
+							var v106 uint64
+							if v106ao := v106a - v106aw.Base; v106ao < v106aw.End && v106a&7 == 0 {
+								v106 = runtime.Load64(v106aw.Mem, v106ao)
+							} else {
+								v106x, v106ok := w.TryLoad(v106aw, runtime.SpaceGeneric, v106a, 8, l)
+								if !v106ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v106a, 8, "testdata/ptx/O0/fround.ptx:456")
+									continue
+								}
+								v106 = v106x
+							}
+							// 457: fma.rn.f64
+							v107 := isa.FmaF64RN(v104, v105, v106)
+							r97[l] = v107
+							// 458: ld.u64
+							v108a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v108a, 8)
+							}
+							var v108 uint64
+							if v108ao := v108a - v108aw.Base; v108ao < v108aw.End && v108a&7 == 0 {
+								v108 = runtime.Load64(v108aw.Mem, v108ao)
+							} else {
+								v108x, v108ok := w.TryLoad(v108aw, runtime.SpaceGeneric, v108a, 8, l)
+								if !v108ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v108a, 8, "testdata/ptx/O0/fround.ptx:458")
+									continue
+								}
+								v108 = v108x
+							}
+							r98[l] = v108
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 459: lane-local, one loop over the lanes
+				{
+					s109w := w.Window(300)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 459: st.f64
+							s109 := uint64(r98[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s109, 8)
+							}
+							s109v := uint64(r97[l])
+							if s109o := s109 - s109w.Base; s109o < s109w.End && s109&7 == 0 {
+								runtime.Store64(s109w.Mem, s109o, s109v)
+							} else {
+								w.StoreLane(s109w, runtime.SpaceGeneric, s109, 8, s109v, l, "testdata/ptx/O0/fround.ptx:459")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 459: st.f64
+							s109 := uint64(r98[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s109, 8)
+							}
+							s109v := uint64(r97[l])
+							if s109o := s109 - s109w.Base; s109o < s109w.End && s109&7 == 0 {
+								runtime.Store64(s109w.Mem, s109o, s109v)
+							} else {
+								w.StoreLane(s109w, runtime.SpaceGeneric, s109, 8, s109v, l, "testdata/ptx/O0/fround.ptx:459")
+							}
+						}
+					}
+				}
+				// PTX lines 460, 461, 462: lane-local, one loop over the lanes
+				{
+					v110aw := w.Window(301)
+					v111aw := w.Window(302)
+					v112aw := w.Window(303)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 460: ld.f64
+							v110a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v110a, 8)
+							}
+							var v110 uint64
+							if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&7 == 0 {
+								v110 = runtime.Load64(v110aw.Mem, v110ao)
+							} else {
+								v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 8, l)
+								if !v110ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v110a, 8, "testdata/ptx/O0/fround.ptx:460")
+									continue
+								}
+								v110 = v110x
+							}
+							r99[l] = v110
+							// 461: ld.f64
+							v111a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v111a, 8)
+							}
+							var v111 uint64
+							if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
+								v111 = runtime.Load64(v111aw.Mem, v111ao)
+							} else {
+								v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
+								if !v111ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/fround.ptx:461")
+									continue
+								}
+								v111 = v111x
+							}
+							r100[l] = v111
+							// 462: ld.f64
+							v112a := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v112a, 8)
+							}
+							var v112 uint64
+							if v112ao := v112a - v112aw.Base; v112ao < v112aw.End && v112a&7 == 0 {
+								v112 = runtime.Load64(v112aw.Mem, v112ao)
+							} else {
+								v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 8, l)
+								if !v112ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v112a, 8, "testdata/ptx/O0/fround.ptx:462")
+									continue
+								}
+								v112 = v112x
+							}
+							r101[l] = v112
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 460: ld.f64
+							v110a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v110a, 8)
+							}
+							var v110 uint64
+							if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&7 == 0 {
+								v110 = runtime.Load64(v110aw.Mem, v110ao)
+							} else {
+								v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGeneric, v110a, 8, l)
+								if !v110ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v110a, 8, "testdata/ptx/O0/fround.ptx:460")
+									continue
+								}
+								v110 = v110x
+							}
+							r99[l] = v110
+							// 461: ld.f64
+							v111a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v111a, 8)
+							}
+							var v111 uint64
+							if v111ao := v111a - v111aw.Base; v111ao < v111aw.End && v111a&7 == 0 {
+								v111 = runtime.Load64(v111aw.Mem, v111ao)
+							} else {
+								v111x, v111ok := w.TryLoad(v111aw, runtime.SpaceGeneric, v111a, 8, l)
+								if !v111ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v111a, 8, "testdata/ptx/O0/fround.ptx:461")
+									continue
+								}
+								v111 = v111x
+							}
+							r100[l] = v111
+							// 462: ld.f64
+							v112a := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v112a, 8)
+							}
+							var v112 uint64
+							if v112ao := v112a - v112aw.Base; v112ao < v112aw.End && v112a&7 == 0 {
+								v112 = runtime.Load64(v112aw.Mem, v112ao)
+							} else {
+								v112x, v112ok := w.TryLoad(v112aw, runtime.SpaceGeneric, v112a, 8, l)
+								if !v112ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v112a, 8, "testdata/ptx/O0/fround.ptx:462")
+									continue
+								}
+								v112 = v112x
+							}
+							r101[l] = v112
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 463: lane-local, one loop over the lanes
+				{
+					s113w := w.Window(304)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 463: st.f64
+							s113 := uint64(r0[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s113, 8)
+							}
+							s113v := uint64(r99[l])
+							if s113o := s113 - s113w.Base; s113o < s113w.End && s113&7 == 0 {
+								runtime.Store64(s113w.Mem, s113o, s113v)
+							} else {
+								w.StoreLane(s113w, runtime.SpaceGeneric, s113, 8, s113v, l, "testdata/ptx/O0/fround.ptx:463")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 463: st.f64
+							s113 := uint64(r0[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s113, 8)
+							}
+							s113v := uint64(r99[l])
+							if s113o := s113 - s113w.Base; s113o < s113w.End && s113&7 == 0 {
+								runtime.Store64(s113w.Mem, s113o, s113v)
+							} else {
+								w.StoreLane(s113w, runtime.SpaceGeneric, s113, 8, s113v, l, "testdata/ptx/O0/fround.ptx:463")
+							}
+						}
+					}
+				}
+				// PTX lines 464: lane-local, one loop over the lanes
+				{
+					s114w := w.Window(305)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 464: st.f64
+							s114 := uint64(r0[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s114, 8)
+							}
+							s114v := uint64(r100[l])
+							if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
+								runtime.Store64(s114w.Mem, s114o, s114v)
+							} else {
+								w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/fround.ptx:464")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 464: st.f64
+							s114 := uint64(r0[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s114, 8)
+							}
+							s114v := uint64(r100[l])
+							if s114o := s114 - s114w.Base; s114o < s114w.End && s114&7 == 0 {
+								runtime.Store64(s114w.Mem, s114o, s114v)
+							} else {
+								w.StoreLane(s114w, runtime.SpaceGeneric, s114, 8, s114v, l, "testdata/ptx/O0/fround.ptx:464")
+							}
+						}
+					}
+				}
+				// PTX lines 465: lane-local, one loop over the lanes
+				{
+					s115w := w.Window(306)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 465: st.f64
+							s115 := uint64(r0[l]) + 0xc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s115, 8)
+							}
+							s115v := uint64(r101[l])
+							if s115o := s115 - s115w.Base; s115o < s115w.End && s115&7 == 0 {
+								runtime.Store64(s115w.Mem, s115o, s115v)
+							} else {
+								w.StoreLane(s115w, runtime.SpaceGeneric, s115, 8, s115v, l, "testdata/ptx/O0/fround.ptx:465")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 465: st.f64
+							s115 := uint64(r0[l]) + 0xc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s115, 8)
+							}
+							s115v := uint64(r101[l])
+							if s115o := s115 - s115w.Base; s115o < s115w.End && s115&7 == 0 {
+								runtime.Store64(s115w.Mem, s115o, s115v)
+							} else {
+								w.StoreLane(s115w, runtime.SpaceGeneric, s115, 8, s115v, l, "testdata/ptx/O0/fround.ptx:465")
+							}
+						}
+					}
+				}
+				// PTX lines 466, 467, 468, 469, 470: lane-local, one loop over the lanes
+				{
+					v116aw := w.Window(307)
+					v117aw := w.Window(308)
+					v118aw := w.Window(309)
+					v120aw := w.Window(310)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 466: ld.f64
+							v116a := uint64(r0[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v116a, 8)
+							}
+							var v116 uint64
+							if v116ao := v116a - v116aw.Base; v116ao < v116aw.End && v116a&7 == 0 {
+								v116 = runtime.Load64(v116aw.Mem, v116ao)
+							} else {
+								v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 8, l)
+								if !v116ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v116a, 8, "testdata/ptx/O0/fround.ptx:466")
+									continue
+								}
+								v116 = v116x
+							}
+							// 467: ld.f64
+							v117a := uint64(r0[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v117a, 8)
+							}
+							var v117 uint64
+							if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
+								v117 = runtime.Load64(v117aw.Mem, v117ao)
+							} else {
+								v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
+								if !v117ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/fround.ptx:467")
+									continue
+								}
+								v117 = v117x
+							}
+							// 468: ld.f64
+							v118a := uint64(r0[l]) + 0xc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v118a, 8)
+							}
+							var v118 uint64
+							if v118ao := v118a - v118aw.Base; v118ao < v118aw.End && v118a&7 == 0 {
+								v118 = runtime.Load64(v118aw.Mem, v118ao)
+							} else {
+								v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 8, l)
+								if !v118ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v118a, 8, "testdata/ptx/O0/fround.ptx:468")
+									continue
+								}
+								v118 = v118x
+							}
+							// 469: fma.rz.f64
+							v119 := isa.FmaF64(v116, v117, v118, isa.RZ)
+							r105[l] = v119
+							// 470: ld.u64
+							v120a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v120a, 8)
+							}
+							var v120 uint64
+							if v120ao := v120a - v120aw.Base; v120ao < v120aw.End && v120a&7 == 0 {
+								v120 = runtime.Load64(v120aw.Mem, v120ao)
+							} else {
+								v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
+								if !v120ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:470")
+									continue
+								}
+								v120 = v120x
+							}
+							r106[l] = v120
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 466: ld.f64
+							v116a := uint64(r0[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v116a, 8)
+							}
+							var v116 uint64
+							if v116ao := v116a - v116aw.Base; v116ao < v116aw.End && v116a&7 == 0 {
+								v116 = runtime.Load64(v116aw.Mem, v116ao)
+							} else {
+								v116x, v116ok := w.TryLoad(v116aw, runtime.SpaceGeneric, v116a, 8, l)
+								if !v116ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v116a, 8, "testdata/ptx/O0/fround.ptx:466")
+									continue
+								}
+								v116 = v116x
+							}
+							// 467: ld.f64
+							v117a := uint64(r0[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v117a, 8)
+							}
+							var v117 uint64
+							if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&7 == 0 {
+								v117 = runtime.Load64(v117aw.Mem, v117ao)
+							} else {
+								v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGeneric, v117a, 8, l)
+								if !v117ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v117a, 8, "testdata/ptx/O0/fround.ptx:467")
+									continue
+								}
+								v117 = v117x
+							}
+							// 468: ld.f64
+							v118a := uint64(r0[l]) + 0xc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v118a, 8)
+							}
+							var v118 uint64
+							if v118ao := v118a - v118aw.Base; v118ao < v118aw.End && v118a&7 == 0 {
+								v118 = runtime.Load64(v118aw.Mem, v118ao)
+							} else {
+								v118x, v118ok := w.TryLoad(v118aw, runtime.SpaceGeneric, v118a, 8, l)
+								if !v118ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v118a, 8, "testdata/ptx/O0/fround.ptx:468")
+									continue
+								}
+								v118 = v118x
+							}
+							// 469: fma.rz.f64
+							v119 := isa.FmaF64(v116, v117, v118, isa.RZ)
+							r105[l] = v119
+							// 470: ld.u64
+							v120a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v120a, 8)
+							}
+							var v120 uint64
+							if v120ao := v120a - v120aw.Base; v120ao < v120aw.End && v120a&7 == 0 {
+								v120 = runtime.Load64(v120aw.Mem, v120ao)
+							} else {
+								v120x, v120ok := w.TryLoad(v120aw, runtime.SpaceGeneric, v120a, 8, l)
+								if !v120ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v120a, 8, "testdata/ptx/O0/fround.ptx:470")
+									continue
+								}
+								v120 = v120x
+							}
+							r106[l] = v120
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 471: lane-local, one loop over the lanes
+				{
+					s121w := w.Window(311)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 471: st.f64
+							s121 := uint64(r106[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s121, 8)
+							}
+							s121v := uint64(r105[l])
+							if s121o := s121 - s121w.Base; s121o < s121w.End && s121&7 == 0 {
+								runtime.Store64(s121w.Mem, s121o, s121v)
+							} else {
+								w.StoreLane(s121w, runtime.SpaceGeneric, s121, 8, s121v, l, "testdata/ptx/O0/fround.ptx:471")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 471: st.f64
+							s121 := uint64(r106[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s121, 8)
+							}
+							s121v := uint64(r105[l])
+							if s121o := s121 - s121w.Base; s121o < s121w.End && s121&7 == 0 {
+								runtime.Store64(s121w.Mem, s121o, s121v)
+							} else {
+								w.StoreLane(s121w, runtime.SpaceGeneric, s121, 8, s121v, l, "testdata/ptx/O0/fround.ptx:471")
+							}
+						}
+					}
+				}
+				// PTX lines 472, 473, 474: lane-local, one loop over the lanes
+				{
+					v122aw := w.Window(312)
+					v123aw := w.Window(313)
+					v124aw := w.Window(314)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 472: ld.f64
+							v122a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v122a, 8)
+							}
+							var v122 uint64
+							if v122ao := v122a - v122aw.Base; v122ao < v122aw.End && v122a&7 == 0 {
+								v122 = runtime.Load64(v122aw.Mem, v122ao)
+							} else {
+								v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 8, l)
+								if !v122ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v122a, 8, "testdata/ptx/O0/fround.ptx:472")
+									continue
+								}
+								v122 = v122x
+							}
+							r107[l] = v122
+							// 473: ld.f64
+							v123a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v123a, 8)
+							}
+							var v123 uint64
+							if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
+								v123 = runtime.Load64(v123aw.Mem, v123ao)
+							} else {
+								v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
+								if !v123ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/fround.ptx:473")
+									continue
+								}
+								v123 = v123x
+							}
+							r108[l] = v123
+							// 474: ld.f64
+							v124a := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v124a, 8)
+							}
+							var v124 uint64
+							if v124ao := v124a - v124aw.Base; v124ao < v124aw.End && v124a&7 == 0 {
+								v124 = runtime.Load64(v124aw.Mem, v124ao)
+							} else {
+								v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 8, l)
+								if !v124ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v124a, 8, "testdata/ptx/O0/fround.ptx:474")
+									continue
+								}
+								v124 = v124x
+							}
+							r109[l] = v124
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 472: ld.f64
+							v122a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v122a, 8)
+							}
+							var v122 uint64
+							if v122ao := v122a - v122aw.Base; v122ao < v122aw.End && v122a&7 == 0 {
+								v122 = runtime.Load64(v122aw.Mem, v122ao)
+							} else {
+								v122x, v122ok := w.TryLoad(v122aw, runtime.SpaceGeneric, v122a, 8, l)
+								if !v122ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v122a, 8, "testdata/ptx/O0/fround.ptx:472")
+									continue
+								}
+								v122 = v122x
+							}
+							r107[l] = v122
+							// 473: ld.f64
+							v123a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v123a, 8)
+							}
+							var v123 uint64
+							if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&7 == 0 {
+								v123 = runtime.Load64(v123aw.Mem, v123ao)
+							} else {
+								v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGeneric, v123a, 8, l)
+								if !v123ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v123a, 8, "testdata/ptx/O0/fround.ptx:473")
+									continue
+								}
+								v123 = v123x
+							}
+							r108[l] = v123
+							// 474: ld.f64
+							v124a := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v124a, 8)
+							}
+							var v124 uint64
+							if v124ao := v124a - v124aw.Base; v124ao < v124aw.End && v124a&7 == 0 {
+								v124 = runtime.Load64(v124aw.Mem, v124ao)
+							} else {
+								v124x, v124ok := w.TryLoad(v124aw, runtime.SpaceGeneric, v124a, 8, l)
+								if !v124ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v124a, 8, "testdata/ptx/O0/fround.ptx:474")
+									continue
+								}
+								v124 = v124x
+							}
+							r109[l] = v124
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 475: lane-local, one loop over the lanes
+				{
+					s125w := w.Window(315)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 475: st.f64
+							s125 := uint64(r0[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s125, 8)
+							}
+							s125v := uint64(r107[l])
+							if s125o := s125 - s125w.Base; s125o < s125w.End && s125&7 == 0 {
+								runtime.Store64(s125w.Mem, s125o, s125v)
+							} else {
+								w.StoreLane(s125w, runtime.SpaceGeneric, s125, 8, s125v, l, "testdata/ptx/O0/fround.ptx:475")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 475: st.f64
+							s125 := uint64(r0[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s125, 8)
+							}
+							s125v := uint64(r107[l])
+							if s125o := s125 - s125w.Base; s125o < s125w.End && s125&7 == 0 {
+								runtime.Store64(s125w.Mem, s125o, s125v)
+							} else {
+								w.StoreLane(s125w, runtime.SpaceGeneric, s125, 8, s125v, l, "testdata/ptx/O0/fround.ptx:475")
+							}
+						}
+					}
+				}
+				// PTX lines 476: lane-local, one loop over the lanes
+				{
+					s126w := w.Window(316)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 476: st.f64
+							s126 := uint64(r0[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s126, 8)
+							}
+							s126v := uint64(r108[l])
+							if s126o := s126 - s126w.Base; s126o < s126w.End && s126&7 == 0 {
+								runtime.Store64(s126w.Mem, s126o, s126v)
+							} else {
+								w.StoreLane(s126w, runtime.SpaceGeneric, s126, 8, s126v, l, "testdata/ptx/O0/fround.ptx:476")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 476: st.f64
+							s126 := uint64(r0[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s126, 8)
+							}
+							s126v := uint64(r108[l])
+							if s126o := s126 - s126w.Base; s126o < s126w.End && s126&7 == 0 {
+								runtime.Store64(s126w.Mem, s126o, s126v)
+							} else {
+								w.StoreLane(s126w, runtime.SpaceGeneric, s126, 8, s126v, l, "testdata/ptx/O0/fround.ptx:476")
+							}
+						}
+					}
+				}
+				// PTX lines 477: lane-local, one loop over the lanes
+				{
+					s127w := w.Window(317)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 477: st.f64
+							s127 := uint64(r0[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s127, 8)
+							}
+							s127v := uint64(r109[l])
+							if s127o := s127 - s127w.Base; s127o < s127w.End && s127&7 == 0 {
+								runtime.Store64(s127w.Mem, s127o, s127v)
+							} else {
+								w.StoreLane(s127w, runtime.SpaceGeneric, s127, 8, s127v, l, "testdata/ptx/O0/fround.ptx:477")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 477: st.f64
+							s127 := uint64(r0[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s127, 8)
+							}
+							s127v := uint64(r109[l])
+							if s127o := s127 - s127w.Base; s127o < s127w.End && s127&7 == 0 {
+								runtime.Store64(s127w.Mem, s127o, s127v)
+							} else {
+								w.StoreLane(s127w, runtime.SpaceGeneric, s127, 8, s127v, l, "testdata/ptx/O0/fround.ptx:477")
+							}
+						}
+					}
+				}
+				// PTX lines 478, 479, 480, 481, 482: lane-local, one loop over the lanes
+				{
+					v128aw := w.Window(318)
+					v129aw := w.Window(319)
+					v130aw := w.Window(320)
+					v132aw := w.Window(321)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 478: ld.f64
+							v128a := uint64(r0[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v128a, 8)
+							}
+							var v128 uint64
+							if v128ao := v128a - v128aw.Base; v128ao < v128aw.End && v128a&7 == 0 {
+								v128 = runtime.Load64(v128aw.Mem, v128ao)
+							} else {
+								v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 8, l)
+								if !v128ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v128a, 8, "testdata/ptx/O0/fround.ptx:478")
+									continue
+								}
+								v128 = v128x
+							}
+							// 479: ld.f64
+							v129a := uint64(r0[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v129a, 8)
+							}
+							var v129 uint64
+							if v129ao := v129a - v129aw.Base; v129ao < v129aw.End && v129a&7 == 0 {
+								v129 = runtime.Load64(v129aw.Mem, v129ao)
+							} else {
+								v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 8, l)
+								if !v129ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v129a, 8, "testdata/ptx/O0/fround.ptx:479")
+									continue
+								}
+								v129 = v129x
+							}
+							// 480: ld.f64
+							v130a := uint64(r0[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v130a, 8)
+							}
+							var v130 uint64
+							if v130ao := v130a - v130aw.Base; v130ao < v130aw.End && v130a&7 == 0 {
+								v130 = runtime.Load64(v130aw.Mem, v130ao)
+							} else {
+								v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 8, l)
+								if !v130ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v130a, 8, "testdata/ptx/O0/fround.ptx:480")
+									continue
+								}
+								v130 = v130x
+							}
+							// 481: fma.rp.f64
+							v131 := isa.FmaF64(v128, v129, v130, isa.RP)
+							r113[l] = v131
+							// 482: ld.u64
+							v132a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v132a, 8)
+							}
+							var v132 uint64
+							if v132ao := v132a - v132aw.Base; v132ao < v132aw.End && v132a&7 == 0 {
+								v132 = runtime.Load64(v132aw.Mem, v132ao)
+							} else {
+								v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
+								if !v132ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:482")
+									continue
+								}
+								v132 = v132x
+							}
+							r114[l] = v132
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 478: ld.f64
+							v128a := uint64(r0[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v128a, 8)
+							}
+							var v128 uint64
+							if v128ao := v128a - v128aw.Base; v128ao < v128aw.End && v128a&7 == 0 {
+								v128 = runtime.Load64(v128aw.Mem, v128ao)
+							} else {
+								v128x, v128ok := w.TryLoad(v128aw, runtime.SpaceGeneric, v128a, 8, l)
+								if !v128ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v128a, 8, "testdata/ptx/O0/fround.ptx:478")
+									continue
+								}
+								v128 = v128x
+							}
+							// 479: ld.f64
+							v129a := uint64(r0[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v129a, 8)
+							}
+							var v129 uint64
+							if v129ao := v129a - v129aw.Base; v129ao < v129aw.End && v129a&7 == 0 {
+								v129 = runtime.Load64(v129aw.Mem, v129ao)
+							} else {
+								v129x, v129ok := w.TryLoad(v129aw, runtime.SpaceGeneric, v129a, 8, l)
+								if !v129ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v129a, 8, "testdata/ptx/O0/fround.ptx:479")
+									continue
+								}
+								v129 = v129x
+							}
+							// 480: ld.f64
+							v130a := uint64(r0[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v130a, 8)
+							}
+							var v130 uint64
+							if v130ao := v130a - v130aw.Base; v130ao < v130aw.End && v130a&7 == 0 {
+								v130 = runtime.Load64(v130aw.Mem, v130ao)
+							} else {
+								v130x, v130ok := w.TryLoad(v130aw, runtime.SpaceGeneric, v130a, 8, l)
+								if !v130ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v130a, 8, "testdata/ptx/O0/fround.ptx:480")
+									continue
+								}
+								v130 = v130x
+							}
+							// 481: fma.rp.f64
+							v131 := isa.FmaF64(v128, v129, v130, isa.RP)
+							r113[l] = v131
+							// 482: ld.u64
+							v132a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v132a, 8)
+							}
+							var v132 uint64
+							if v132ao := v132a - v132aw.Base; v132ao < v132aw.End && v132a&7 == 0 {
+								v132 = runtime.Load64(v132aw.Mem, v132ao)
+							} else {
+								v132x, v132ok := w.TryLoad(v132aw, runtime.SpaceGeneric, v132a, 8, l)
+								if !v132ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v132a, 8, "testdata/ptx/O0/fround.ptx:482")
+									continue
+								}
+								v132 = v132x
+							}
+							r114[l] = v132
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 483: lane-local, one loop over the lanes
+				{
+					s133w := w.Window(322)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 483: st.f64
+							s133 := uint64(r114[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s133, 8)
+							}
+							s133v := uint64(r113[l])
+							if s133o := s133 - s133w.Base; s133o < s133w.End && s133&7 == 0 {
+								runtime.Store64(s133w.Mem, s133o, s133v)
+							} else {
+								w.StoreLane(s133w, runtime.SpaceGeneric, s133, 8, s133v, l, "testdata/ptx/O0/fround.ptx:483")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 483: st.f64
+							s133 := uint64(r114[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s133, 8)
+							}
+							s133v := uint64(r113[l])
+							if s133o := s133 - s133w.Base; s133o < s133w.End && s133&7 == 0 {
+								runtime.Store64(s133w.Mem, s133o, s133v)
+							} else {
+								w.StoreLane(s133w, runtime.SpaceGeneric, s133, 8, s133v, l, "testdata/ptx/O0/fround.ptx:483")
+							}
+						}
+					}
+				}
+				// PTX lines 484, 485, 486: lane-local, one loop over the lanes
+				{
+					v134aw := w.Window(323)
+					v135aw := w.Window(324)
+					v136aw := w.Window(325)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 484: ld.f64
+							v134a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v134a, 8)
+							}
+							var v134 uint64
+							if v134ao := v134a - v134aw.Base; v134ao < v134aw.End && v134a&7 == 0 {
+								v134 = runtime.Load64(v134aw.Mem, v134ao)
+							} else {
+								v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 8, l)
+								if !v134ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v134a, 8, "testdata/ptx/O0/fround.ptx:484")
+									continue
+								}
+								v134 = v134x
+							}
+							r115[l] = v134
+							// 485: ld.f64
+							v135a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v135a, 8)
+							}
+							var v135 uint64
+							if v135ao := v135a - v135aw.Base; v135ao < v135aw.End && v135a&7 == 0 {
+								v135 = runtime.Load64(v135aw.Mem, v135ao)
+							} else {
+								v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 8, l)
+								if !v135ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v135a, 8, "testdata/ptx/O0/fround.ptx:485")
+									continue
+								}
+								v135 = v135x
+							}
+							r116[l] = v135
+							// 486: ld.f64
+							v136a := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v136a, 8)
+							}
+							var v136 uint64
+							if v136ao := v136a - v136aw.Base; v136ao < v136aw.End && v136a&7 == 0 {
+								v136 = runtime.Load64(v136aw.Mem, v136ao)
+							} else {
+								v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 8, l)
+								if !v136ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v136a, 8, "testdata/ptx/O0/fround.ptx:486")
+									continue
+								}
+								v136 = v136x
+							}
+							r117[l] = v136
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 484: ld.f64
+							v134a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v134a, 8)
+							}
+							var v134 uint64
+							if v134ao := v134a - v134aw.Base; v134ao < v134aw.End && v134a&7 == 0 {
+								v134 = runtime.Load64(v134aw.Mem, v134ao)
+							} else {
+								v134x, v134ok := w.TryLoad(v134aw, runtime.SpaceGeneric, v134a, 8, l)
+								if !v134ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v134a, 8, "testdata/ptx/O0/fround.ptx:484")
+									continue
+								}
+								v134 = v134x
+							}
+							r115[l] = v134
+							// 485: ld.f64
+							v135a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v135a, 8)
+							}
+							var v135 uint64
+							if v135ao := v135a - v135aw.Base; v135ao < v135aw.End && v135a&7 == 0 {
+								v135 = runtime.Load64(v135aw.Mem, v135ao)
+							} else {
+								v135x, v135ok := w.TryLoad(v135aw, runtime.SpaceGeneric, v135a, 8, l)
+								if !v135ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v135a, 8, "testdata/ptx/O0/fround.ptx:485")
+									continue
+								}
+								v135 = v135x
+							}
+							r116[l] = v135
+							// 486: ld.f64
+							v136a := uint64(r0[l]) + 0x198
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v136a, 8)
+							}
+							var v136 uint64
+							if v136ao := v136a - v136aw.Base; v136ao < v136aw.End && v136a&7 == 0 {
+								v136 = runtime.Load64(v136aw.Mem, v136ao)
+							} else {
+								v136x, v136ok := w.TryLoad(v136aw, runtime.SpaceGeneric, v136a, 8, l)
+								if !v136ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v136a, 8, "testdata/ptx/O0/fround.ptx:486")
+									continue
+								}
+								v136 = v136x
+							}
+							r117[l] = v136
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 487: lane-local, one loop over the lanes
+				{
+					s137w := w.Window(326)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 487: st.f64
+							s137 := uint64(r0[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s137, 8)
+							}
+							s137v := uint64(r115[l])
+							if s137o := s137 - s137w.Base; s137o < s137w.End && s137&7 == 0 {
+								runtime.Store64(s137w.Mem, s137o, s137v)
+							} else {
+								w.StoreLane(s137w, runtime.SpaceGeneric, s137, 8, s137v, l, "testdata/ptx/O0/fround.ptx:487")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 487: st.f64
+							s137 := uint64(r0[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s137, 8)
+							}
+							s137v := uint64(r115[l])
+							if s137o := s137 - s137w.Base; s137o < s137w.End && s137&7 == 0 {
+								runtime.Store64(s137w.Mem, s137o, s137v)
+							} else {
+								w.StoreLane(s137w, runtime.SpaceGeneric, s137, 8, s137v, l, "testdata/ptx/O0/fround.ptx:487")
+							}
+						}
+					}
+				}
+				// PTX lines 488: lane-local, one loop over the lanes
+				{
+					s138w := w.Window(327)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 488: st.f64
+							s138 := uint64(r0[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s138, 8)
+							}
+							s138v := uint64(r116[l])
+							if s138o := s138 - s138w.Base; s138o < s138w.End && s138&7 == 0 {
+								runtime.Store64(s138w.Mem, s138o, s138v)
+							} else {
+								w.StoreLane(s138w, runtime.SpaceGeneric, s138, 8, s138v, l, "testdata/ptx/O0/fround.ptx:488")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 488: st.f64
+							s138 := uint64(r0[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s138, 8)
+							}
+							s138v := uint64(r116[l])
+							if s138o := s138 - s138w.Base; s138o < s138w.End && s138&7 == 0 {
+								runtime.Store64(s138w.Mem, s138o, s138v)
+							} else {
+								w.StoreLane(s138w, runtime.SpaceGeneric, s138, 8, s138v, l, "testdata/ptx/O0/fround.ptx:488")
+							}
+						}
+					}
+				}
+				// PTX lines 489: lane-local, one loop over the lanes
+				{
+					s139w := w.Window(328)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 489: st.f64
+							s139 := uint64(r0[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s139, 8)
+							}
+							s139v := uint64(r117[l])
+							if s139o := s139 - s139w.Base; s139o < s139w.End && s139&7 == 0 {
+								runtime.Store64(s139w.Mem, s139o, s139v)
+							} else {
+								w.StoreLane(s139w, runtime.SpaceGeneric, s139, 8, s139v, l, "testdata/ptx/O0/fround.ptx:489")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 489: st.f64
+							s139 := uint64(r0[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s139, 8)
+							}
+							s139v := uint64(r117[l])
+							if s139o := s139 - s139w.Base; s139o < s139w.End && s139&7 == 0 {
+								runtime.Store64(s139w.Mem, s139o, s139v)
+							} else {
+								w.StoreLane(s139w, runtime.SpaceGeneric, s139, 8, s139v, l, "testdata/ptx/O0/fround.ptx:489")
+							}
+						}
+					}
+				}
+				// PTX lines 490, 491, 492, 493, 494: lane-local, one loop over the lanes
+				{
+					v140aw := w.Window(329)
+					v141aw := w.Window(330)
+					v142aw := w.Window(331)
+					v144aw := w.Window(332)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 490: ld.f64
+							v140a := uint64(r0[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v140a, 8)
+							}
+							var v140 uint64
+							if v140ao := v140a - v140aw.Base; v140ao < v140aw.End && v140a&7 == 0 {
+								v140 = runtime.Load64(v140aw.Mem, v140ao)
+							} else {
+								v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 8, l)
+								if !v140ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v140a, 8, "testdata/ptx/O0/fround.ptx:490")
+									continue
+								}
+								v140 = v140x
+							}
+							// 491: ld.f64
+							v141a := uint64(r0[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v141a, 8)
+							}
+							var v141 uint64
+							if v141ao := v141a - v141aw.Base; v141ao < v141aw.End && v141a&7 == 0 {
+								v141 = runtime.Load64(v141aw.Mem, v141ao)
+							} else {
+								v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 8, l)
+								if !v141ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v141a, 8, "testdata/ptx/O0/fround.ptx:491")
+									continue
+								}
+								v141 = v141x
+							}
+							// 492: ld.f64
+							v142a := uint64(r0[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v142a, 8)
+							}
+							var v142 uint64
+							if v142ao := v142a - v142aw.Base; v142ao < v142aw.End && v142a&7 == 0 {
+								v142 = runtime.Load64(v142aw.Mem, v142ao)
+							} else {
+								v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 8, l)
+								if !v142ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v142a, 8, "testdata/ptx/O0/fround.ptx:492")
+									continue
+								}
+								v142 = v142x
+							}
+							// 493: fma.rm.f64
+							v143 := isa.FmaF64(v140, v141, v142, isa.RM)
+							r121[l] = v143
+							// 494: ld.u64
+							v144a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v144a, 8)
+							}
+							var v144 uint64
+							if v144ao := v144a - v144aw.Base; v144ao < v144aw.End && v144a&7 == 0 {
+								v144 = runtime.Load64(v144aw.Mem, v144ao)
+							} else {
+								v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
+								if !v144ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:494")
+									continue
+								}
+								v144 = v144x
+							}
+							r122[l] = v144
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 490: ld.f64
+							v140a := uint64(r0[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v140a, 8)
+							}
+							var v140 uint64
+							if v140ao := v140a - v140aw.Base; v140ao < v140aw.End && v140a&7 == 0 {
+								v140 = runtime.Load64(v140aw.Mem, v140ao)
+							} else {
+								v140x, v140ok := w.TryLoad(v140aw, runtime.SpaceGeneric, v140a, 8, l)
+								if !v140ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v140a, 8, "testdata/ptx/O0/fround.ptx:490")
+									continue
+								}
+								v140 = v140x
+							}
+							// 491: ld.f64
+							v141a := uint64(r0[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v141a, 8)
+							}
+							var v141 uint64
+							if v141ao := v141a - v141aw.Base; v141ao < v141aw.End && v141a&7 == 0 {
+								v141 = runtime.Load64(v141aw.Mem, v141ao)
+							} else {
+								v141x, v141ok := w.TryLoad(v141aw, runtime.SpaceGeneric, v141a, 8, l)
+								if !v141ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v141a, 8, "testdata/ptx/O0/fround.ptx:491")
+									continue
+								}
+								v141 = v141x
+							}
+							// 492: ld.f64
+							v142a := uint64(r0[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v142a, 8)
+							}
+							var v142 uint64
+							if v142ao := v142a - v142aw.Base; v142ao < v142aw.End && v142a&7 == 0 {
+								v142 = runtime.Load64(v142aw.Mem, v142ao)
+							} else {
+								v142x, v142ok := w.TryLoad(v142aw, runtime.SpaceGeneric, v142a, 8, l)
+								if !v142ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v142a, 8, "testdata/ptx/O0/fround.ptx:492")
+									continue
+								}
+								v142 = v142x
+							}
+							// 493: fma.rm.f64
+							v143 := isa.FmaF64(v140, v141, v142, isa.RM)
+							r121[l] = v143
+							// 494: ld.u64
+							v144a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v144a, 8)
+							}
+							var v144 uint64
+							if v144ao := v144a - v144aw.Base; v144ao < v144aw.End && v144a&7 == 0 {
+								v144 = runtime.Load64(v144aw.Mem, v144ao)
+							} else {
+								v144x, v144ok := w.TryLoad(v144aw, runtime.SpaceGeneric, v144a, 8, l)
+								if !v144ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v144a, 8, "testdata/ptx/O0/fround.ptx:494")
+									continue
+								}
+								v144 = v144x
+							}
+							r122[l] = v144
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 495: lane-local, one loop over the lanes
+				{
+					s145w := w.Window(333)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 495: st.f64
+							s145 := uint64(r122[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s145, 8)
+							}
+							s145v := uint64(r121[l])
+							if s145o := s145 - s145w.Base; s145o < s145w.End && s145&7 == 0 {
+								runtime.Store64(s145w.Mem, s145o, s145v)
+							} else {
+								w.StoreLane(s145w, runtime.SpaceGeneric, s145, 8, s145v, l, "testdata/ptx/O0/fround.ptx:495")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 495: st.f64
+							s145 := uint64(r122[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s145, 8)
+							}
+							s145v := uint64(r121[l])
+							if s145o := s145 - s145w.Base; s145o < s145w.End && s145&7 == 0 {
+								runtime.Store64(s145w.Mem, s145o, s145v)
+							} else {
+								w.StoreLane(s145w, runtime.SpaceGeneric, s145, 8, s145v, l, "testdata/ptx/O0/fround.ptx:495")
+							}
+						}
+					}
+				}
+				// PTX lines 496, 497: lane-local, one loop over the lanes
+				{
+					v146aw := w.Window(334)
+					v147aw := w.Window(335)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 496: ld.f64
+							v146a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v146a, 8)
+							}
+							var v146 uint64
+							if v146ao := v146a - v146aw.Base; v146ao < v146aw.End && v146a&7 == 0 {
+								v146 = runtime.Load64(v146aw.Mem, v146ao)
+							} else {
+								v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 8, l)
+								if !v146ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v146a, 8, "testdata/ptx/O0/fround.ptx:496")
+									continue
+								}
+								v146 = v146x
+							}
+							r123[l] = v146
+							// 497: ld.f64
+							v147a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v147a, 8)
+							}
+							var v147 uint64
+							if v147ao := v147a - v147aw.Base; v147ao < v147aw.End && v147a&7 == 0 {
+								v147 = runtime.Load64(v147aw.Mem, v147ao)
+							} else {
+								v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 8, l)
+								if !v147ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v147a, 8, "testdata/ptx/O0/fround.ptx:497")
+									continue
+								}
+								v147 = v147x
+							}
+							r124[l] = v147
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 496: ld.f64
+							v146a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v146a, 8)
+							}
+							var v146 uint64
+							if v146ao := v146a - v146aw.Base; v146ao < v146aw.End && v146a&7 == 0 {
+								v146 = runtime.Load64(v146aw.Mem, v146ao)
+							} else {
+								v146x, v146ok := w.TryLoad(v146aw, runtime.SpaceGeneric, v146a, 8, l)
+								if !v146ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v146a, 8, "testdata/ptx/O0/fround.ptx:496")
+									continue
+								}
+								v146 = v146x
+							}
+							r123[l] = v146
+							// 497: ld.f64
+							v147a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v147a, 8)
+							}
+							var v147 uint64
+							if v147ao := v147a - v147aw.Base; v147ao < v147aw.End && v147a&7 == 0 {
+								v147 = runtime.Load64(v147aw.Mem, v147ao)
+							} else {
+								v147x, v147ok := w.TryLoad(v147aw, runtime.SpaceGeneric, v147a, 8, l)
+								if !v147ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v147a, 8, "testdata/ptx/O0/fround.ptx:497")
+									continue
+								}
+								v147 = v147x
+							}
+							r124[l] = v147
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 498: lane-local, one loop over the lanes
+				{
+					s148w := w.Window(336)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 498: st.f64
+							s148 := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s148, 8)
+							}
+							s148v := uint64(r123[l])
+							if s148o := s148 - s148w.Base; s148o < s148w.End && s148&7 == 0 {
+								runtime.Store64(s148w.Mem, s148o, s148v)
+							} else {
+								w.StoreLane(s148w, runtime.SpaceGeneric, s148, 8, s148v, l, "testdata/ptx/O0/fround.ptx:498")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 498: st.f64
+							s148 := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s148, 8)
+							}
+							s148v := uint64(r123[l])
+							if s148o := s148 - s148w.Base; s148o < s148w.End && s148&7 == 0 {
+								runtime.Store64(s148w.Mem, s148o, s148v)
+							} else {
+								w.StoreLane(s148w, runtime.SpaceGeneric, s148, 8, s148v, l, "testdata/ptx/O0/fround.ptx:498")
+							}
+						}
+					}
+				}
+				// PTX lines 499: lane-local, one loop over the lanes
+				{
+					s149w := w.Window(337)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 499: st.f64
+							s149 := uint64(r0[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s149, 8)
+							}
+							s149v := uint64(r124[l])
+							if s149o := s149 - s149w.Base; s149o < s149w.End && s149&7 == 0 {
+								runtime.Store64(s149w.Mem, s149o, s149v)
+							} else {
+								w.StoreLane(s149w, runtime.SpaceGeneric, s149, 8, s149v, l, "testdata/ptx/O0/fround.ptx:499")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 499: st.f64
+							s149 := uint64(r0[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s149, 8)
+							}
+							s149v := uint64(r124[l])
+							if s149o := s149 - s149w.Base; s149o < s149w.End && s149&7 == 0 {
+								runtime.Store64(s149w.Mem, s149o, s149v)
+							} else {
+								w.StoreLane(s149w, runtime.SpaceGeneric, s149, 8, s149v, l, "testdata/ptx/O0/fround.ptx:499")
+							}
+						}
+					}
+				}
+				// PTX lines 500, 501, 502, 503: lane-local, one loop over the lanes
+				{
+					v150aw := w.Window(338)
+					v151aw := w.Window(339)
+					v153aw := w.Window(340)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 500: ld.f64
+							v150a := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v150a, 8)
+							}
+							var v150 uint64
+							if v150ao := v150a - v150aw.Base; v150ao < v150aw.End && v150a&7 == 0 {
+								v150 = runtime.Load64(v150aw.Mem, v150ao)
+							} else {
+								v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 8, l)
+								if !v150ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v150a, 8, "testdata/ptx/O0/fround.ptx:500")
+									continue
+								}
+								v150 = v150x
+							}
+							// 501: ld.f64
+							v151a := uint64(r0[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v151a, 8)
+							}
+							var v151 uint64
+							if v151ao := v151a - v151aw.Base; v151ao < v151aw.End && v151a&7 == 0 {
+								v151 = runtime.Load64(v151aw.Mem, v151ao)
+							} else {
+								v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 8, l)
+								if !v151ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v151a, 8, "testdata/ptx/O0/fround.ptx:501")
+									continue
+								}
+								v151 = v151x
+							}
+							// 502: div.rn.f64
+							v152 := isa.DivF64(v150, v151, isa.RN)
+							r127[l] = v152
+							// 503: ld.u64
+							v153a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v153a, 8)
+							}
+							var v153 uint64
+							if v153ao := v153a - v153aw.Base; v153ao < v153aw.End && v153a&7 == 0 {
+								v153 = runtime.Load64(v153aw.Mem, v153ao)
+							} else {
+								v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
+								if !v153ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:503")
+									continue
+								}
+								v153 = v153x
+							}
+							r128[l] = v153
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 500: ld.f64
+							v150a := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v150a, 8)
+							}
+							var v150 uint64
+							if v150ao := v150a - v150aw.Base; v150ao < v150aw.End && v150a&7 == 0 {
+								v150 = runtime.Load64(v150aw.Mem, v150ao)
+							} else {
+								v150x, v150ok := w.TryLoad(v150aw, runtime.SpaceGeneric, v150a, 8, l)
+								if !v150ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v150a, 8, "testdata/ptx/O0/fround.ptx:500")
+									continue
+								}
+								v150 = v150x
+							}
+							// 501: ld.f64
+							v151a := uint64(r0[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v151a, 8)
+							}
+							var v151 uint64
+							if v151ao := v151a - v151aw.Base; v151ao < v151aw.End && v151a&7 == 0 {
+								v151 = runtime.Load64(v151aw.Mem, v151ao)
+							} else {
+								v151x, v151ok := w.TryLoad(v151aw, runtime.SpaceGeneric, v151a, 8, l)
+								if !v151ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v151a, 8, "testdata/ptx/O0/fround.ptx:501")
+									continue
+								}
+								v151 = v151x
+							}
+							// 502: div.rn.f64
+							v152 := isa.DivF64(v150, v151, isa.RN)
+							r127[l] = v152
+							// 503: ld.u64
+							v153a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v153a, 8)
+							}
+							var v153 uint64
+							if v153ao := v153a - v153aw.Base; v153ao < v153aw.End && v153a&7 == 0 {
+								v153 = runtime.Load64(v153aw.Mem, v153ao)
+							} else {
+								v153x, v153ok := w.TryLoad(v153aw, runtime.SpaceGeneric, v153a, 8, l)
+								if !v153ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v153a, 8, "testdata/ptx/O0/fround.ptx:503")
+									continue
+								}
+								v153 = v153x
+							}
+							r128[l] = v153
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 504: lane-local, one loop over the lanes
+				{
+					s154w := w.Window(341)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 504: st.f64
+							s154 := uint64(r128[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s154, 8)
+							}
+							s154v := uint64(r127[l])
+							if s154o := s154 - s154w.Base; s154o < s154w.End && s154&7 == 0 {
+								runtime.Store64(s154w.Mem, s154o, s154v)
+							} else {
+								w.StoreLane(s154w, runtime.SpaceGeneric, s154, 8, s154v, l, "testdata/ptx/O0/fround.ptx:504")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 504: st.f64
+							s154 := uint64(r128[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s154, 8)
+							}
+							s154v := uint64(r127[l])
+							if s154o := s154 - s154w.Base; s154o < s154w.End && s154&7 == 0 {
+								runtime.Store64(s154w.Mem, s154o, s154v)
+							} else {
+								w.StoreLane(s154w, runtime.SpaceGeneric, s154, 8, s154v, l, "testdata/ptx/O0/fround.ptx:504")
+							}
+						}
+					}
+				}
+				// PTX lines 505, 506: lane-local, one loop over the lanes
+				{
+					v155aw := w.Window(342)
+					v156aw := w.Window(343)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 505: ld.f64
+							v155a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v155a, 8)
+							}
+							var v155 uint64
+							if v155ao := v155a - v155aw.Base; v155ao < v155aw.End && v155a&7 == 0 {
+								v155 = runtime.Load64(v155aw.Mem, v155ao)
+							} else {
+								v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 8, l)
+								if !v155ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v155a, 8, "testdata/ptx/O0/fround.ptx:505")
+									continue
+								}
+								v155 = v155x
+							}
+							r129[l] = v155
+							// 506: ld.f64
+							v156a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v156a, 8)
+							}
+							var v156 uint64
+							if v156ao := v156a - v156aw.Base; v156ao < v156aw.End && v156a&7 == 0 {
+								v156 = runtime.Load64(v156aw.Mem, v156ao)
+							} else {
+								v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 8, l)
+								if !v156ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v156a, 8, "testdata/ptx/O0/fround.ptx:506")
+									continue
+								}
+								v156 = v156x
+							}
+							r130[l] = v156
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 505: ld.f64
+							v155a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v155a, 8)
+							}
+							var v155 uint64
+							if v155ao := v155a - v155aw.Base; v155ao < v155aw.End && v155a&7 == 0 {
+								v155 = runtime.Load64(v155aw.Mem, v155ao)
+							} else {
+								v155x, v155ok := w.TryLoad(v155aw, runtime.SpaceGeneric, v155a, 8, l)
+								if !v155ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v155a, 8, "testdata/ptx/O0/fround.ptx:505")
+									continue
+								}
+								v155 = v155x
+							}
+							r129[l] = v155
+							// 506: ld.f64
+							v156a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v156a, 8)
+							}
+							var v156 uint64
+							if v156ao := v156a - v156aw.Base; v156ao < v156aw.End && v156a&7 == 0 {
+								v156 = runtime.Load64(v156aw.Mem, v156ao)
+							} else {
+								v156x, v156ok := w.TryLoad(v156aw, runtime.SpaceGeneric, v156a, 8, l)
+								if !v156ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v156a, 8, "testdata/ptx/O0/fround.ptx:506")
+									continue
+								}
+								v156 = v156x
+							}
+							r130[l] = v156
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 507: lane-local, one loop over the lanes
+				{
+					s157w := w.Window(344)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 507: st.f64
+							s157 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s157, 8)
+							}
+							s157v := uint64(r129[l])
+							if s157o := s157 - s157w.Base; s157o < s157w.End && s157&7 == 0 {
+								runtime.Store64(s157w.Mem, s157o, s157v)
+							} else {
+								w.StoreLane(s157w, runtime.SpaceGeneric, s157, 8, s157v, l, "testdata/ptx/O0/fround.ptx:507")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 507: st.f64
+							s157 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s157, 8)
+							}
+							s157v := uint64(r129[l])
+							if s157o := s157 - s157w.Base; s157o < s157w.End && s157&7 == 0 {
+								runtime.Store64(s157w.Mem, s157o, s157v)
+							} else {
+								w.StoreLane(s157w, runtime.SpaceGeneric, s157, 8, s157v, l, "testdata/ptx/O0/fround.ptx:507")
+							}
+						}
+					}
+				}
+				// PTX lines 508: lane-local, one loop over the lanes
+				{
+					s158w := w.Window(345)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 508: st.f64
+							s158 := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s158, 8)
+							}
+							s158v := uint64(r130[l])
+							if s158o := s158 - s158w.Base; s158o < s158w.End && s158&7 == 0 {
+								runtime.Store64(s158w.Mem, s158o, s158v)
+							} else {
+								w.StoreLane(s158w, runtime.SpaceGeneric, s158, 8, s158v, l, "testdata/ptx/O0/fround.ptx:508")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 508: st.f64
+							s158 := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s158, 8)
+							}
+							s158v := uint64(r130[l])
+							if s158o := s158 - s158w.Base; s158o < s158w.End && s158&7 == 0 {
+								runtime.Store64(s158w.Mem, s158o, s158v)
+							} else {
+								w.StoreLane(s158w, runtime.SpaceGeneric, s158, 8, s158v, l, "testdata/ptx/O0/fround.ptx:508")
+							}
+						}
+					}
+				}
+				// PTX lines 509, 510, 511, 512: lane-local, one loop over the lanes
+				{
+					v159aw := w.Window(346)
+					v160aw := w.Window(347)
+					v162aw := w.Window(348)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 509: ld.f64
+							v159a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v159a, 8)
+							}
+							var v159 uint64
+							if v159ao := v159a - v159aw.Base; v159ao < v159aw.End && v159a&7 == 0 {
+								v159 = runtime.Load64(v159aw.Mem, v159ao)
+							} else {
+								v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 8, l)
+								if !v159ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v159a, 8, "testdata/ptx/O0/fround.ptx:509")
+									continue
+								}
+								v159 = v159x
+							}
+							// 510: ld.f64
+							v160a := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v160a, 8)
+							}
+							var v160 uint64
+							if v160ao := v160a - v160aw.Base; v160ao < v160aw.End && v160a&7 == 0 {
+								v160 = runtime.Load64(v160aw.Mem, v160ao)
+							} else {
+								v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 8, l)
+								if !v160ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v160a, 8, "testdata/ptx/O0/fround.ptx:510")
+									continue
+								}
+								v160 = v160x
+							}
+							// 511: div.rz.f64
+							v161 := isa.DivF64(v159, v160, isa.RZ)
+							r133[l] = v161
+							// 512: ld.u64
+							v162a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v162a, 8)
+							}
+							var v162 uint64
+							if v162ao := v162a - v162aw.Base; v162ao < v162aw.End && v162a&7 == 0 {
+								v162 = runtime.Load64(v162aw.Mem, v162ao)
+							} else {
+								v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
+								if !v162ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:512")
+									continue
+								}
+								v162 = v162x
+							}
+							r134[l] = v162
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 509: ld.f64
+							v159a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v159a, 8)
+							}
+							var v159 uint64
+							if v159ao := v159a - v159aw.Base; v159ao < v159aw.End && v159a&7 == 0 {
+								v159 = runtime.Load64(v159aw.Mem, v159ao)
+							} else {
+								v159x, v159ok := w.TryLoad(v159aw, runtime.SpaceGeneric, v159a, 8, l)
+								if !v159ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v159a, 8, "testdata/ptx/O0/fround.ptx:509")
+									continue
+								}
+								v159 = v159x
+							}
+							// 510: ld.f64
+							v160a := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v160a, 8)
+							}
+							var v160 uint64
+							if v160ao := v160a - v160aw.Base; v160ao < v160aw.End && v160a&7 == 0 {
+								v160 = runtime.Load64(v160aw.Mem, v160ao)
+							} else {
+								v160x, v160ok := w.TryLoad(v160aw, runtime.SpaceGeneric, v160a, 8, l)
+								if !v160ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v160a, 8, "testdata/ptx/O0/fround.ptx:510")
+									continue
+								}
+								v160 = v160x
+							}
+							// 511: div.rz.f64
+							v161 := isa.DivF64(v159, v160, isa.RZ)
+							r133[l] = v161
+							// 512: ld.u64
+							v162a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v162a, 8)
+							}
+							var v162 uint64
+							if v162ao := v162a - v162aw.Base; v162ao < v162aw.End && v162a&7 == 0 {
+								v162 = runtime.Load64(v162aw.Mem, v162ao)
+							} else {
+								v162x, v162ok := w.TryLoad(v162aw, runtime.SpaceGeneric, v162a, 8, l)
+								if !v162ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v162a, 8, "testdata/ptx/O0/fround.ptx:512")
+									continue
+								}
+								v162 = v162x
+							}
+							r134[l] = v162
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 513: lane-local, one loop over the lanes
+				{
+					s163w := w.Window(349)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 513: st.f64
+							s163 := uint64(r134[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s163, 8)
+							}
+							s163v := uint64(r133[l])
+							if s163o := s163 - s163w.Base; s163o < s163w.End && s163&7 == 0 {
+								runtime.Store64(s163w.Mem, s163o, s163v)
+							} else {
+								w.StoreLane(s163w, runtime.SpaceGeneric, s163, 8, s163v, l, "testdata/ptx/O0/fround.ptx:513")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 513: st.f64
+							s163 := uint64(r134[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s163, 8)
+							}
+							s163v := uint64(r133[l])
+							if s163o := s163 - s163w.Base; s163o < s163w.End && s163&7 == 0 {
+								runtime.Store64(s163w.Mem, s163o, s163v)
+							} else {
+								w.StoreLane(s163w, runtime.SpaceGeneric, s163, 8, s163v, l, "testdata/ptx/O0/fround.ptx:513")
+							}
+						}
+					}
+				}
+				// PTX lines 514, 515: lane-local, one loop over the lanes
+				{
+					v164aw := w.Window(350)
+					v165aw := w.Window(351)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 514: ld.f64
+							v164a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v164a, 8)
+							}
+							var v164 uint64
+							if v164ao := v164a - v164aw.Base; v164ao < v164aw.End && v164a&7 == 0 {
+								v164 = runtime.Load64(v164aw.Mem, v164ao)
+							} else {
+								v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 8, l)
+								if !v164ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v164a, 8, "testdata/ptx/O0/fround.ptx:514")
+									continue
+								}
+								v164 = v164x
+							}
+							r135[l] = v164
+							// 515: ld.f64
+							v165a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v165a, 8)
+							}
+							var v165 uint64
+							if v165ao := v165a - v165aw.Base; v165ao < v165aw.End && v165a&7 == 0 {
+								v165 = runtime.Load64(v165aw.Mem, v165ao)
+							} else {
+								v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 8, l)
+								if !v165ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v165a, 8, "testdata/ptx/O0/fround.ptx:515")
+									continue
+								}
+								v165 = v165x
+							}
+							r136[l] = v165
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 514: ld.f64
+							v164a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v164a, 8)
+							}
+							var v164 uint64
+							if v164ao := v164a - v164aw.Base; v164ao < v164aw.End && v164a&7 == 0 {
+								v164 = runtime.Load64(v164aw.Mem, v164ao)
+							} else {
+								v164x, v164ok := w.TryLoad(v164aw, runtime.SpaceGeneric, v164a, 8, l)
+								if !v164ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v164a, 8, "testdata/ptx/O0/fround.ptx:514")
+									continue
+								}
+								v164 = v164x
+							}
+							r135[l] = v164
+							// 515: ld.f64
+							v165a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v165a, 8)
+							}
+							var v165 uint64
+							if v165ao := v165a - v165aw.Base; v165ao < v165aw.End && v165a&7 == 0 {
+								v165 = runtime.Load64(v165aw.Mem, v165ao)
+							} else {
+								v165x, v165ok := w.TryLoad(v165aw, runtime.SpaceGeneric, v165a, 8, l)
+								if !v165ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v165a, 8, "testdata/ptx/O0/fround.ptx:515")
+									continue
+								}
+								v165 = v165x
+							}
+							r136[l] = v165
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 516: lane-local, one loop over the lanes
+				{
+					s166w := w.Window(352)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 516: st.f64
+							s166 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s166, 8)
+							}
+							s166v := uint64(r135[l])
+							if s166o := s166 - s166w.Base; s166o < s166w.End && s166&7 == 0 {
+								runtime.Store64(s166w.Mem, s166o, s166v)
+							} else {
+								w.StoreLane(s166w, runtime.SpaceGeneric, s166, 8, s166v, l, "testdata/ptx/O0/fround.ptx:516")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 516: st.f64
+							s166 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s166, 8)
+							}
+							s166v := uint64(r135[l])
+							if s166o := s166 - s166w.Base; s166o < s166w.End && s166&7 == 0 {
+								runtime.Store64(s166w.Mem, s166o, s166v)
+							} else {
+								w.StoreLane(s166w, runtime.SpaceGeneric, s166, 8, s166v, l, "testdata/ptx/O0/fround.ptx:516")
+							}
+						}
+					}
+				}
+				// PTX lines 517: lane-local, one loop over the lanes
+				{
+					s167w := w.Window(353)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 517: st.f64
+							s167 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s167, 8)
+							}
+							s167v := uint64(r136[l])
+							if s167o := s167 - s167w.Base; s167o < s167w.End && s167&7 == 0 {
+								runtime.Store64(s167w.Mem, s167o, s167v)
+							} else {
+								w.StoreLane(s167w, runtime.SpaceGeneric, s167, 8, s167v, l, "testdata/ptx/O0/fround.ptx:517")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 517: st.f64
+							s167 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s167, 8)
+							}
+							s167v := uint64(r136[l])
+							if s167o := s167 - s167w.Base; s167o < s167w.End && s167&7 == 0 {
+								runtime.Store64(s167w.Mem, s167o, s167v)
+							} else {
+								w.StoreLane(s167w, runtime.SpaceGeneric, s167, 8, s167v, l, "testdata/ptx/O0/fround.ptx:517")
+							}
+						}
+					}
+				}
+				// PTX lines 518, 519, 520, 521: lane-local, one loop over the lanes
+				{
+					v168aw := w.Window(354)
+					v169aw := w.Window(355)
+					v171aw := w.Window(356)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 518: ld.f64
+							v168a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v168a, 8)
+							}
+							var v168 uint64
+							if v168ao := v168a - v168aw.Base; v168ao < v168aw.End && v168a&7 == 0 {
+								v168 = runtime.Load64(v168aw.Mem, v168ao)
+							} else {
+								v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 8, l)
+								if !v168ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v168a, 8, "testdata/ptx/O0/fround.ptx:518")
+									continue
+								}
+								v168 = v168x
+							}
+							// 519: ld.f64
+							v169a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v169a, 8)
+							}
+							var v169 uint64
+							if v169ao := v169a - v169aw.Base; v169ao < v169aw.End && v169a&7 == 0 {
+								v169 = runtime.Load64(v169aw.Mem, v169ao)
+							} else {
+								v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 8, l)
+								if !v169ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v169a, 8, "testdata/ptx/O0/fround.ptx:519")
+									continue
+								}
+								v169 = v169x
+							}
+							// 520: div.rp.f64
+							v170 := isa.DivF64(v168, v169, isa.RP)
+							r139[l] = v170
+							// 521: ld.u64
+							v171a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v171a, 8)
+							}
+							var v171 uint64
+							if v171ao := v171a - v171aw.Base; v171ao < v171aw.End && v171a&7 == 0 {
+								v171 = runtime.Load64(v171aw.Mem, v171ao)
+							} else {
+								v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
+								if !v171ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:521")
+									continue
+								}
+								v171 = v171x
+							}
+							r140[l] = v171
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 518: ld.f64
+							v168a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v168a, 8)
+							}
+							var v168 uint64
+							if v168ao := v168a - v168aw.Base; v168ao < v168aw.End && v168a&7 == 0 {
+								v168 = runtime.Load64(v168aw.Mem, v168ao)
+							} else {
+								v168x, v168ok := w.TryLoad(v168aw, runtime.SpaceGeneric, v168a, 8, l)
+								if !v168ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v168a, 8, "testdata/ptx/O0/fround.ptx:518")
+									continue
+								}
+								v168 = v168x
+							}
+							// 519: ld.f64
+							v169a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v169a, 8)
+							}
+							var v169 uint64
+							if v169ao := v169a - v169aw.Base; v169ao < v169aw.End && v169a&7 == 0 {
+								v169 = runtime.Load64(v169aw.Mem, v169ao)
+							} else {
+								v169x, v169ok := w.TryLoad(v169aw, runtime.SpaceGeneric, v169a, 8, l)
+								if !v169ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v169a, 8, "testdata/ptx/O0/fround.ptx:519")
+									continue
+								}
+								v169 = v169x
+							}
+							// 520: div.rp.f64
+							v170 := isa.DivF64(v168, v169, isa.RP)
+							r139[l] = v170
+							// 521: ld.u64
+							v171a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v171a, 8)
+							}
+							var v171 uint64
+							if v171ao := v171a - v171aw.Base; v171ao < v171aw.End && v171a&7 == 0 {
+								v171 = runtime.Load64(v171aw.Mem, v171ao)
+							} else {
+								v171x, v171ok := w.TryLoad(v171aw, runtime.SpaceGeneric, v171a, 8, l)
+								if !v171ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v171a, 8, "testdata/ptx/O0/fround.ptx:521")
+									continue
+								}
+								v171 = v171x
+							}
+							r140[l] = v171
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 522: lane-local, one loop over the lanes
+				{
+					s172w := w.Window(357)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 522: st.f64
+							s172 := uint64(r140[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s172, 8)
+							}
+							s172v := uint64(r139[l])
+							if s172o := s172 - s172w.Base; s172o < s172w.End && s172&7 == 0 {
+								runtime.Store64(s172w.Mem, s172o, s172v)
+							} else {
+								w.StoreLane(s172w, runtime.SpaceGeneric, s172, 8, s172v, l, "testdata/ptx/O0/fround.ptx:522")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 522: st.f64
+							s172 := uint64(r140[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s172, 8)
+							}
+							s172v := uint64(r139[l])
+							if s172o := s172 - s172w.Base; s172o < s172w.End && s172&7 == 0 {
+								runtime.Store64(s172w.Mem, s172o, s172v)
+							} else {
+								w.StoreLane(s172w, runtime.SpaceGeneric, s172, 8, s172v, l, "testdata/ptx/O0/fround.ptx:522")
+							}
+						}
+					}
+				}
+				// PTX lines 523, 524: lane-local, one loop over the lanes
+				{
+					v173aw := w.Window(358)
+					v174aw := w.Window(359)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 523: ld.f64
+							v173a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v173a, 8)
+							}
+							var v173 uint64
+							if v173ao := v173a - v173aw.Base; v173ao < v173aw.End && v173a&7 == 0 {
+								v173 = runtime.Load64(v173aw.Mem, v173ao)
+							} else {
+								v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 8, l)
+								if !v173ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v173a, 8, "testdata/ptx/O0/fround.ptx:523")
+									continue
+								}
+								v173 = v173x
+							}
+							r141[l] = v173
+							// 524: ld.f64
+							v174a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v174a, 8)
+							}
+							var v174 uint64
+							if v174ao := v174a - v174aw.Base; v174ao < v174aw.End && v174a&7 == 0 {
+								v174 = runtime.Load64(v174aw.Mem, v174ao)
+							} else {
+								v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 8, l)
+								if !v174ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v174a, 8, "testdata/ptx/O0/fround.ptx:524")
+									continue
+								}
+								v174 = v174x
+							}
+							r142[l] = v174
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 523: ld.f64
+							v173a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v173a, 8)
+							}
+							var v173 uint64
+							if v173ao := v173a - v173aw.Base; v173ao < v173aw.End && v173a&7 == 0 {
+								v173 = runtime.Load64(v173aw.Mem, v173ao)
+							} else {
+								v173x, v173ok := w.TryLoad(v173aw, runtime.SpaceGeneric, v173a, 8, l)
+								if !v173ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v173a, 8, "testdata/ptx/O0/fround.ptx:523")
+									continue
+								}
+								v173 = v173x
+							}
+							r141[l] = v173
+							// 524: ld.f64
+							v174a := uint64(r0[l]) + 0x190
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v174a, 8)
+							}
+							var v174 uint64
+							if v174ao := v174a - v174aw.Base; v174ao < v174aw.End && v174a&7 == 0 {
+								v174 = runtime.Load64(v174aw.Mem, v174ao)
+							} else {
+								v174x, v174ok := w.TryLoad(v174aw, runtime.SpaceGeneric, v174a, 8, l)
+								if !v174ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v174a, 8, "testdata/ptx/O0/fround.ptx:524")
+									continue
+								}
+								v174 = v174x
+							}
+							r142[l] = v174
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 525: lane-local, one loop over the lanes
+				{
+					s175w := w.Window(360)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 525: st.f64
+							s175 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s175, 8)
+							}
+							s175v := uint64(r141[l])
+							if s175o := s175 - s175w.Base; s175o < s175w.End && s175&7 == 0 {
+								runtime.Store64(s175w.Mem, s175o, s175v)
+							} else {
+								w.StoreLane(s175w, runtime.SpaceGeneric, s175, 8, s175v, l, "testdata/ptx/O0/fround.ptx:525")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 525: st.f64
+							s175 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s175, 8)
+							}
+							s175v := uint64(r141[l])
+							if s175o := s175 - s175w.Base; s175o < s175w.End && s175&7 == 0 {
+								runtime.Store64(s175w.Mem, s175o, s175v)
+							} else {
+								w.StoreLane(s175w, runtime.SpaceGeneric, s175, 8, s175v, l, "testdata/ptx/O0/fround.ptx:525")
+							}
+						}
+					}
+				}
+				// PTX lines 526: lane-local, one loop over the lanes
+				{
+					s176w := w.Window(361)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 526: st.f64
+							s176 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s176, 8)
+							}
+							s176v := uint64(r142[l])
+							if s176o := s176 - s176w.Base; s176o < s176w.End && s176&7 == 0 {
+								runtime.Store64(s176w.Mem, s176o, s176v)
+							} else {
+								w.StoreLane(s176w, runtime.SpaceGeneric, s176, 8, s176v, l, "testdata/ptx/O0/fround.ptx:526")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 526: st.f64
+							s176 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s176, 8)
+							}
+							s176v := uint64(r142[l])
+							if s176o := s176 - s176w.Base; s176o < s176w.End && s176&7 == 0 {
+								runtime.Store64(s176w.Mem, s176o, s176v)
+							} else {
+								w.StoreLane(s176w, runtime.SpaceGeneric, s176, 8, s176v, l, "testdata/ptx/O0/fround.ptx:526")
+							}
+						}
+					}
+				}
+				// PTX lines 527, 528, 529, 530: lane-local, one loop over the lanes
+				{
+					v177aw := w.Window(362)
+					v178aw := w.Window(363)
+					v180aw := w.Window(364)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 527: ld.f64
+							v177a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v177a, 8)
+							}
+							var v177 uint64
+							if v177ao := v177a - v177aw.Base; v177ao < v177aw.End && v177a&7 == 0 {
+								v177 = runtime.Load64(v177aw.Mem, v177ao)
+							} else {
+								v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 8, l)
+								if !v177ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v177a, 8, "testdata/ptx/O0/fround.ptx:527")
+									continue
+								}
+								v177 = v177x
+							}
+							// 528: ld.f64
+							v178a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v178a, 8)
+							}
+							var v178 uint64
+							if v178ao := v178a - v178aw.Base; v178ao < v178aw.End && v178a&7 == 0 {
+								v178 = runtime.Load64(v178aw.Mem, v178ao)
+							} else {
+								v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 8, l)
+								if !v178ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v178a, 8, "testdata/ptx/O0/fround.ptx:528")
+									continue
+								}
+								v178 = v178x
+							}
+							// 529: div.rm.f64
+							v179 := isa.DivF64(v177, v178, isa.RM)
+							r145[l] = v179
+							// 530: ld.u64
+							v180a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v180a, 8)
+							}
+							var v180 uint64
+							if v180ao := v180a - v180aw.Base; v180ao < v180aw.End && v180a&7 == 0 {
+								v180 = runtime.Load64(v180aw.Mem, v180ao)
+							} else {
+								v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
+								if !v180ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:530")
+									continue
+								}
+								v180 = v180x
+							}
+							r146[l] = v180
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 527: ld.f64
+							v177a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v177a, 8)
+							}
+							var v177 uint64
+							if v177ao := v177a - v177aw.Base; v177ao < v177aw.End && v177a&7 == 0 {
+								v177 = runtime.Load64(v177aw.Mem, v177ao)
+							} else {
+								v177x, v177ok := w.TryLoad(v177aw, runtime.SpaceGeneric, v177a, 8, l)
+								if !v177ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v177a, 8, "testdata/ptx/O0/fround.ptx:527")
+									continue
+								}
+								v177 = v177x
+							}
+							// 528: ld.f64
+							v178a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v178a, 8)
+							}
+							var v178 uint64
+							if v178ao := v178a - v178aw.Base; v178ao < v178aw.End && v178a&7 == 0 {
+								v178 = runtime.Load64(v178aw.Mem, v178ao)
+							} else {
+								v178x, v178ok := w.TryLoad(v178aw, runtime.SpaceGeneric, v178a, 8, l)
+								if !v178ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v178a, 8, "testdata/ptx/O0/fround.ptx:528")
+									continue
+								}
+								v178 = v178x
+							}
+							// 529: div.rm.f64
+							v179 := isa.DivF64(v177, v178, isa.RM)
+							r145[l] = v179
+							// 530: ld.u64
+							v180a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v180a, 8)
+							}
+							var v180 uint64
+							if v180ao := v180a - v180aw.Base; v180ao < v180aw.End && v180a&7 == 0 {
+								v180 = runtime.Load64(v180aw.Mem, v180ao)
+							} else {
+								v180x, v180ok := w.TryLoad(v180aw, runtime.SpaceGeneric, v180a, 8, l)
+								if !v180ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v180a, 8, "testdata/ptx/O0/fround.ptx:530")
+									continue
+								}
+								v180 = v180x
+							}
+							r146[l] = v180
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 531: lane-local, one loop over the lanes
+				{
+					s181w := w.Window(365)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 531: st.f64
+							s181 := uint64(r146[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s181, 8)
+							}
+							s181v := uint64(r145[l])
+							if s181o := s181 - s181w.Base; s181o < s181w.End && s181&7 == 0 {
+								runtime.Store64(s181w.Mem, s181o, s181v)
+							} else {
+								w.StoreLane(s181w, runtime.SpaceGeneric, s181, 8, s181v, l, "testdata/ptx/O0/fround.ptx:531")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 531: st.f64
+							s181 := uint64(r146[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s181, 8)
+							}
+							s181v := uint64(r145[l])
+							if s181o := s181 - s181w.Base; s181o < s181w.End && s181&7 == 0 {
+								runtime.Store64(s181w.Mem, s181o, s181v)
+							} else {
+								w.StoreLane(s181w, runtime.SpaceGeneric, s181, 8, s181v, l, "testdata/ptx/O0/fround.ptx:531")
+							}
+						}
+					}
+				}
+				// PTX lines 532: lane-local, one loop over the lanes
+				{
+					v182aw := w.Window(366)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 532: ld.f64
+							v182a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v182a, 8)
+							}
+							var v182 uint64
+							if v182ao := v182a - v182aw.Base; v182ao < v182aw.End && v182a&7 == 0 {
+								v182 = runtime.Load64(v182aw.Mem, v182ao)
+							} else {
+								v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 8, l)
+								if !v182ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v182a, 8, "testdata/ptx/O0/fround.ptx:532")
+									continue
+								}
+								v182 = v182x
+							}
+							r147[l] = v182
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 532: ld.f64
+							v182a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v182a, 8)
+							}
+							var v182 uint64
+							if v182ao := v182a - v182aw.Base; v182ao < v182aw.End && v182a&7 == 0 {
+								v182 = runtime.Load64(v182aw.Mem, v182ao)
+							} else {
+								v182x, v182ok := w.TryLoad(v182aw, runtime.SpaceGeneric, v182a, 8, l)
+								if !v182ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v182a, 8, "testdata/ptx/O0/fround.ptx:532")
+									continue
+								}
+								v182 = v182x
+							}
+							r147[l] = v182
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 533: lane-local, one loop over the lanes
+				{
+					s183w := w.Window(367)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 533: st.f64
+							s183 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s183, 8)
+							}
+							s183v := uint64(r147[l])
+							if s183o := s183 - s183w.Base; s183o < s183w.End && s183&7 == 0 {
+								runtime.Store64(s183w.Mem, s183o, s183v)
+							} else {
+								w.StoreLane(s183w, runtime.SpaceGeneric, s183, 8, s183v, l, "testdata/ptx/O0/fround.ptx:533")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 533: st.f64
+							s183 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s183, 8)
+							}
+							s183v := uint64(r147[l])
+							if s183o := s183 - s183w.Base; s183o < s183w.End && s183&7 == 0 {
+								runtime.Store64(s183w.Mem, s183o, s183v)
+							} else {
+								w.StoreLane(s183w, runtime.SpaceGeneric, s183, 8, s183v, l, "testdata/ptx/O0/fround.ptx:533")
+							}
+						}
+					}
+				}
+				// PTX lines 534, 535, 536: lane-local, one loop over the lanes
+				{
+					v184aw := w.Window(368)
+					v186aw := w.Window(369)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 534: ld.f64
+							v184a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v184a, 8)
+							}
+							var v184 uint64
+							if v184ao := v184a - v184aw.Base; v184ao < v184aw.End && v184a&7 == 0 {
+								v184 = runtime.Load64(v184aw.Mem, v184ao)
+							} else {
+								v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 8, l)
+								if !v184ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v184a, 8, "testdata/ptx/O0/fround.ptx:534")
+									continue
+								}
+								v184 = v184x
+							}
+							// 535: rcp.rn.f64
+							v185 := isa.RcpF64(v184, isa.RN)
+							r149[l] = v185
+							// 536: ld.u64
+							v186a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v186a, 8)
+							}
+							var v186 uint64
+							if v186ao := v186a - v186aw.Base; v186ao < v186aw.End && v186a&7 == 0 {
+								v186 = runtime.Load64(v186aw.Mem, v186ao)
+							} else {
+								v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
+								if !v186ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:536")
+									continue
+								}
+								v186 = v186x
+							}
+							r150[l] = v186
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 534: ld.f64
+							v184a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v184a, 8)
+							}
+							var v184 uint64
+							if v184ao := v184a - v184aw.Base; v184ao < v184aw.End && v184a&7 == 0 {
+								v184 = runtime.Load64(v184aw.Mem, v184ao)
+							} else {
+								v184x, v184ok := w.TryLoad(v184aw, runtime.SpaceGeneric, v184a, 8, l)
+								if !v184ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v184a, 8, "testdata/ptx/O0/fround.ptx:534")
+									continue
+								}
+								v184 = v184x
+							}
+							// 535: rcp.rn.f64
+							v185 := isa.RcpF64(v184, isa.RN)
+							r149[l] = v185
+							// 536: ld.u64
+							v186a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v186a, 8)
+							}
+							var v186 uint64
+							if v186ao := v186a - v186aw.Base; v186ao < v186aw.End && v186a&7 == 0 {
+								v186 = runtime.Load64(v186aw.Mem, v186ao)
+							} else {
+								v186x, v186ok := w.TryLoad(v186aw, runtime.SpaceGeneric, v186a, 8, l)
+								if !v186ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v186a, 8, "testdata/ptx/O0/fround.ptx:536")
+									continue
+								}
+								v186 = v186x
+							}
+							r150[l] = v186
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 537: lane-local, one loop over the lanes
+				{
+					s187w := w.Window(370)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 537: st.f64
+							s187 := uint64(r150[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s187, 8)
+							}
+							s187v := uint64(r149[l])
+							if s187o := s187 - s187w.Base; s187o < s187w.End && s187&7 == 0 {
+								runtime.Store64(s187w.Mem, s187o, s187v)
+							} else {
+								w.StoreLane(s187w, runtime.SpaceGeneric, s187, 8, s187v, l, "testdata/ptx/O0/fround.ptx:537")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 537: st.f64
+							s187 := uint64(r150[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s187, 8)
+							}
+							s187v := uint64(r149[l])
+							if s187o := s187 - s187w.Base; s187o < s187w.End && s187&7 == 0 {
+								runtime.Store64(s187w.Mem, s187o, s187v)
+							} else {
+								w.StoreLane(s187w, runtime.SpaceGeneric, s187, 8, s187v, l, "testdata/ptx/O0/fround.ptx:537")
+							}
+						}
+					}
+				}
+				// PTX lines 538: lane-local, one loop over the lanes
+				{
+					v188aw := w.Window(371)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 538: ld.f64
+							v188a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v188a, 8)
+							}
+							var v188 uint64
+							if v188ao := v188a - v188aw.Base; v188ao < v188aw.End && v188a&7 == 0 {
+								v188 = runtime.Load64(v188aw.Mem, v188ao)
+							} else {
+								v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 8, l)
+								if !v188ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v188a, 8, "testdata/ptx/O0/fround.ptx:538")
+									continue
+								}
+								v188 = v188x
+							}
+							r151[l] = v188
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 538: ld.f64
+							v188a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v188a, 8)
+							}
+							var v188 uint64
+							if v188ao := v188a - v188aw.Base; v188ao < v188aw.End && v188a&7 == 0 {
+								v188 = runtime.Load64(v188aw.Mem, v188ao)
+							} else {
+								v188x, v188ok := w.TryLoad(v188aw, runtime.SpaceGeneric, v188a, 8, l)
+								if !v188ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v188a, 8, "testdata/ptx/O0/fround.ptx:538")
+									continue
+								}
+								v188 = v188x
+							}
+							r151[l] = v188
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 539: lane-local, one loop over the lanes
+				{
+					s189w := w.Window(372)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 539: st.f64
+							s189 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s189, 8)
+							}
+							s189v := uint64(r151[l])
+							if s189o := s189 - s189w.Base; s189o < s189w.End && s189&7 == 0 {
+								runtime.Store64(s189w.Mem, s189o, s189v)
+							} else {
+								w.StoreLane(s189w, runtime.SpaceGeneric, s189, 8, s189v, l, "testdata/ptx/O0/fround.ptx:539")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 539: st.f64
+							s189 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s189, 8)
+							}
+							s189v := uint64(r151[l])
+							if s189o := s189 - s189w.Base; s189o < s189w.End && s189&7 == 0 {
+								runtime.Store64(s189w.Mem, s189o, s189v)
+							} else {
+								w.StoreLane(s189w, runtime.SpaceGeneric, s189, 8, s189v, l, "testdata/ptx/O0/fround.ptx:539")
+							}
+						}
+					}
+				}
+				// PTX lines 540, 541, 542: lane-local, one loop over the lanes
+				{
+					v190aw := w.Window(373)
+					v192aw := w.Window(374)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 540: ld.f64
+							v190a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v190a, 8)
+							}
+							var v190 uint64
+							if v190ao := v190a - v190aw.Base; v190ao < v190aw.End && v190a&7 == 0 {
+								v190 = runtime.Load64(v190aw.Mem, v190ao)
+							} else {
+								v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 8, l)
+								if !v190ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v190a, 8, "testdata/ptx/O0/fround.ptx:540")
+									continue
+								}
+								v190 = v190x
+							}
+							// 541: rcp.rz.f64
+							v191 := isa.RcpF64(v190, isa.RZ)
+							r153[l] = v191
+							// 542: ld.u64
+							v192a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v192a, 8)
+							}
+							var v192 uint64
+							if v192ao := v192a - v192aw.Base; v192ao < v192aw.End && v192a&7 == 0 {
+								v192 = runtime.Load64(v192aw.Mem, v192ao)
+							} else {
+								v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
+								if !v192ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:542")
+									continue
+								}
+								v192 = v192x
+							}
+							r154[l] = v192
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 540: ld.f64
+							v190a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v190a, 8)
+							}
+							var v190 uint64
+							if v190ao := v190a - v190aw.Base; v190ao < v190aw.End && v190a&7 == 0 {
+								v190 = runtime.Load64(v190aw.Mem, v190ao)
+							} else {
+								v190x, v190ok := w.TryLoad(v190aw, runtime.SpaceGeneric, v190a, 8, l)
+								if !v190ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v190a, 8, "testdata/ptx/O0/fround.ptx:540")
+									continue
+								}
+								v190 = v190x
+							}
+							// 541: rcp.rz.f64
+							v191 := isa.RcpF64(v190, isa.RZ)
+							r153[l] = v191
+							// 542: ld.u64
+							v192a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v192a, 8)
+							}
+							var v192 uint64
+							if v192ao := v192a - v192aw.Base; v192ao < v192aw.End && v192a&7 == 0 {
+								v192 = runtime.Load64(v192aw.Mem, v192ao)
+							} else {
+								v192x, v192ok := w.TryLoad(v192aw, runtime.SpaceGeneric, v192a, 8, l)
+								if !v192ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v192a, 8, "testdata/ptx/O0/fround.ptx:542")
+									continue
+								}
+								v192 = v192x
+							}
+							r154[l] = v192
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 543: lane-local, one loop over the lanes
+				{
+					s193w := w.Window(375)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 543: st.f64
+							s193 := uint64(r154[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s193, 8)
+							}
+							s193v := uint64(r153[l])
+							if s193o := s193 - s193w.Base; s193o < s193w.End && s193&7 == 0 {
+								runtime.Store64(s193w.Mem, s193o, s193v)
+							} else {
+								w.StoreLane(s193w, runtime.SpaceGeneric, s193, 8, s193v, l, "testdata/ptx/O0/fround.ptx:543")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 543: st.f64
+							s193 := uint64(r154[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s193, 8)
+							}
+							s193v := uint64(r153[l])
+							if s193o := s193 - s193w.Base; s193o < s193w.End && s193&7 == 0 {
+								runtime.Store64(s193w.Mem, s193o, s193v)
+							} else {
+								w.StoreLane(s193w, runtime.SpaceGeneric, s193, 8, s193v, l, "testdata/ptx/O0/fround.ptx:543")
+							}
+						}
+					}
+				}
+				// PTX lines 544: lane-local, one loop over the lanes
+				{
+					v194aw := w.Window(376)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 544: ld.f64
+							v194a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v194a, 8)
+							}
+							var v194 uint64
+							if v194ao := v194a - v194aw.Base; v194ao < v194aw.End && v194a&7 == 0 {
+								v194 = runtime.Load64(v194aw.Mem, v194ao)
+							} else {
+								v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 8, l)
+								if !v194ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v194a, 8, "testdata/ptx/O0/fround.ptx:544")
+									continue
+								}
+								v194 = v194x
+							}
+							r155[l] = v194
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 544: ld.f64
+							v194a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v194a, 8)
+							}
+							var v194 uint64
+							if v194ao := v194a - v194aw.Base; v194ao < v194aw.End && v194a&7 == 0 {
+								v194 = runtime.Load64(v194aw.Mem, v194ao)
+							} else {
+								v194x, v194ok := w.TryLoad(v194aw, runtime.SpaceGeneric, v194a, 8, l)
+								if !v194ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v194a, 8, "testdata/ptx/O0/fround.ptx:544")
+									continue
+								}
+								v194 = v194x
+							}
+							r155[l] = v194
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 545: lane-local, one loop over the lanes
+				{
+					s195w := w.Window(377)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 545: st.f64
+							s195 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s195, 8)
+							}
+							s195v := uint64(r155[l])
+							if s195o := s195 - s195w.Base; s195o < s195w.End && s195&7 == 0 {
+								runtime.Store64(s195w.Mem, s195o, s195v)
+							} else {
+								w.StoreLane(s195w, runtime.SpaceGeneric, s195, 8, s195v, l, "testdata/ptx/O0/fround.ptx:545")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 545: st.f64
+							s195 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s195, 8)
+							}
+							s195v := uint64(r155[l])
+							if s195o := s195 - s195w.Base; s195o < s195w.End && s195&7 == 0 {
+								runtime.Store64(s195w.Mem, s195o, s195v)
+							} else {
+								w.StoreLane(s195w, runtime.SpaceGeneric, s195, 8, s195v, l, "testdata/ptx/O0/fround.ptx:545")
+							}
+						}
+					}
+				}
+				// PTX lines 546, 547, 548: lane-local, one loop over the lanes
+				{
+					v196aw := w.Window(378)
+					v198aw := w.Window(379)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 546: ld.f64
+							v196a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v196a, 8)
+							}
+							var v196 uint64
+							if v196ao := v196a - v196aw.Base; v196ao < v196aw.End && v196a&7 == 0 {
+								v196 = runtime.Load64(v196aw.Mem, v196ao)
+							} else {
+								v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 8, l)
+								if !v196ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v196a, 8, "testdata/ptx/O0/fround.ptx:546")
+									continue
+								}
+								v196 = v196x
+							}
+							// 547: rcp.rp.f64
+							v197 := isa.RcpF64(v196, isa.RP)
+							r157[l] = v197
+							// 548: ld.u64
+							v198a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v198a, 8)
+							}
+							var v198 uint64
+							if v198ao := v198a - v198aw.Base; v198ao < v198aw.End && v198a&7 == 0 {
+								v198 = runtime.Load64(v198aw.Mem, v198ao)
+							} else {
+								v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
+								if !v198ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:548")
+									continue
+								}
+								v198 = v198x
+							}
+							r158[l] = v198
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 546: ld.f64
+							v196a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v196a, 8)
+							}
+							var v196 uint64
+							if v196ao := v196a - v196aw.Base; v196ao < v196aw.End && v196a&7 == 0 {
+								v196 = runtime.Load64(v196aw.Mem, v196ao)
+							} else {
+								v196x, v196ok := w.TryLoad(v196aw, runtime.SpaceGeneric, v196a, 8, l)
+								if !v196ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v196a, 8, "testdata/ptx/O0/fround.ptx:546")
+									continue
+								}
+								v196 = v196x
+							}
+							// 547: rcp.rp.f64
+							v197 := isa.RcpF64(v196, isa.RP)
+							r157[l] = v197
+							// 548: ld.u64
+							v198a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v198a, 8)
+							}
+							var v198 uint64
+							if v198ao := v198a - v198aw.Base; v198ao < v198aw.End && v198a&7 == 0 {
+								v198 = runtime.Load64(v198aw.Mem, v198ao)
+							} else {
+								v198x, v198ok := w.TryLoad(v198aw, runtime.SpaceGeneric, v198a, 8, l)
+								if !v198ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v198a, 8, "testdata/ptx/O0/fround.ptx:548")
+									continue
+								}
+								v198 = v198x
+							}
+							r158[l] = v198
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 549: lane-local, one loop over the lanes
+				{
+					s199w := w.Window(380)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 549: st.f64
+							s199 := uint64(r158[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s199, 8)
+							}
+							s199v := uint64(r157[l])
+							if s199o := s199 - s199w.Base; s199o < s199w.End && s199&7 == 0 {
+								runtime.Store64(s199w.Mem, s199o, s199v)
+							} else {
+								w.StoreLane(s199w, runtime.SpaceGeneric, s199, 8, s199v, l, "testdata/ptx/O0/fround.ptx:549")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 549: st.f64
+							s199 := uint64(r158[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s199, 8)
+							}
+							s199v := uint64(r157[l])
+							if s199o := s199 - s199w.Base; s199o < s199w.End && s199&7 == 0 {
+								runtime.Store64(s199w.Mem, s199o, s199v)
+							} else {
+								w.StoreLane(s199w, runtime.SpaceGeneric, s199, 8, s199v, l, "testdata/ptx/O0/fround.ptx:549")
+							}
+						}
+					}
+				}
+				// PTX lines 550: lane-local, one loop over the lanes
+				{
+					v200aw := w.Window(381)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 550: ld.f64
+							v200a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v200a, 8)
+							}
+							var v200 uint64
+							if v200ao := v200a - v200aw.Base; v200ao < v200aw.End && v200a&7 == 0 {
+								v200 = runtime.Load64(v200aw.Mem, v200ao)
+							} else {
+								v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 8, l)
+								if !v200ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v200a, 8, "testdata/ptx/O0/fround.ptx:550")
+									continue
+								}
+								v200 = v200x
+							}
+							r159[l] = v200
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 550: ld.f64
+							v200a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v200a, 8)
+							}
+							var v200 uint64
+							if v200ao := v200a - v200aw.Base; v200ao < v200aw.End && v200a&7 == 0 {
+								v200 = runtime.Load64(v200aw.Mem, v200ao)
+							} else {
+								v200x, v200ok := w.TryLoad(v200aw, runtime.SpaceGeneric, v200a, 8, l)
+								if !v200ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v200a, 8, "testdata/ptx/O0/fround.ptx:550")
+									continue
+								}
+								v200 = v200x
+							}
+							r159[l] = v200
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 551: lane-local, one loop over the lanes
+				{
+					s201w := w.Window(382)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 551: st.f64
+							s201 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s201, 8)
+							}
+							s201v := uint64(r159[l])
+							if s201o := s201 - s201w.Base; s201o < s201w.End && s201&7 == 0 {
+								runtime.Store64(s201w.Mem, s201o, s201v)
+							} else {
+								w.StoreLane(s201w, runtime.SpaceGeneric, s201, 8, s201v, l, "testdata/ptx/O0/fround.ptx:551")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 551: st.f64
+							s201 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s201, 8)
+							}
+							s201v := uint64(r159[l])
+							if s201o := s201 - s201w.Base; s201o < s201w.End && s201&7 == 0 {
+								runtime.Store64(s201w.Mem, s201o, s201v)
+							} else {
+								w.StoreLane(s201w, runtime.SpaceGeneric, s201, 8, s201v, l, "testdata/ptx/O0/fround.ptx:551")
+							}
+						}
+					}
+				}
+				// PTX lines 552, 553, 554: lane-local, one loop over the lanes
+				{
+					v202aw := w.Window(383)
+					v204aw := w.Window(384)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 552: ld.f64
+							v202a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v202a, 8)
+							}
+							var v202 uint64
+							if v202ao := v202a - v202aw.Base; v202ao < v202aw.End && v202a&7 == 0 {
+								v202 = runtime.Load64(v202aw.Mem, v202ao)
+							} else {
+								v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 8, l)
+								if !v202ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v202a, 8, "testdata/ptx/O0/fround.ptx:552")
+									continue
+								}
+								v202 = v202x
+							}
+							// 553: rcp.rm.f64
+							v203 := isa.RcpF64(v202, isa.RM)
+							r161[l] = v203
+							// 554: ld.u64
+							v204a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v204a, 8)
+							}
+							var v204 uint64
+							if v204ao := v204a - v204aw.Base; v204ao < v204aw.End && v204a&7 == 0 {
+								v204 = runtime.Load64(v204aw.Mem, v204ao)
+							} else {
+								v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
+								if !v204ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:554")
+									continue
+								}
+								v204 = v204x
+							}
+							r162[l] = v204
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 552: ld.f64
+							v202a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v202a, 8)
+							}
+							var v202 uint64
+							if v202ao := v202a - v202aw.Base; v202ao < v202aw.End && v202a&7 == 0 {
+								v202 = runtime.Load64(v202aw.Mem, v202ao)
+							} else {
+								v202x, v202ok := w.TryLoad(v202aw, runtime.SpaceGeneric, v202a, 8, l)
+								if !v202ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v202a, 8, "testdata/ptx/O0/fround.ptx:552")
+									continue
+								}
+								v202 = v202x
+							}
+							// 553: rcp.rm.f64
+							v203 := isa.RcpF64(v202, isa.RM)
+							r161[l] = v203
+							// 554: ld.u64
+							v204a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v204a, 8)
+							}
+							var v204 uint64
+							if v204ao := v204a - v204aw.Base; v204ao < v204aw.End && v204a&7 == 0 {
+								v204 = runtime.Load64(v204aw.Mem, v204ao)
+							} else {
+								v204x, v204ok := w.TryLoad(v204aw, runtime.SpaceGeneric, v204a, 8, l)
+								if !v204ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v204a, 8, "testdata/ptx/O0/fround.ptx:554")
+									continue
+								}
+								v204 = v204x
+							}
+							r162[l] = v204
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 555: lane-local, one loop over the lanes
+				{
+					s205w := w.Window(385)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 555: st.f64
+							s205 := uint64(r162[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s205, 8)
+							}
+							s205v := uint64(r161[l])
+							if s205o := s205 - s205w.Base; s205o < s205w.End && s205&7 == 0 {
+								runtime.Store64(s205w.Mem, s205o, s205v)
+							} else {
+								w.StoreLane(s205w, runtime.SpaceGeneric, s205, 8, s205v, l, "testdata/ptx/O0/fround.ptx:555")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 555: st.f64
+							s205 := uint64(r162[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s205, 8)
+							}
+							s205v := uint64(r161[l])
+							if s205o := s205 - s205w.Base; s205o < s205w.End && s205&7 == 0 {
+								runtime.Store64(s205w.Mem, s205o, s205v)
+							} else {
+								w.StoreLane(s205w, runtime.SpaceGeneric, s205, 8, s205v, l, "testdata/ptx/O0/fround.ptx:555")
+							}
+						}
+					}
+				}
+				// PTX lines 556: lane-local, one loop over the lanes
+				{
+					v206aw := w.Window(386)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 556: ld.f64
+							v206a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v206a, 8)
+							}
+							var v206 uint64
+							if v206ao := v206a - v206aw.Base; v206ao < v206aw.End && v206a&7 == 0 {
+								v206 = runtime.Load64(v206aw.Mem, v206ao)
+							} else {
+								v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 8, l)
+								if !v206ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v206a, 8, "testdata/ptx/O0/fround.ptx:556")
+									continue
+								}
+								v206 = v206x
+							}
+							r163[l] = v206
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 556: ld.f64
+							v206a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v206a, 8)
+							}
+							var v206 uint64
+							if v206ao := v206a - v206aw.Base; v206ao < v206aw.End && v206a&7 == 0 {
+								v206 = runtime.Load64(v206aw.Mem, v206ao)
+							} else {
+								v206x, v206ok := w.TryLoad(v206aw, runtime.SpaceGeneric, v206a, 8, l)
+								if !v206ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v206a, 8, "testdata/ptx/O0/fround.ptx:556")
+									continue
+								}
+								v206 = v206x
+							}
+							r163[l] = v206
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 557: lane-local, one loop over the lanes
+				{
+					s207w := w.Window(387)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 557: st.f64
+							s207 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s207, 8)
+							}
+							s207v := uint64(r163[l])
+							if s207o := s207 - s207w.Base; s207o < s207w.End && s207&7 == 0 {
+								runtime.Store64(s207w.Mem, s207o, s207v)
+							} else {
+								w.StoreLane(s207w, runtime.SpaceGeneric, s207, 8, s207v, l, "testdata/ptx/O0/fround.ptx:557")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 557: st.f64
+							s207 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s207, 8)
+							}
+							s207v := uint64(r163[l])
+							if s207o := s207 - s207w.Base; s207o < s207w.End && s207&7 == 0 {
+								runtime.Store64(s207w.Mem, s207o, s207v)
+							} else {
+								w.StoreLane(s207w, runtime.SpaceGeneric, s207, 8, s207v, l, "testdata/ptx/O0/fround.ptx:557")
+							}
+						}
+					}
+				}
+				// PTX lines 558, 559, 560: lane-local, one loop over the lanes
+				{
+					v208aw := w.Window(388)
+					v210aw := w.Window(389)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 558: ld.f64
+							v208a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v208a, 8)
+							}
+							var v208 uint64
+							if v208ao := v208a - v208aw.Base; v208ao < v208aw.End && v208a&7 == 0 {
+								v208 = runtime.Load64(v208aw.Mem, v208ao)
+							} else {
+								v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 8, l)
+								if !v208ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v208a, 8, "testdata/ptx/O0/fround.ptx:558")
+									continue
+								}
+								v208 = v208x
+							}
+							// 559: sqrt.rn.f64
+							v209 := isa.SqrtF64(v208, isa.RN)
+							r165[l] = v209
+							// 560: ld.u64
+							v210a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v210a, 8)
+							}
+							var v210 uint64
+							if v210ao := v210a - v210aw.Base; v210ao < v210aw.End && v210a&7 == 0 {
+								v210 = runtime.Load64(v210aw.Mem, v210ao)
+							} else {
+								v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
+								if !v210ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:560")
+									continue
+								}
+								v210 = v210x
+							}
+							r166[l] = v210
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 558: ld.f64
+							v208a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v208a, 8)
+							}
+							var v208 uint64
+							if v208ao := v208a - v208aw.Base; v208ao < v208aw.End && v208a&7 == 0 {
+								v208 = runtime.Load64(v208aw.Mem, v208ao)
+							} else {
+								v208x, v208ok := w.TryLoad(v208aw, runtime.SpaceGeneric, v208a, 8, l)
+								if !v208ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v208a, 8, "testdata/ptx/O0/fround.ptx:558")
+									continue
+								}
+								v208 = v208x
+							}
+							// 559: sqrt.rn.f64
+							v209 := isa.SqrtF64(v208, isa.RN)
+							r165[l] = v209
+							// 560: ld.u64
+							v210a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v210a, 8)
+							}
+							var v210 uint64
+							if v210ao := v210a - v210aw.Base; v210ao < v210aw.End && v210a&7 == 0 {
+								v210 = runtime.Load64(v210aw.Mem, v210ao)
+							} else {
+								v210x, v210ok := w.TryLoad(v210aw, runtime.SpaceGeneric, v210a, 8, l)
+								if !v210ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v210a, 8, "testdata/ptx/O0/fround.ptx:560")
+									continue
+								}
+								v210 = v210x
+							}
+							r166[l] = v210
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 561: lane-local, one loop over the lanes
+				{
+					s211w := w.Window(390)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 561: st.f64
+							s211 := uint64(r166[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s211, 8)
+							}
+							s211v := uint64(r165[l])
+							if s211o := s211 - s211w.Base; s211o < s211w.End && s211&7 == 0 {
+								runtime.Store64(s211w.Mem, s211o, s211v)
+							} else {
+								w.StoreLane(s211w, runtime.SpaceGeneric, s211, 8, s211v, l, "testdata/ptx/O0/fround.ptx:561")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 561: st.f64
+							s211 := uint64(r166[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s211, 8)
+							}
+							s211v := uint64(r165[l])
+							if s211o := s211 - s211w.Base; s211o < s211w.End && s211&7 == 0 {
+								runtime.Store64(s211w.Mem, s211o, s211v)
+							} else {
+								w.StoreLane(s211w, runtime.SpaceGeneric, s211, 8, s211v, l, "testdata/ptx/O0/fround.ptx:561")
+							}
+						}
+					}
+				}
+				// PTX lines 562: lane-local, one loop over the lanes
+				{
+					v212aw := w.Window(391)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 562: ld.f64
+							v212a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v212a, 8)
+							}
+							var v212 uint64
+							if v212ao := v212a - v212aw.Base; v212ao < v212aw.End && v212a&7 == 0 {
+								v212 = runtime.Load64(v212aw.Mem, v212ao)
+							} else {
+								v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 8, l)
+								if !v212ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v212a, 8, "testdata/ptx/O0/fround.ptx:562")
+									continue
+								}
+								v212 = v212x
+							}
+							r167[l] = v212
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 562: ld.f64
+							v212a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v212a, 8)
+							}
+							var v212 uint64
+							if v212ao := v212a - v212aw.Base; v212ao < v212aw.End && v212a&7 == 0 {
+								v212 = runtime.Load64(v212aw.Mem, v212ao)
+							} else {
+								v212x, v212ok := w.TryLoad(v212aw, runtime.SpaceGeneric, v212a, 8, l)
+								if !v212ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v212a, 8, "testdata/ptx/O0/fround.ptx:562")
+									continue
+								}
+								v212 = v212x
+							}
+							r167[l] = v212
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 563: lane-local, one loop over the lanes
+				{
+					s213w := w.Window(392)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 563: st.f64
+							s213 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s213, 8)
+							}
+							s213v := uint64(r167[l])
+							if s213o := s213 - s213w.Base; s213o < s213w.End && s213&7 == 0 {
+								runtime.Store64(s213w.Mem, s213o, s213v)
+							} else {
+								w.StoreLane(s213w, runtime.SpaceGeneric, s213, 8, s213v, l, "testdata/ptx/O0/fround.ptx:563")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 563: st.f64
+							s213 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s213, 8)
+							}
+							s213v := uint64(r167[l])
+							if s213o := s213 - s213w.Base; s213o < s213w.End && s213&7 == 0 {
+								runtime.Store64(s213w.Mem, s213o, s213v)
+							} else {
+								w.StoreLane(s213w, runtime.SpaceGeneric, s213, 8, s213v, l, "testdata/ptx/O0/fround.ptx:563")
+							}
+						}
+					}
+				}
+				// PTX lines 564, 565, 566: lane-local, one loop over the lanes
+				{
+					v214aw := w.Window(393)
+					v216aw := w.Window(394)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 564: ld.f64
+							v214a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v214a, 8)
+							}
+							var v214 uint64
+							if v214ao := v214a - v214aw.Base; v214ao < v214aw.End && v214a&7 == 0 {
+								v214 = runtime.Load64(v214aw.Mem, v214ao)
+							} else {
+								v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 8, l)
+								if !v214ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v214a, 8, "testdata/ptx/O0/fround.ptx:564")
+									continue
+								}
+								v214 = v214x
+							}
+							// 565: sqrt.rz.f64
+							v215 := isa.SqrtF64(v214, isa.RZ)
+							r169[l] = v215
+							// 566: ld.u64
+							v216a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v216a, 8)
+							}
+							var v216 uint64
+							if v216ao := v216a - v216aw.Base; v216ao < v216aw.End && v216a&7 == 0 {
+								v216 = runtime.Load64(v216aw.Mem, v216ao)
+							} else {
+								v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
+								if !v216ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:566")
+									continue
+								}
+								v216 = v216x
+							}
+							r170[l] = v216
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 564: ld.f64
+							v214a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v214a, 8)
+							}
+							var v214 uint64
+							if v214ao := v214a - v214aw.Base; v214ao < v214aw.End && v214a&7 == 0 {
+								v214 = runtime.Load64(v214aw.Mem, v214ao)
+							} else {
+								v214x, v214ok := w.TryLoad(v214aw, runtime.SpaceGeneric, v214a, 8, l)
+								if !v214ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v214a, 8, "testdata/ptx/O0/fround.ptx:564")
+									continue
+								}
+								v214 = v214x
+							}
+							// 565: sqrt.rz.f64
+							v215 := isa.SqrtF64(v214, isa.RZ)
+							r169[l] = v215
+							// 566: ld.u64
+							v216a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v216a, 8)
+							}
+							var v216 uint64
+							if v216ao := v216a - v216aw.Base; v216ao < v216aw.End && v216a&7 == 0 {
+								v216 = runtime.Load64(v216aw.Mem, v216ao)
+							} else {
+								v216x, v216ok := w.TryLoad(v216aw, runtime.SpaceGeneric, v216a, 8, l)
+								if !v216ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v216a, 8, "testdata/ptx/O0/fround.ptx:566")
+									continue
+								}
+								v216 = v216x
+							}
+							r170[l] = v216
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 567: lane-local, one loop over the lanes
+				{
+					s217w := w.Window(395)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 567: st.f64
+							s217 := uint64(r170[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s217, 8)
+							}
+							s217v := uint64(r169[l])
+							if s217o := s217 - s217w.Base; s217o < s217w.End && s217&7 == 0 {
+								runtime.Store64(s217w.Mem, s217o, s217v)
+							} else {
+								w.StoreLane(s217w, runtime.SpaceGeneric, s217, 8, s217v, l, "testdata/ptx/O0/fround.ptx:567")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 567: st.f64
+							s217 := uint64(r170[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s217, 8)
+							}
+							s217v := uint64(r169[l])
+							if s217o := s217 - s217w.Base; s217o < s217w.End && s217&7 == 0 {
+								runtime.Store64(s217w.Mem, s217o, s217v)
+							} else {
+								w.StoreLane(s217w, runtime.SpaceGeneric, s217, 8, s217v, l, "testdata/ptx/O0/fround.ptx:567")
+							}
+						}
+					}
+				}
+				// PTX lines 568: lane-local, one loop over the lanes
+				{
+					v218aw := w.Window(396)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 568: ld.f64
+							v218a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v218a, 8)
+							}
+							var v218 uint64
+							if v218ao := v218a - v218aw.Base; v218ao < v218aw.End && v218a&7 == 0 {
+								v218 = runtime.Load64(v218aw.Mem, v218ao)
+							} else {
+								v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 8, l)
+								if !v218ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v218a, 8, "testdata/ptx/O0/fround.ptx:568")
+									continue
+								}
+								v218 = v218x
+							}
+							r171[l] = v218
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 568: ld.f64
+							v218a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v218a, 8)
+							}
+							var v218 uint64
+							if v218ao := v218a - v218aw.Base; v218ao < v218aw.End && v218a&7 == 0 {
+								v218 = runtime.Load64(v218aw.Mem, v218ao)
+							} else {
+								v218x, v218ok := w.TryLoad(v218aw, runtime.SpaceGeneric, v218a, 8, l)
+								if !v218ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v218a, 8, "testdata/ptx/O0/fround.ptx:568")
+									continue
+								}
+								v218 = v218x
+							}
+							r171[l] = v218
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 569: lane-local, one loop over the lanes
+				{
+					s219w := w.Window(397)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 569: st.f64
+							s219 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s219, 8)
+							}
+							s219v := uint64(r171[l])
+							if s219o := s219 - s219w.Base; s219o < s219w.End && s219&7 == 0 {
+								runtime.Store64(s219w.Mem, s219o, s219v)
+							} else {
+								w.StoreLane(s219w, runtime.SpaceGeneric, s219, 8, s219v, l, "testdata/ptx/O0/fround.ptx:569")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 569: st.f64
+							s219 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s219, 8)
+							}
+							s219v := uint64(r171[l])
+							if s219o := s219 - s219w.Base; s219o < s219w.End && s219&7 == 0 {
+								runtime.Store64(s219w.Mem, s219o, s219v)
+							} else {
+								w.StoreLane(s219w, runtime.SpaceGeneric, s219, 8, s219v, l, "testdata/ptx/O0/fround.ptx:569")
+							}
+						}
+					}
+				}
+				// PTX lines 570, 571, 572: lane-local, one loop over the lanes
+				{
+					v220aw := w.Window(398)
+					v222aw := w.Window(399)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 570: ld.f64
+							v220a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v220a, 8)
+							}
+							var v220 uint64
+							if v220ao := v220a - v220aw.Base; v220ao < v220aw.End && v220a&7 == 0 {
+								v220 = runtime.Load64(v220aw.Mem, v220ao)
+							} else {
+								v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 8, l)
+								if !v220ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v220a, 8, "testdata/ptx/O0/fround.ptx:570")
+									continue
+								}
+								v220 = v220x
+							}
+							// 571: sqrt.rp.f64
+							v221 := isa.SqrtF64(v220, isa.RP)
+							r173[l] = v221
+							// 572: ld.u64
+							v222a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v222a, 8)
+							}
+							var v222 uint64
+							if v222ao := v222a - v222aw.Base; v222ao < v222aw.End && v222a&7 == 0 {
+								v222 = runtime.Load64(v222aw.Mem, v222ao)
+							} else {
+								v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
+								if !v222ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:572")
+									continue
+								}
+								v222 = v222x
+							}
+							r174[l] = v222
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 570: ld.f64
+							v220a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v220a, 8)
+							}
+							var v220 uint64
+							if v220ao := v220a - v220aw.Base; v220ao < v220aw.End && v220a&7 == 0 {
+								v220 = runtime.Load64(v220aw.Mem, v220ao)
+							} else {
+								v220x, v220ok := w.TryLoad(v220aw, runtime.SpaceGeneric, v220a, 8, l)
+								if !v220ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v220a, 8, "testdata/ptx/O0/fround.ptx:570")
+									continue
+								}
+								v220 = v220x
+							}
+							// 571: sqrt.rp.f64
+							v221 := isa.SqrtF64(v220, isa.RP)
+							r173[l] = v221
+							// 572: ld.u64
+							v222a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v222a, 8)
+							}
+							var v222 uint64
+							if v222ao := v222a - v222aw.Base; v222ao < v222aw.End && v222a&7 == 0 {
+								v222 = runtime.Load64(v222aw.Mem, v222ao)
+							} else {
+								v222x, v222ok := w.TryLoad(v222aw, runtime.SpaceGeneric, v222a, 8, l)
+								if !v222ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v222a, 8, "testdata/ptx/O0/fround.ptx:572")
+									continue
+								}
+								v222 = v222x
+							}
+							r174[l] = v222
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 573: lane-local, one loop over the lanes
+				{
+					s223w := w.Window(400)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 573: st.f64
+							s223 := uint64(r174[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s223, 8)
+							}
+							s223v := uint64(r173[l])
+							if s223o := s223 - s223w.Base; s223o < s223w.End && s223&7 == 0 {
+								runtime.Store64(s223w.Mem, s223o, s223v)
+							} else {
+								w.StoreLane(s223w, runtime.SpaceGeneric, s223, 8, s223v, l, "testdata/ptx/O0/fround.ptx:573")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 573: st.f64
+							s223 := uint64(r174[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s223, 8)
+							}
+							s223v := uint64(r173[l])
+							if s223o := s223 - s223w.Base; s223o < s223w.End && s223&7 == 0 {
+								runtime.Store64(s223w.Mem, s223o, s223v)
+							} else {
+								w.StoreLane(s223w, runtime.SpaceGeneric, s223, 8, s223v, l, "testdata/ptx/O0/fround.ptx:573")
+							}
+						}
+					}
+				}
+				// PTX lines 574: lane-local, one loop over the lanes
+				{
+					v224aw := w.Window(401)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 574: ld.f64
+							v224a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v224a, 8)
+							}
+							var v224 uint64
+							if v224ao := v224a - v224aw.Base; v224ao < v224aw.End && v224a&7 == 0 {
+								v224 = runtime.Load64(v224aw.Mem, v224ao)
+							} else {
+								v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 8, l)
+								if !v224ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v224a, 8, "testdata/ptx/O0/fround.ptx:574")
+									continue
+								}
+								v224 = v224x
+							}
+							r175[l] = v224
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 574: ld.f64
+							v224a := uint64(r0[l]) + 0x188
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v224a, 8)
+							}
+							var v224 uint64
+							if v224ao := v224a - v224aw.Base; v224ao < v224aw.End && v224a&7 == 0 {
+								v224 = runtime.Load64(v224aw.Mem, v224ao)
+							} else {
+								v224x, v224ok := w.TryLoad(v224aw, runtime.SpaceGeneric, v224a, 8, l)
+								if !v224ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v224a, 8, "testdata/ptx/O0/fround.ptx:574")
+									continue
+								}
+								v224 = v224x
+							}
+							r175[l] = v224
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 575: lane-local, one loop over the lanes
+				{
+					s225w := w.Window(402)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 575: st.f64
+							s225 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s225, 8)
+							}
+							s225v := uint64(r175[l])
+							if s225o := s225 - s225w.Base; s225o < s225w.End && s225&7 == 0 {
+								runtime.Store64(s225w.Mem, s225o, s225v)
+							} else {
+								w.StoreLane(s225w, runtime.SpaceGeneric, s225, 8, s225v, l, "testdata/ptx/O0/fround.ptx:575")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 575: st.f64
+							s225 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s225, 8)
+							}
+							s225v := uint64(r175[l])
+							if s225o := s225 - s225w.Base; s225o < s225w.End && s225&7 == 0 {
+								runtime.Store64(s225w.Mem, s225o, s225v)
+							} else {
+								w.StoreLane(s225w, runtime.SpaceGeneric, s225, 8, s225v, l, "testdata/ptx/O0/fround.ptx:575")
+							}
+						}
+					}
+				}
+				// PTX lines 576, 577, 578: lane-local, one loop over the lanes
+				{
+					v226aw := w.Window(403)
+					v228aw := w.Window(404)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 576: ld.f64
+							v226a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v226a, 8)
+							}
+							var v226 uint64
+							if v226ao := v226a - v226aw.Base; v226ao < v226aw.End && v226a&7 == 0 {
+								v226 = runtime.Load64(v226aw.Mem, v226ao)
+							} else {
+								v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 8, l)
+								if !v226ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v226a, 8, "testdata/ptx/O0/fround.ptx:576")
+									continue
+								}
+								v226 = v226x
+							}
+							// 577: sqrt.rm.f64
+							v227 := isa.SqrtF64(v226, isa.RM)
+							r177[l] = v227
+							// 578: ld.u64
+							v228a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v228a, 8)
+							}
+							var v228 uint64
+							if v228ao := v228a - v228aw.Base; v228ao < v228aw.End && v228a&7 == 0 {
+								v228 = runtime.Load64(v228aw.Mem, v228ao)
+							} else {
+								v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
+								if !v228ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:578")
+									continue
+								}
+								v228 = v228x
+							}
+							r178[l] = v228
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 576: ld.f64
+							v226a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v226a, 8)
+							}
+							var v226 uint64
+							if v226ao := v226a - v226aw.Base; v226ao < v226aw.End && v226a&7 == 0 {
+								v226 = runtime.Load64(v226aw.Mem, v226ao)
+							} else {
+								v226x, v226ok := w.TryLoad(v226aw, runtime.SpaceGeneric, v226a, 8, l)
+								if !v226ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v226a, 8, "testdata/ptx/O0/fround.ptx:576")
+									continue
+								}
+								v226 = v226x
+							}
+							// 577: sqrt.rm.f64
+							v227 := isa.SqrtF64(v226, isa.RM)
+							r177[l] = v227
+							// 578: ld.u64
+							v228a := uint64(r0[l]) + 0x1a0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v228a, 8)
+							}
+							var v228 uint64
+							if v228ao := v228a - v228aw.Base; v228ao < v228aw.End && v228a&7 == 0 {
+								v228 = runtime.Load64(v228aw.Mem, v228ao)
+							} else {
+								v228x, v228ok := w.TryLoad(v228aw, runtime.SpaceGeneric, v228a, 8, l)
+								if !v228ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v228a, 8, "testdata/ptx/O0/fround.ptx:578")
+									continue
+								}
+								v228 = v228x
+							}
+							r178[l] = v228
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 579: lane-local, one loop over the lanes
+				{
+					s229w := w.Window(405)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 579: st.f64
+							s229 := uint64(r178[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s229, 8)
+							}
+							s229v := uint64(r177[l])
+							if s229o := s229 - s229w.Base; s229o < s229w.End && s229&7 == 0 {
+								runtime.Store64(s229w.Mem, s229o, s229v)
+							} else {
+								w.StoreLane(s229w, runtime.SpaceGeneric, s229, 8, s229v, l, "testdata/ptx/O0/fround.ptx:579")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 579: st.f64
+							s229 := uint64(r178[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s229, 8)
+							}
+							s229v := uint64(r177[l])
+							if s229o := s229 - s229w.Base; s229o < s229w.End && s229&7 == 0 {
+								runtime.Store64(s229w.Mem, s229o, s229v)
+							} else {
+								w.StoreLane(s229w, runtime.SpaceGeneric, s229, 8, s229v, l, "testdata/ptx/O0/fround.ptx:579")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX line 581; ret
+			next = 5
+		case 4:
+			// b4, PTX line 346
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u9
-	_ = u11
-	_ = u13
-	_ = u15
-}
-
-// fround64B2 runs b2 ($L__BB1_2) of kernel fround64, PTX lines 351-579.
-func fround64B2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	r59 := w.Reg(59)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	r62 := w.Reg(62)
-	r63 := w.Reg(63)
-	r64 := w.Reg(64)
-	r65 := w.Reg(65)
-	r66 := w.Reg(66)
-	r67 := w.Reg(67)
-	r68 := w.Reg(68)
-	r69 := w.Reg(69)
-	r70 := w.Reg(70)
-	r71 := w.Reg(71)
-	r72 := w.Reg(72)
-	r73 := w.Reg(73)
-	r74 := w.Reg(74)
-	r75 := w.Reg(75)
-	r76 := w.Reg(76)
-	r77 := w.Reg(77)
-	r78 := w.Reg(78)
-	r79 := w.Reg(79)
-	r80 := w.Reg(80)
-	r81 := w.Reg(81)
-	r82 := w.Reg(82)
-	r83 := w.Reg(83)
-	r84 := w.Reg(84)
-	r85 := w.Reg(85)
-	r86 := w.Reg(86)
-	r87 := w.Reg(87)
-	r88 := w.Reg(88)
-	r89 := w.Reg(89)
-	r90 := w.Reg(90)
-	r91 := w.Reg(91)
-	r92 := w.Reg(92)
-	r93 := w.Reg(93)
-	r94 := w.Reg(94)
-	r95 := w.Reg(95)
-	r96 := w.Reg(96)
-	r97 := w.Reg(97)
-	r98 := w.Reg(98)
-	r99 := w.Reg(99)
-	r100 := w.Reg(100)
-	r101 := w.Reg(101)
-	r102 := w.Reg(102)
-	r103 := w.Reg(103)
-	r104 := w.Reg(104)
-	r105 := w.Reg(105)
-	r106 := w.Reg(106)
-	r107 := w.Reg(107)
-	r108 := w.Reg(108)
-	r109 := w.Reg(109)
-	r110 := w.Reg(110)
-	r111 := w.Reg(111)
-	r112 := w.Reg(112)
-	r113 := w.Reg(113)
-	r114 := w.Reg(114)
-	r115 := w.Reg(115)
-	r116 := w.Reg(116)
-	r117 := w.Reg(117)
-	r118 := w.Reg(118)
-	r119 := w.Reg(119)
-	r120 := w.Reg(120)
-	r121 := w.Reg(121)
-	r122 := w.Reg(122)
-	r123 := w.Reg(123)
-	r124 := w.Reg(124)
-	r125 := w.Reg(125)
-	r126 := w.Reg(126)
-	r127 := w.Reg(127)
-	r128 := w.Reg(128)
-	r129 := w.Reg(129)
-	r130 := w.Reg(130)
-	r131 := w.Reg(131)
-	r132 := w.Reg(132)
-	r133 := w.Reg(133)
-	r134 := w.Reg(134)
-	r135 := w.Reg(135)
-	r136 := w.Reg(136)
-	r137 := w.Reg(137)
-	r138 := w.Reg(138)
-	r139 := w.Reg(139)
-	r140 := w.Reg(140)
-	r141 := w.Reg(141)
-	r142 := w.Reg(142)
-	r143 := w.Reg(143)
-	r144 := w.Reg(144)
-	r145 := w.Reg(145)
-	r146 := w.Reg(146)
-	r147 := w.Reg(147)
-	r148 := w.Reg(148)
-	r149 := w.Reg(149)
-	r150 := w.Reg(150)
-	r151 := w.Reg(151)
-	r152 := w.Reg(152)
-	r153 := w.Reg(153)
-	r154 := w.Reg(154)
-	r155 := w.Reg(155)
-	r156 := w.Reg(156)
-	r157 := w.Reg(157)
-	r158 := w.Reg(158)
-	r159 := w.Reg(159)
-	r160 := w.Reg(160)
-	r161 := w.Reg(161)
-	r162 := w.Reg(162)
-	r163 := w.Reg(163)
-	r164 := w.Reg(164)
-	r165 := w.Reg(165)
-	r166 := w.Reg(166)
-	r167 := w.Reg(167)
-	r168 := w.Reg(168)
-	r169 := w.Reg(169)
-	r170 := w.Reg(170)
-	r171 := w.Reg(171)
-	r172 := w.Reg(172)
-	r173 := w.Reg(173)
-	r174 := w.Reg(174)
-	r175 := w.Reg(175)
-	r176 := w.Reg(176)
-	r177 := w.Reg(177)
-	r178 := w.Reg(178)
-	k0 := uint64(0x3)
-	k1 := uint64(0x18)
-	// PTX line 351: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x168, 8, 0, m, "testdata/ptx/O0/fround.ptx:351")
-	// PTX line 352: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x184, 4, 64, m, "testdata/ptx/O0/fround.ptx:352")
-	// PTX lines 353, 354: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 353: shl.b64
-				v1 := uint64(uint64(r23[l]) << uint32(k0))
-				// 354: add.s64
-				v2 := uint64(uint64(r22[l]) + uint64(v1))
-				r25[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 353: shl.b64
-				v1 := uint64(uint64(r23[l]) << uint32(k0))
-				// 354: add.s64
-				v2 := uint64(uint64(r22[l]) + uint64(v1))
-				r25[l] = v2
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 355: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r26, r25, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fround.ptx:355")
-	// PTX line 356: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x188, 8, m, "testdata/ptx/O0/fround.ptx:356")
-	// PTX line 357: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x170, 8, 0, m, "testdata/ptx/O0/fround.ptx:357")
-	// PTX line 358: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x184, 4, 64, m, "testdata/ptx/O0/fround.ptx:358")
-	// PTX lines 359, 360: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 359: shl.b64
-				v3 := uint64(uint64(r28[l]) << uint32(k0))
-				// 360: add.s64
-				v4 := uint64(uint64(r27[l]) + uint64(v3))
-				r30[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 359: shl.b64
-				v3 := uint64(uint64(r28[l]) << uint32(k0))
-				// 360: add.s64
-				v4 := uint64(uint64(r27[l]) + uint64(v3))
-				r30[l] = v4
-			}
-		}
-	}
-	// PTX line 361: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r31, r30, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fround.ptx:361")
-	// PTX line 362: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x190, 8, m, "testdata/ptx/O0/fround.ptx:362")
-	// PTX line 363: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x178, 8, 0, m, "testdata/ptx/O0/fround.ptx:363")
-	// PTX line 364: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x184, 4, 64, m, "testdata/ptx/O0/fround.ptx:364")
-	// PTX lines 365, 366: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 365: shl.b64
-				v5 := uint64(uint64(r33[l]) << uint32(k0))
-				// 366: add.s64
-				v6 := uint64(uint64(r32[l]) + uint64(v5))
-				r35[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 365: shl.b64
-				v5 := uint64(uint64(r33[l]) << uint32(k0))
-				// 366: add.s64
-				v6 := uint64(uint64(r32[l]) + uint64(v5))
-				r35[l] = v6
-			}
-		}
-	}
-	// PTX line 367: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r35, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fround.ptx:367")
-	// PTX line 368: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x198, 8, m, "testdata/ptx/O0/fround.ptx:368")
-	// PTX line 369: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x160, 8, 0, m, "testdata/ptx/O0/fround.ptx:369")
-	// PTX line 370: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0x184, 4, 0, m, "testdata/ptx/O0/fround.ptx:370")
-	// PTX lines 371, 372, 373, 374: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 371: mul.lo.s32
-				v7 := uint64(uint32(r38[l]) * uint32(k1))
-				// 372: cvt.s64.s32
-				v8 := uint64(uint64(int32(v7)))
-				// 373: shl.b64
-				v9 := uint64(uint64(v8) << uint32(k0))
-				// 374: add.s64
-				v10 := uint64(uint64(r37[l]) + uint64(v9))
-				r42[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 371: mul.lo.s32
-				v7 := uint64(uint32(r38[l]) * uint32(k1))
-				// 372: cvt.s64.s32
-				v8 := uint64(uint64(int32(v7)))
-				// 373: shl.b64
-				v9 := uint64(uint64(v8) << uint32(k0))
-				// 374: add.s64
-				v10 := uint64(uint64(r37[l]) + uint64(v9))
-				r42[l] = v10
-			}
-		}
-	}
-	// PTX line 375: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x1a0, 8, m, "testdata/ptx/O0/fround.ptx:375")
-	// PTX line 376: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:376")
-	// PTX line 377: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:377")
-	// PTX line 378: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x150, 8, m, "testdata/ptx/O0/fround.ptx:378")
-	// PTX line 379: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x158, 8, m, "testdata/ptx/O0/fround.ptx:379")
-	// PTX line 380: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x150, 8, 0, m, "testdata/ptx/O0/fround.ptx:380")
-	// PTX line 381: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x158, 8, 0, m, "testdata/ptx/O0/fround.ptx:381")
-	// PTX lines 382: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 382: add.rn.f64
-				v11 := isa.AddF64RN(r45[l], r46[l])
-				r47[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 382: add.rn.f64
-				v11 := isa.AddF64RN(r45[l], r46[l])
-				r47[l] = v11
-			}
-		}
-	}
-	// PTX line 383: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:383")
-	// PTX line 384: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r47, r48, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/fround.ptx:384")
-	// PTX line 385: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:385")
-	// PTX line 386: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:386")
-	// PTX line 387: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x140, 8, m, "testdata/ptx/O0/fround.ptx:387")
-	// PTX line 388: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0x148, 8, m, "testdata/ptx/O0/fround.ptx:388")
-	// PTX line 389: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r51, r0, 0xffffffffffffffff, 0x140, 8, 0, m, "testdata/ptx/O0/fround.ptx:389")
-	// PTX line 390: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x148, 8, 0, m, "testdata/ptx/O0/fround.ptx:390")
-	// PTX lines 391: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 391: add.rz.f64
-				v12 := isa.AddF64(r51[l], r52[l], isa.RZ)
-				r53[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 391: add.rz.f64
-				v12 := isa.AddF64(r51[l], r52[l], isa.RZ)
-				r53[l] = v12
-			}
-		}
-	}
-	// PTX line 392: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:392")
-	// PTX line 393: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r53, r54, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/fround.ptx:393")
-	// PTX line 394: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:394")
-	// PTX line 395: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:395")
-	// PTX line 396: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x130, 8, m, "testdata/ptx/O0/fround.ptx:396")
-	// PTX line 397: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x138, 8, m, "testdata/ptx/O0/fround.ptx:397")
-	// PTX line 398: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r57, r0, 0xffffffffffffffff, 0x130, 8, 0, m, "testdata/ptx/O0/fround.ptx:398")
-	// PTX line 399: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r58, r0, 0xffffffffffffffff, 0x138, 8, 0, m, "testdata/ptx/O0/fround.ptx:399")
-	// PTX lines 400: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 400: add.rp.f64
-				v13 := isa.AddF64(r57[l], r58[l], isa.RP)
-				r59[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 400: add.rp.f64
-				v13 := isa.AddF64(r57[l], r58[l], isa.RP)
-				r59[l] = v13
-			}
-		}
-	}
-	// PTX line 401: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r60, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:401")
-	// PTX line 402: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r59, r60, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/fround.ptx:402")
-	// PTX line 403: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:403")
-	// PTX line 404: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:404")
-	// PTX line 405: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x120, 8, m, "testdata/ptx/O0/fround.ptx:405")
-	// PTX line 406: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0x128, 8, m, "testdata/ptx/O0/fround.ptx:406")
-	// PTX line 407: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r63, r0, 0xffffffffffffffff, 0x120, 8, 0, m, "testdata/ptx/O0/fround.ptx:407")
-	// PTX line 408: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r64, r0, 0xffffffffffffffff, 0x128, 8, 0, m, "testdata/ptx/O0/fround.ptx:408")
-	// PTX lines 409: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 409: add.rm.f64
-				v14 := isa.AddF64(r63[l], r64[l], isa.RM)
-				r65[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 409: add.rm.f64
-				v14 := isa.AddF64(r63[l], r64[l], isa.RM)
-				r65[l] = v14
-			}
-		}
-	}
-	// PTX line 410: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r66, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:410")
-	// PTX line 411: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r65, r66, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/fround.ptx:411")
-	// PTX line 412: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r67, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:412")
-	// PTX line 413: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r68, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:413")
-	// PTX line 414: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r67, r0, 0xffffffffffffffff, 0x110, 8, m, "testdata/ptx/O0/fround.ptx:414")
-	// PTX line 415: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r68, r0, 0xffffffffffffffff, 0x118, 8, m, "testdata/ptx/O0/fround.ptx:415")
-	// PTX line 416: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r69, r0, 0xffffffffffffffff, 0x110, 8, 0, m, "testdata/ptx/O0/fround.ptx:416")
-	// PTX line 417: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r70, r0, 0xffffffffffffffff, 0x118, 8, 0, m, "testdata/ptx/O0/fround.ptx:417")
-	// PTX lines 418: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 418: mul.rn.f64
-				v15 := isa.MulF64RN(r69[l], r70[l])
-				r71[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 418: mul.rn.f64
-				v15 := isa.MulF64RN(r69[l], r70[l])
-				r71[l] = v15
-			}
-		}
-	}
-	// PTX line 419: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r72, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:419")
-	// PTX line 420: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r71, r72, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/fround.ptx:420")
-	// PTX line 421: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r73, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:421")
-	// PTX line 422: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r74, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:422")
-	// PTX line 423: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r73, r0, 0xffffffffffffffff, 0x100, 8, m, "testdata/ptx/O0/fround.ptx:423")
-	// PTX line 424: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r74, r0, 0xffffffffffffffff, 0x108, 8, m, "testdata/ptx/O0/fround.ptx:424")
-	// PTX line 425: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r75, r0, 0xffffffffffffffff, 0x100, 8, 0, m, "testdata/ptx/O0/fround.ptx:425")
-	// PTX line 426: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r76, r0, 0xffffffffffffffff, 0x108, 8, 0, m, "testdata/ptx/O0/fround.ptx:426")
-	// PTX lines 427: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 427: mul.rz.f64
-				v16 := isa.MulF64(r75[l], r76[l], isa.RZ)
-				r77[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 427: mul.rz.f64
-				v16 := isa.MulF64(r75[l], r76[l], isa.RZ)
-				r77[l] = v16
-			}
-		}
-	}
-	// PTX line 428: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r78, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:428")
-	// PTX line 429: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r77, r78, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/fround.ptx:429")
-	// PTX line 430: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r79, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:430")
-	// PTX line 431: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r80, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:431")
-	// PTX line 432: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r79, r0, 0xffffffffffffffff, 0xf0, 8, m, "testdata/ptx/O0/fround.ptx:432")
-	// PTX line 433: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r80, r0, 0xffffffffffffffff, 0xf8, 8, m, "testdata/ptx/O0/fround.ptx:433")
-	// PTX line 434: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r81, r0, 0xffffffffffffffff, 0xf0, 8, 0, m, "testdata/ptx/O0/fround.ptx:434")
-	// PTX line 435: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r82, r0, 0xffffffffffffffff, 0xf8, 8, 0, m, "testdata/ptx/O0/fround.ptx:435")
-	// PTX lines 436: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 436: mul.rp.f64
-				v17 := isa.MulF64(r81[l], r82[l], isa.RP)
-				r83[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 436: mul.rp.f64
-				v17 := isa.MulF64(r81[l], r82[l], isa.RP)
-				r83[l] = v17
-			}
-		}
-	}
-	// PTX line 437: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r84, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:437")
-	// PTX line 438: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r83, r84, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/fround.ptx:438")
-	// PTX line 439: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r85, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:439")
-	// PTX line 440: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r86, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:440")
-	// PTX line 441: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r85, r0, 0xffffffffffffffff, 0xe0, 8, m, "testdata/ptx/O0/fround.ptx:441")
-	// PTX line 442: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r86, r0, 0xffffffffffffffff, 0xe8, 8, m, "testdata/ptx/O0/fround.ptx:442")
-	// PTX line 443: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r87, r0, 0xffffffffffffffff, 0xe0, 8, 0, m, "testdata/ptx/O0/fround.ptx:443")
-	// PTX line 444: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r88, r0, 0xffffffffffffffff, 0xe8, 8, 0, m, "testdata/ptx/O0/fround.ptx:444")
-	// PTX lines 445: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 445: mul.rm.f64
-				v18 := isa.MulF64(r87[l], r88[l], isa.RM)
-				r89[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 445: mul.rm.f64
-				v18 := isa.MulF64(r87[l], r88[l], isa.RM)
-				r89[l] = v18
-			}
-		}
-	}
-	// PTX line 446: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r90, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:446")
-	// PTX line 447: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r89, r90, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/O0/fround.ptx:447")
-	// PTX line 448: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r91, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:448")
-	// PTX line 449: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r92, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:449")
-	// PTX line 450: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r93, r0, 0xffffffffffffffff, 0x198, 8, 0, m, "testdata/ptx/O0/fround.ptx:450")
-	// PTX line 451: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r91, r0, 0xffffffffffffffff, 0xc8, 8, m, "testdata/ptx/O0/fround.ptx:451")
-	// PTX line 452: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r92, r0, 0xffffffffffffffff, 0xd0, 8, m, "testdata/ptx/O0/fround.ptx:452")
-	// PTX line 453: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r93, r0, 0xffffffffffffffff, 0xd8, 8, m, "testdata/ptx/O0/fround.ptx:453")
-	// PTX line 454: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r94, r0, 0xffffffffffffffff, 0xc8, 8, 0, m, "testdata/ptx/O0/fround.ptx:454")
-	// PTX line 455: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r95, r0, 0xffffffffffffffff, 0xd0, 8, 0, m, "testdata/ptx/O0/fround.ptx:455")
-	// PTX line 456: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r96, r0, 0xffffffffffffffff, 0xd8, 8, 0, m, "testdata/ptx/O0/fround.ptx:456")
-	// PTX lines 457: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 457: fma.rn.f64
-				v19 := isa.FmaF64RN(r94[l], r95[l], r96[l])
-				r97[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 457: fma.rn.f64
-				v19 := isa.FmaF64RN(r94[l], r95[l], r96[l])
-				r97[l] = v19
-			}
-		}
-	}
-	// PTX line 458: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r98, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:458")
-	// PTX line 459: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r97, r98, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/O0/fround.ptx:459")
-	// PTX line 460: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r99, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:460")
-	// PTX line 461: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r100, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:461")
-	// PTX line 462: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r101, r0, 0xffffffffffffffff, 0x198, 8, 0, m, "testdata/ptx/O0/fround.ptx:462")
-	// PTX line 463: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r99, r0, 0xffffffffffffffff, 0xb0, 8, m, "testdata/ptx/O0/fround.ptx:463")
-	// PTX line 464: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r100, r0, 0xffffffffffffffff, 0xb8, 8, m, "testdata/ptx/O0/fround.ptx:464")
-	// PTX line 465: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r101, r0, 0xffffffffffffffff, 0xc0, 8, m, "testdata/ptx/O0/fround.ptx:465")
-	// PTX line 466: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r102, r0, 0xffffffffffffffff, 0xb0, 8, 0, m, "testdata/ptx/O0/fround.ptx:466")
-	// PTX line 467: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r103, r0, 0xffffffffffffffff, 0xb8, 8, 0, m, "testdata/ptx/O0/fround.ptx:467")
-	// PTX line 468: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r104, r0, 0xffffffffffffffff, 0xc0, 8, 0, m, "testdata/ptx/O0/fround.ptx:468")
-	// PTX lines 469: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 469: fma.rz.f64
-				v20 := isa.FmaF64(r102[l], r103[l], r104[l], isa.RZ)
-				r105[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 469: fma.rz.f64
-				v20 := isa.FmaF64(r102[l], r103[l], r104[l], isa.RZ)
-				r105[l] = v20
-			}
-		}
-	}
-	// PTX line 470: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r106, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:470")
-	// PTX line 471: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r105, r106, 0xffffffffffffffff, 0x48, 8, m, "testdata/ptx/O0/fround.ptx:471")
-	// PTX line 472: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r107, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:472")
-	// PTX line 473: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r108, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:473")
-	// PTX line 474: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r109, r0, 0xffffffffffffffff, 0x198, 8, 0, m, "testdata/ptx/O0/fround.ptx:474")
-	// PTX line 475: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r107, r0, 0xffffffffffffffff, 0x98, 8, m, "testdata/ptx/O0/fround.ptx:475")
-	// PTX line 476: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r108, r0, 0xffffffffffffffff, 0xa0, 8, m, "testdata/ptx/O0/fround.ptx:476")
-	// PTX line 477: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r109, r0, 0xffffffffffffffff, 0xa8, 8, m, "testdata/ptx/O0/fround.ptx:477")
-	// PTX line 478: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r110, r0, 0xffffffffffffffff, 0x98, 8, 0, m, "testdata/ptx/O0/fround.ptx:478")
-	// PTX line 479: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r111, r0, 0xffffffffffffffff, 0xa0, 8, 0, m, "testdata/ptx/O0/fround.ptx:479")
-	// PTX line 480: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r112, r0, 0xffffffffffffffff, 0xa8, 8, 0, m, "testdata/ptx/O0/fround.ptx:480")
-	// PTX lines 481: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 481: fma.rp.f64
-				v21 := isa.FmaF64(r110[l], r111[l], r112[l], isa.RP)
-				r113[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 481: fma.rp.f64
-				v21 := isa.FmaF64(r110[l], r111[l], r112[l], isa.RP)
-				r113[l] = v21
-			}
-		}
-	}
-	// PTX line 482: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r114, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:482")
-	// PTX line 483: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r113, r114, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/O0/fround.ptx:483")
-	// PTX line 484: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r115, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:484")
-	// PTX line 485: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r116, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:485")
-	// PTX line 486: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r117, r0, 0xffffffffffffffff, 0x198, 8, 0, m, "testdata/ptx/O0/fround.ptx:486")
-	// PTX line 487: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r115, r0, 0xffffffffffffffff, 0x80, 8, m, "testdata/ptx/O0/fround.ptx:487")
-	// PTX line 488: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r116, r0, 0xffffffffffffffff, 0x88, 8, m, "testdata/ptx/O0/fround.ptx:488")
-	// PTX line 489: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r117, r0, 0xffffffffffffffff, 0x90, 8, m, "testdata/ptx/O0/fround.ptx:489")
-	// PTX line 490: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r118, r0, 0xffffffffffffffff, 0x80, 8, 0, m, "testdata/ptx/O0/fround.ptx:490")
-	// PTX line 491: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r119, r0, 0xffffffffffffffff, 0x88, 8, 0, m, "testdata/ptx/O0/fround.ptx:491")
-	// PTX line 492: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r120, r0, 0xffffffffffffffff, 0x90, 8, 0, m, "testdata/ptx/O0/fround.ptx:492")
-	// PTX lines 493: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 493: fma.rm.f64
-				v22 := isa.FmaF64(r118[l], r119[l], r120[l], isa.RM)
-				r121[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 493: fma.rm.f64
-				v22 := isa.FmaF64(r118[l], r119[l], r120[l], isa.RM)
-				r121[l] = v22
-			}
-		}
-	}
-	// PTX line 494: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r122, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:494")
-	// PTX line 495: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r121, r122, 0xffffffffffffffff, 0x58, 8, m, "testdata/ptx/O0/fround.ptx:495")
-	// PTX line 496: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r123, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:496")
-	// PTX line 497: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r124, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:497")
-	// PTX line 498: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r123, r0, 0xffffffffffffffff, 0x70, 8, m, "testdata/ptx/O0/fround.ptx:498")
-	// PTX line 499: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r124, r0, 0xffffffffffffffff, 0x78, 8, m, "testdata/ptx/O0/fround.ptx:499")
-	// PTX line 500: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r125, r0, 0xffffffffffffffff, 0x70, 8, 0, m, "testdata/ptx/O0/fround.ptx:500")
-	// PTX line 501: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r126, r0, 0xffffffffffffffff, 0x78, 8, 0, m, "testdata/ptx/O0/fround.ptx:501")
-	// PTX lines 502: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 502: div.rn.f64
-				v23 := isa.DivF64(r125[l], r126[l], isa.RN)
-				r127[l] = v23
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 502: div.rn.f64
-				v23 := isa.DivF64(r125[l], r126[l], isa.RN)
-				r127[l] = v23
-			}
-		}
-	}
-	// PTX line 503: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r128, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:503")
-	// PTX line 504: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r127, r128, 0xffffffffffffffff, 0x60, 8, m, "testdata/ptx/O0/fround.ptx:504")
-	// PTX line 505: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r129, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:505")
-	// PTX line 506: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r130, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:506")
-	// PTX line 507: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r129, r0, 0xffffffffffffffff, 0x60, 8, m, "testdata/ptx/O0/fround.ptx:507")
-	// PTX line 508: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r130, r0, 0xffffffffffffffff, 0x68, 8, m, "testdata/ptx/O0/fround.ptx:508")
-	// PTX line 509: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r131, r0, 0xffffffffffffffff, 0x60, 8, 0, m, "testdata/ptx/O0/fround.ptx:509")
-	// PTX line 510: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r132, r0, 0xffffffffffffffff, 0x68, 8, 0, m, "testdata/ptx/O0/fround.ptx:510")
-	// PTX lines 511: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 511: div.rz.f64
-				v24 := isa.DivF64(r131[l], r132[l], isa.RZ)
-				r133[l] = v24
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 511: div.rz.f64
-				v24 := isa.DivF64(r131[l], r132[l], isa.RZ)
-				r133[l] = v24
-			}
-		}
-	}
-	// PTX line 512: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r134, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:512")
-	// PTX line 513: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r133, r134, 0xffffffffffffffff, 0x68, 8, m, "testdata/ptx/O0/fround.ptx:513")
-	// PTX line 514: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r135, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:514")
-	// PTX line 515: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r136, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:515")
-	// PTX line 516: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r135, r0, 0xffffffffffffffff, 0x50, 8, m, "testdata/ptx/O0/fround.ptx:516")
-	// PTX line 517: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r136, r0, 0xffffffffffffffff, 0x58, 8, m, "testdata/ptx/O0/fround.ptx:517")
-	// PTX line 518: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r137, r0, 0xffffffffffffffff, 0x50, 8, 0, m, "testdata/ptx/O0/fround.ptx:518")
-	// PTX line 519: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r138, r0, 0xffffffffffffffff, 0x58, 8, 0, m, "testdata/ptx/O0/fround.ptx:519")
-	// PTX lines 520: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 520: div.rp.f64
-				v25 := isa.DivF64(r137[l], r138[l], isa.RP)
-				r139[l] = v25
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 520: div.rp.f64
-				v25 := isa.DivF64(r137[l], r138[l], isa.RP)
-				r139[l] = v25
-			}
-		}
-	}
-	// PTX line 521: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r140, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:521")
-	// PTX line 522: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r139, r140, 0xffffffffffffffff, 0x70, 8, m, "testdata/ptx/O0/fround.ptx:522")
-	// PTX line 523: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r141, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:523")
-	// PTX line 524: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r142, r0, 0xffffffffffffffff, 0x190, 8, 0, m, "testdata/ptx/O0/fround.ptx:524")
-	// PTX line 525: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r141, r0, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/O0/fround.ptx:525")
-	// PTX line 526: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r142, r0, 0xffffffffffffffff, 0x48, 8, m, "testdata/ptx/O0/fround.ptx:526")
-	// PTX line 527: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r143, r0, 0xffffffffffffffff, 0x40, 8, 0, m, "testdata/ptx/O0/fround.ptx:527")
-	// PTX line 528: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r144, r0, 0xffffffffffffffff, 0x48, 8, 0, m, "testdata/ptx/O0/fround.ptx:528")
-	// PTX lines 529: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 529: div.rm.f64
-				v26 := isa.DivF64(r143[l], r144[l], isa.RM)
-				r145[l] = v26
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 529: div.rm.f64
-				v26 := isa.DivF64(r143[l], r144[l], isa.RM)
-				r145[l] = v26
-			}
-		}
-	}
-	// PTX line 530: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r146, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:530")
-	// PTX line 531: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r145, r146, 0xffffffffffffffff, 0x78, 8, m, "testdata/ptx/O0/fround.ptx:531")
-	// PTX line 532: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r147, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:532")
-	// PTX line 533: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r147, r0, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/O0/fround.ptx:533")
-	// PTX line 534: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r148, r0, 0xffffffffffffffff, 0x38, 8, 0, m, "testdata/ptx/O0/fround.ptx:534")
-	// PTX lines 535: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 535: rcp.rn.f64
-				v27 := isa.RcpF64(r148[l], isa.RN)
-				r149[l] = v27
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 535: rcp.rn.f64
-				v27 := isa.RcpF64(r148[l], isa.RN)
-				r149[l] = v27
-			}
-		}
-	}
-	// PTX line 536: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r150, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:536")
-	// PTX line 537: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r149, r150, 0xffffffffffffffff, 0x80, 8, m, "testdata/ptx/O0/fround.ptx:537")
-	// PTX line 538: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r151, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:538")
-	// PTX line 539: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r151, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/fround.ptx:539")
-	// PTX line 540: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r152, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/fround.ptx:540")
-	// PTX lines 541: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 541: rcp.rz.f64
-				v28 := isa.RcpF64(r152[l], isa.RZ)
-				r153[l] = v28
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 541: rcp.rz.f64
-				v28 := isa.RcpF64(r152[l], isa.RZ)
-				r153[l] = v28
-			}
-		}
-	}
-	// PTX line 542: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r154, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:542")
-	// PTX line 543: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r153, r154, 0xffffffffffffffff, 0x88, 8, m, "testdata/ptx/O0/fround.ptx:543")
-	// PTX line 544: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r155, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:544")
-	// PTX line 545: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r155, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/fround.ptx:545")
-	// PTX line 546: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r156, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/fround.ptx:546")
-	// PTX lines 547: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 547: rcp.rp.f64
-				v29 := isa.RcpF64(r156[l], isa.RP)
-				r157[l] = v29
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 547: rcp.rp.f64
-				v29 := isa.RcpF64(r156[l], isa.RP)
-				r157[l] = v29
-			}
-		}
-	}
-	// PTX line 548: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r158, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:548")
-	// PTX line 549: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r157, r158, 0xffffffffffffffff, 0x90, 8, m, "testdata/ptx/O0/fround.ptx:549")
-	// PTX line 550: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r159, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:550")
-	// PTX line 551: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r159, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/fround.ptx:551")
-	// PTX line 552: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r160, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/fround.ptx:552")
-	// PTX lines 553: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 553: rcp.rm.f64
-				v30 := isa.RcpF64(r160[l], isa.RM)
-				r161[l] = v30
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 553: rcp.rm.f64
-				v30 := isa.RcpF64(r160[l], isa.RM)
-				r161[l] = v30
-			}
-		}
-	}
-	// PTX line 554: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r162, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:554")
-	// PTX line 555: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r161, r162, 0xffffffffffffffff, 0x98, 8, m, "testdata/ptx/O0/fround.ptx:555")
-	// PTX line 556: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r163, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:556")
-	// PTX line 557: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r163, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/fround.ptx:557")
-	// PTX line 558: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r164, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/fround.ptx:558")
-	// PTX lines 559: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 559: sqrt.rn.f64
-				v31 := isa.SqrtF64(r164[l], isa.RN)
-				r165[l] = v31
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 559: sqrt.rn.f64
-				v31 := isa.SqrtF64(r164[l], isa.RN)
-				r165[l] = v31
-			}
-		}
-	}
-	// PTX line 560: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r166, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:560")
-	// PTX line 561: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r165, r166, 0xffffffffffffffff, 0xa0, 8, m, "testdata/ptx/O0/fround.ptx:561")
-	// PTX line 562: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r167, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:562")
-	// PTX line 563: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r167, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/fround.ptx:563")
-	// PTX line 564: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r168, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/fround.ptx:564")
-	// PTX lines 565: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 565: sqrt.rz.f64
-				v32 := isa.SqrtF64(r168[l], isa.RZ)
-				r169[l] = v32
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 565: sqrt.rz.f64
-				v32 := isa.SqrtF64(r168[l], isa.RZ)
-				r169[l] = v32
-			}
-		}
-	}
-	// PTX line 566: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r170, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:566")
-	// PTX line 567: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r169, r170, 0xffffffffffffffff, 0xa8, 8, m, "testdata/ptx/O0/fround.ptx:567")
-	// PTX line 568: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r171, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:568")
-	// PTX line 569: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r171, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/fround.ptx:569")
-	// PTX line 570: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r172, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/fround.ptx:570")
-	// PTX lines 571: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 571: sqrt.rp.f64
-				v33 := isa.SqrtF64(r172[l], isa.RP)
-				r173[l] = v33
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 571: sqrt.rp.f64
-				v33 := isa.SqrtF64(r172[l], isa.RP)
-				r173[l] = v33
-			}
-		}
-	}
-	// PTX line 572: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r174, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:572")
-	// PTX line 573: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r173, r174, 0xffffffffffffffff, 0xb0, 8, m, "testdata/ptx/O0/fround.ptx:573")
-	// PTX line 574: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r175, r0, 0xffffffffffffffff, 0x188, 8, 0, m, "testdata/ptx/O0/fround.ptx:574")
-	// PTX line 575: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r175, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/fround.ptx:575")
-	// PTX line 576: ld.f64
-	w.LoadLanes(runtime.SpaceGeneric, r176, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/fround.ptx:576")
-	// PTX lines 577: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 577: sqrt.rm.f64
-				v34 := isa.SqrtF64(r176[l], isa.RM)
-				r177[l] = v34
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 577: sqrt.rm.f64
-				v34 := isa.SqrtF64(r176[l], isa.RM)
-				r177[l] = v34
-			}
-		}
-	}
-	// PTX line 578: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r178, r0, 0xffffffffffffffff, 0x1a0, 8, 0, m, "testdata/ptx/O0/fround.ptx:578")
-	// PTX line 579: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r177, r178, 0xffffffffffffffff, 0xb8, 8, m, "testdata/ptx/O0/fround.ptx:579")
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/funcptr.ptx",
+	NumWindows: 75,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -276,10 +277,6 @@ var (
 	}
 	// funcptrTidFunc is PTX kernel funcptr_tid (testdata/ptx/O0/funcptr.ptx:375).
 	funcptrTidFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   40,
-			Value: 0x2,
-		}},
 		Exit:   15,
 		Index:  9,
 		Kernel: true,
@@ -309,7 +306,7 @@ var (
 		LocalSize:    48,
 		Name:         "funcptr_tid",
 		NumPreds:     3,
-		NumRegs:      41,
+		NumRegs:      40,
 		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   96,
@@ -356,9 +353,48 @@ func init() {
 	opAddFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 50-59; ret
 	opAddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opAddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opAddRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:50",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:60",
@@ -372,12 +408,52 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opAddFunc.Run = opAddRun
 	opSubFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 75-84; ret
 	opSubFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opSubB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opSubRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:75",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:85",
@@ -391,12 +467,52 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opSubFunc.Run = opSubRun
 	opMulFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 100-109; ret
 	opMulFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opMulB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMulRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:100",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:110",
@@ -410,12 +526,51 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opMulFunc.Run = opMulRun
 	opMaxFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 126-134; divergent, reconverges at block 3 (b3 ($L__BB3_3))
 	opMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:126",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -427,9 +582,26 @@ func init() {
 	}
 	// b1 ($L__BB3_1), PTX lines 138-139
 	opMaxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{opMaxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMaxRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:138",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:140",
@@ -440,9 +612,26 @@ func init() {
 	}
 	// b2 ($L__BB3_2), PTX lines 142-143
 	opMaxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{opMaxB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMaxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:142",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:144",
@@ -453,9 +642,24 @@ func init() {
 	}
 	// b3 ($L__BB3_3), PTX lines 146-147; ret
 	opMaxFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{opMaxB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMaxRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:146",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:148",
@@ -468,6 +672,15 @@ func init() {
 	opMaxFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:136",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:136",
@@ -481,12 +694,111 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	opMaxFunc.Run = opMaxRun
 	funcptrFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 169-197; divergent, reconverges at block 4 (b3 ($L__BB4_3))
 	funcptrFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:169",
 		PTXInstrs: 30,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -500,6 +812,15 @@ func init() {
 	funcptrFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:201",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  201,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:201",
@@ -510,9 +831,84 @@ func init() {
 	}
 	// b2 ($L__BB4_2), PTX lines 203-228; code before the call
 	funcptrFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:203",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -523,6 +919,13 @@ func init() {
 	funcptrFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:231",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -552,6 +955,13 @@ func init() {
 	funcptrFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:247",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  247,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:247",
@@ -564,6 +974,15 @@ func init() {
 	funcptrFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:199",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:199",
@@ -574,9 +993,38 @@ func init() {
 	}
 	// b5, PTX lines 238-244
 	funcptrFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:238",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:245",
@@ -590,12 +1038,43 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	funcptrFunc.Run = funcptrRun
 	twiceFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 261-267; ret
 	twiceFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{twiceB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			twiceRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:261",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:268",
@@ -609,12 +1088,43 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	twiceFunc.Run = twiceRun
 	squareFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 282-288; ret
 	squareFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{squareB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			squareRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:282",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:289",
@@ -628,12 +1138,43 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	squareFunc.Run = squareRun
 	negateFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 303-309; ret
 	negateFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{negateB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			negateRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:303",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  303,
+			}, {
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}, {
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  310,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:310",
@@ -647,12 +1188,54 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	negateFunc.Run = negateRun
 	applyNFunc.Blocks = make([]runtime.Block, 9)
 	// b0, PTX lines 328-337
 	applyNFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{applyNB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:328",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  328,
+			}, {
+				Count: 1,
+				Line:  329,
+			}, {
+				Count: 1,
+				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}, {
+				Count: 1,
+				Line:  332,
+			}, {
+				Count: 1,
+				Line:  333,
+			}, {
+				Count: 1,
+				Line:  334,
+			}, {
+				Count: 1,
+				Line:  335,
+			}, {
+				Count: 1,
+				Line:  336,
+			}, {
+				Count: 1,
+				Line:  337,
+			}, {
+				Count: 1,
+				Line:  338,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:338",
@@ -663,9 +1246,29 @@ func init() {
 	}
 	// b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
 	applyNFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{applyNB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:340",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  340,
+			}, {
+				Count: 1,
+				Line:  341,
+			}, {
+				Count: 1,
+				Line:  342,
+			}, {
+				Count: 1,
+				Line:  343,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -677,9 +1280,24 @@ func init() {
 	}
 	// b2 ($L__BB8_2), PTX lines 346-350; code before the call
 	applyNFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{applyNB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:346",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  346,
+			}, {
+				Count: 1,
+				Line:  347,
+			}, {
+				Count: 1,
+				Line:  350,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -690,6 +1308,13 @@ func init() {
 	applyNFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:353",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  353,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -713,9 +1338,29 @@ func init() {
 	}
 	// b3 ($L__BB8_3), PTX lines 364-366
 	applyNFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{applyNB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:364",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  364,
+			}, {
+				Count: 1,
+				Line:  365,
+			}, {
+				Count: 1,
+				Line:  366,
+			}, {
+				Count: 1,
+				Line:  367,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:367",
@@ -726,9 +1371,24 @@ func init() {
 	}
 	// b4 ($L__BB8_4), PTX lines 369-370; ret
 	applyNFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{applyNB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:369",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  369,
+			}, {
+				Count: 1,
+				Line:  370,
+			}, {
+				Count: 1,
+				Line:  371,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:371",
@@ -741,6 +1401,15 @@ func init() {
 	applyNFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:344",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  344,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:344",
@@ -751,9 +1420,26 @@ func init() {
 	}
 	// b6, PTX lines 359-361
 	applyNFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{applyNB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:359",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  359,
+			}, {
+				Count: 1,
+				Line:  361,
+			}, {
+				Count: 1,
+				Line:  362,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:362",
@@ -767,12 +1453,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	applyNFunc.Run = applyNRun
 	funcptrTidFunc.Blocks = make([]runtime.Block, 16)
 	// b0, PTX lines 389-409; divergent, reconverges at block 10 (b9 ($L__BB9_9))
 	funcptrTidFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:389",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  389,
+			}, {
+				Count: 1,
+				Line:  390,
+			}, {
+				Count: 1,
+				Line:  391,
+			}, {
+				Count: 1,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}, {
+				Count: 1,
+				Line:  395,
+			}, {
+				Count: 1,
+				Line:  396,
+			}, {
+				Count: 1,
+				Line:  397,
+			}, {
+				Count: 1,
+				Line:  398,
+			}, {
+				Count: 1,
+				Line:  399,
+			}, {
+				Count: 1,
+				Line:  400,
+			}, {
+				Count: 1,
+				Line:  401,
+			}, {
+				Count: 1,
+				Line:  402,
+			}, {
+				Count: 1,
+				Line:  403,
+			}, {
+				Count: 1,
+				Line:  404,
+			}, {
+				Count: 1,
+				Line:  405,
+			}, {
+				Count: 1,
+				Line:  406,
+			}, {
+				Count: 1,
+				Line:  407,
+			}, {
+				Count: 1,
+				Line:  408,
+			}, {
+				Count: 1,
+				Line:  409,
+			}, {
+				Count: 1,
+				Line:  410,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -786,6 +1547,15 @@ func init() {
 	funcptrTidFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:413",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  413,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:413",
@@ -796,9 +1566,41 @@ func init() {
 	}
 	// b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
 	funcptrTidFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:415",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  415,
+			}, {
+				Count: 1,
+				Line:  416,
+			}, {
+				Count: 1,
+				Line:  417,
+			}, {
+				Count: 1,
+				Line:  418,
+			}, {
+				Count: 1,
+				Line:  419,
+			}, {
+				Count: 1,
+				Line:  420,
+			}, {
+				Count: 1,
+				Line:  421,
+			}, {
+				Count: 1,
+				Line:  422,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -810,9 +1612,26 @@ func init() {
 	}
 	// b3 ($L__BB9_3), PTX lines 425-426
 	funcptrTidFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:425",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  425,
+			}, {
+				Count: 1,
+				Line:  426,
+			}, {
+				Count: 1,
+				Line:  427,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:427",
@@ -823,9 +1642,26 @@ func init() {
 	}
 	// b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
 	funcptrTidFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:429",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  429,
+			}, {
+				Count: 1,
+				Line:  430,
+			}, {
+				Count: 1,
+				Line:  431,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -837,9 +1673,26 @@ func init() {
 	}
 	// b5 ($L__BB9_5), PTX lines 434-435
 	funcptrTidFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:434",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  434,
+			}, {
+				Count: 1,
+				Line:  435,
+			}, {
+				Count: 1,
+				Line:  436,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:436",
@@ -850,9 +1703,26 @@ func init() {
 	}
 	// b6 ($L__BB9_6), PTX lines 438-439
 	funcptrTidFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:438",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  438,
+			}, {
+				Count: 1,
+				Line:  439,
+			}, {
+				Count: 1,
+				Line:  440,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:440",
@@ -863,9 +1733,26 @@ func init() {
 	}
 	// b7 ($L__BB9_7), PTX lines 442-443
 	funcptrTidFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:442",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  442,
+			}, {
+				Count: 1,
+				Line:  443,
+			}, {
+				Count: 1,
+				Line:  444,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:444",
@@ -876,9 +1763,48 @@ func init() {
 	}
 	// b8 ($L__BB9_8), PTX lines 446-460; code before the call
 	funcptrTidFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:446",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  446,
+			}, {
+				Count: 1,
+				Line:  447,
+			}, {
+				Count: 1,
+				Line:  448,
+			}, {
+				Count: 1,
+				Line:  449,
+			}, {
+				Count: 1,
+				Line:  450,
+			}, {
+				Count: 1,
+				Line:  451,
+			}, {
+				Count: 1,
+				Line:  452,
+			}, {
+				Count: 1,
+				Line:  453,
+			}, {
+				Count: 1,
+				Line:  456,
+			}, {
+				Count: 1,
+				Line:  458,
+			}, {
+				Count: 1,
+				Line:  460,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -889,6 +1815,13 @@ func init() {
 	funcptrTidFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:462",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  462,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -923,6 +1856,13 @@ func init() {
 	funcptrTidFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:478",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  478,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:478",
@@ -935,6 +1875,15 @@ func init() {
 	funcptrTidFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:411",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  411,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:411",
@@ -947,6 +1896,15 @@ func init() {
 	funcptrTidFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:423",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  423,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:423",
@@ -959,6 +1917,15 @@ func init() {
 	funcptrTidFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/funcptr.ptx:432",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  432,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:432",
@@ -969,9 +1936,38 @@ func init() {
 	}
 	// b13, PTX lines 469-475
 	funcptrTidFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/funcptr.ptx:469",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  469,
+			}, {
+				Count: 1,
+				Line:  471,
+			}, {
+				Count: 1,
+				Line:  472,
+			}, {
+				Count: 1,
+				Line:  473,
+			}, {
+				Count: 1,
+				Line:  474,
+			}, {
+				Count: 1,
+				Line:  475,
+			}, {
+				Count: 1,
+				Line:  476,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/funcptr.ptx:476",
@@ -985,6 +1981,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	funcptrTidFunc.Run = funcptrTidRun
 }
 
 // Funcptr launches PTX kernel funcptr (testdata/ptx/O0/funcptr.ptx:152) on dev with the launch configuration cfg. Parameters: param0 is funcptr_param_0, param1 is funcptr_param_1, param2 is funcptr_param_2, param3 is funcptr_param_3, param4 is funcptr_param_4.
@@ -1007,1297 +2004,5350 @@ func FuncptrTid(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, funcptrTidFunc, cfg, p[:])
 }
 
-// opAddB0 runs b0 of function _Z6op_addff, PTX lines 50-59.
-func opAddB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 50: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 51: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 52: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:52")
-	// PTX line 53: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:53")
-	// PTX line 54: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:54")
-	// PTX line 55: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/funcptr.ptx:55")
-	// PTX line 56: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:56")
-	// PTX line 57: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:57")
-	// PTX lines 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: add.rn.f32
-				v3 := uint64(isa.AddF32RN(uint32(r4[l]), uint32(r5[l])))
-				r6[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: add.rn.f32
-				v3 := uint64(isa.AddF32RN(uint32(r4[l]), uint32(r5[l])))
-				r6[l] = v3
-			}
-		}
-	}
-	// PTX line 59: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r6, nil, 0, 0x8, 4, m, "testdata/ptx/O0/funcptr.ptx:59")
-	_ = u2
-}
-
-// opSubB0 runs b0 of function _Z6op_subff, PTX lines 75-84.
-func opSubB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 75: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 76: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 77: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:77")
-	// PTX line 78: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:78")
-	// PTX line 79: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:79")
-	// PTX line 80: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/funcptr.ptx:80")
-	// PTX line 81: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:81")
-	// PTX line 82: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:82")
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: sub.rn.f32
-				v3 := uint64(isa.SubF32RN(uint32(r4[l]), uint32(r5[l])))
-				r6[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: sub.rn.f32
-				v3 := uint64(isa.SubF32RN(uint32(r4[l]), uint32(r5[l])))
-				r6[l] = v3
-			}
-		}
-	}
-	// PTX line 84: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r6, nil, 0, 0x8, 4, m, "testdata/ptx/O0/funcptr.ptx:84")
-	_ = u2
-}
-
-// opMulB0 runs b0 of function _Z6op_mulff, PTX lines 100-109.
-func opMulB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 100: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 101: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 102: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:102")
-	// PTX line 103: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:103")
-	// PTX line 104: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:104")
-	// PTX line 105: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/funcptr.ptx:105")
-	// PTX line 106: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:106")
-	// PTX line 107: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:107")
-	// PTX lines 108: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 108: mul.rn.f32
-				v3 := uint64(isa.MulF32RN(uint32(r4[l]), uint32(r5[l])))
-				r6[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 108: mul.rn.f32
-				v3 := uint64(isa.MulF32RN(uint32(r4[l]), uint32(r5[l])))
-				r6[l] = v3
-			}
-		}
-	}
-	// PTX line 109: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r6, nil, 0, 0x8, 4, m, "testdata/ptx/O0/funcptr.ptx:109")
-	_ = u2
-}
-
-// opMaxB0 runs b0 of function _Z6op_maxff, PTX lines 126-134.
-func opMaxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 126: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 127: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 128: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:128")
-	// PTX line 129: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:129")
-	// PTX line 130: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:130")
-	// PTX line 131: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/funcptr.ptx:131")
-	// PTX line 132: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:132")
-	// PTX line 133: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:133")
-	// PTX lines 134: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: setp.leu.f32
-				c3x, c3y := float64(math.Float32frombits(uint32(r4[l]))), float64(math.Float32frombits(uint32(r5[l])))
-				c3t := (c3x != c3x || c3y != c3y) || c3x <= c3y
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+// opAddRun runs blocks of function _Z6op_addff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 50-59; ret
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 50: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 51: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 52, 53: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: ld.param.f32
+							v3a := uint64(0x4)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 53: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: ld.param.f32
+							v3a := uint64(0x4)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 53: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: setp.leu.f32
-				c3x, c3y := float64(math.Float32frombits(uint32(r4[l]))), float64(math.Float32frombits(uint32(r5[l])))
-				c3t := (c3x != c3x || c3y != c3y) || c3x <= c3y
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 54: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: st.f32
+							s5 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: st.f32
+							s5 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:54")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-}
-
-// opMaxB1 runs b1 ($L__BB3_1) of function _Z6op_maxff, PTX lines 138-139.
-func opMaxB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	// PTX line 138: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:138")
-	// PTX lines 139: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: mov.f32
-				v1 := uint64(r6[l])
-				r7[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: mov.f32
-				v1 := uint64(r6[l])
-				r7[l] = v1
-			}
-		}
-	}
-}
-
-// opMaxB2 runs b2 ($L__BB3_2) of function _Z6op_maxff, PTX lines 142-143.
-func opMaxB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	// PTX line 142: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:142")
-	// PTX lines 143: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 143: mov.f32
-				v1 := uint64(r8[l])
-				r7[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 143: mov.f32
-				v1 := uint64(r8[l])
-				r7[l] = v1
-			}
-		}
-	}
-}
-
-// opMaxB3 runs b3 ($L__BB3_3) of function _Z6op_maxff, PTX lines 146-147.
-func opMaxB3(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	// PTX lines 146: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 146: mov.f32
-				v1 := uint64(r7[l])
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 146: mov.f32
-				v1 := uint64(r7[l])
-				r9[l] = v1
-			}
-		}
-	}
-	// PTX line 147: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r9, nil, 0, 0x8, 4, m, "testdata/ptx/O0/funcptr.ptx:147")
-}
-
-// funcptrB0 runs b0 of kernel funcptr, PTX lines 169-197.
-func funcptrB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 169: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 170: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 171: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/funcptr.ptx:171")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 172: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/funcptr.ptx:172")
-	// PTX line 173: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/funcptr.ptx:173")
-	// PTX line 174: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:174")
-	// PTX line 175: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:175")
-	// PTX line 176: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u4)
-	// PTX line 177: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 178: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u5)
-	// PTX line 179: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 180: cvta.to.global.u64, warp-uniform
-	u12 := uint64(u6)
-	// PTX line 181: cvta.global.u64, warp-uniform
-	u13 := uint64(u12)
-	runtime.Broadcast(r12, m, u13)
-	// PTX line 182: cvta.to.global.u64, warp-uniform
-	u14 := uint64(u7)
-	// PTX line 183: cvta.global.u64, warp-uniform
-	u15 := uint64(u14)
-	runtime.Broadcast(r14, m, u15)
-	// PTX line 184: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:184")
-	// PTX line 185: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:185")
-	// PTX line 186: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/funcptr.ptx:186")
-	// PTX line 187: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/funcptr.ptx:187")
-	// PTX line 188: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/funcptr.ptx:188")
-	// PTX line 189: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.CTAID().X))
-	// PTX line 190: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.NTID().X))
-	// PTX line 191: mul.lo.s32, warp-uniform
-	u18 := uint64(uint32(u16) * uint32(u17))
-	// PTX lines 192, 193: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 192: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 193: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 192: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 193: add.s32
-				v20 := uint64(uint32(u18) + uint32(v19))
-				r19[l] = v20
-			}
-		}
-	}
-	// PTX line 194: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/funcptr.ptx:194")
-	// PTX line 195: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:195")
-	// PTX line 196: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:196")
-	// PTX lines 197: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 197: setp.lt.s32
-				c21t := int32(r20[l]) < int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: st.f32
+							s6 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: st.f32
+							s6 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:55")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 197: setp.lt.s32
-				c21t := int32(r20[l]) < int32(r21[l])
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
+				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(2)
+					v8aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: ld.f32
+							v7a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
+									continue
+								}
+								v7 = v7x
+							}
+							// 57: ld.f32
+							v8a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
+									continue
+								}
+								v8 = v8x
+							}
+							// 58: add.rn.f32
+							v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+							r6[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: ld.f32
+							v7a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:56")
+									continue
+								}
+								v7 = v7x
+							}
+							// 57: ld.f32
+							v8a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:57")
+									continue
+								}
+								v8 = v8x
+							}
+							// 58: add.rn.f32
+							v9 := uint64(isa.AddF32RN(uint32(v7), uint32(v8)))
+							r6[l] = v9
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c21b0<<l
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.param.f32
+							s10 := uint64(0x8)
+							s10v := uint64(r6[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.param.f32
+							s10 := uint64(0x8)
+							s10v := uint64(r6[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u9
-	_ = u11
-	_ = u13
-	_ = u15
 }
 
-// funcptrB2 runs b2 ($L__BB4_2) of kernel funcptr, PTX lines 203-228.
-func funcptrB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
+// opSubRun runs blocks of function _Z6op_subff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 75-84; ret
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 75: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 76: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 77, 78: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: ld.param.f32
+							v3a := uint64(0x4)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 78: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: ld.param.f32
+							v3a := uint64(0x4)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 78: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: st.f32
+							s5 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: st.f32
+							s5 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:79")
+							}
+						}
+					}
+				}
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: st.f32
+							s6 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: st.f32
+							s6 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:80")
+							}
+						}
+					}
+				}
+				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(6)
+					v8aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: ld.f32
+							v7a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
+									continue
+								}
+								v7 = v7x
+							}
+							// 82: ld.f32
+							v8a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
+									continue
+								}
+								v8 = v8x
+							}
+							// 83: sub.rn.f32
+							v9 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+							r6[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: ld.f32
+							v7a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:81")
+									continue
+								}
+								v7 = v7x
+							}
+							// 82: ld.f32
+							v8a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:82")
+									continue
+								}
+								v8 = v8x
+							}
+							// 83: sub.rn.f32
+							v9 := uint64(isa.SubF32RN(uint32(v7), uint32(v8)))
+							r6[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 84: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: st.param.f32
+							s10 := uint64(0x8)
+							s10v := uint64(r6[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: st.param.f32
+							s10 := uint64(0x8)
+							s10v := uint64(r6[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// opMulRun runs blocks of function _Z6op_mulff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 100-109; ret
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 100: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 101: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 102, 103: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: ld.param.f32
+							v3a := uint64(0x4)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 103: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: ld.param.f32
+							v3a := uint64(0x4)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 103: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.f32
+							s5 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.f32
+							s5 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:104")
+							}
+						}
+					}
+				}
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.f32
+							s6 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.f32
+							s6 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:105")
+							}
+						}
+					}
+				}
+				// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(10)
+					v8aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: ld.f32
+							v7a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
+									continue
+								}
+								v7 = v7x
+							}
+							// 107: ld.f32
+							v8a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
+									continue
+								}
+								v8 = v8x
+							}
+							// 108: mul.rn.f32
+							v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+							r6[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: ld.f32
+							v7a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:106")
+									continue
+								}
+								v7 = v7x
+							}
+							// 107: ld.f32
+							v8a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:107")
+									continue
+								}
+								v8 = v8x
+							}
+							// 108: mul.rn.f32
+							v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+							r6[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 109: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: st.param.f32
+							s10 := uint64(0x8)
+							s10v := uint64(r6[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: st.param.f32
+							s10 := uint64(0x8)
+							s10v := uint64(r6[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// opMaxRun runs blocks of function _Z6op_maxff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 126-134; divergent, reconverges at block 3 (b3 ($L__BB3_3))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 126: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 127: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				// PTX lines 128, 129: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: ld.param.f32
+							v3a := uint64(0x4)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 129: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: ld.param.f32
+							v3a := uint64(0x4)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 129: ld.param.f32
+							v4a := uint64(0x0)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: st.f32
+							s5 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: st.f32
+							s5 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:130")
+							}
+						}
+					}
+				}
+				// PTX lines 131: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: st.f32
+							s6 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: st.f32
+							s6 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:131")
+							}
+						}
+					}
+				}
+				// PTX lines 132, 133, 134: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v7aw := w.Window(14)
+					v8aw := w.Window(15)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: ld.f32
+							v7a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
+									continue
+								}
+								v7 = v7x
+							}
+							// 133: ld.f32
+							v8a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
+									continue
+								}
+								v8 = v8x
+							}
+							// 134: setp.leu.f32
+							c9x, c9y := float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
+							c9t := (c9x != c9x || c9y != c9y) || c9x <= c9y
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: ld.f32
+							v7a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/funcptr.ptx:132")
+									continue
+								}
+								v7 = v7x
+							}
+							// 133: ld.f32
+							v8a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:133")
+									continue
+								}
+								v8 = v8x
+							}
+							// 134: setp.leu.f32
+							c9x, c9y := float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
+							c9t := (c9x != c9x || c9y != c9y) || c9x <= c9y
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p0 = p0&^(1<<l) | c9b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_1), PTX lines 138-139
+			{
+				r0 := w.Reg(0)
+				r7 := w.Reg(7)
+				// PTX lines 138, 139: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: ld.f32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
+									continue
+								}
+								v1 = v1x
+							}
+							// 139: mov.f32
+							v2 := uint64(v1)
+							r7[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: ld.f32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:138")
+									continue
+								}
+								v1 = v1x
+							}
+							// 139: mov.f32
+							v2 := uint64(v1)
+							r7[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2 ($L__BB3_2), PTX lines 142-143
+			{
+				r0 := w.Reg(0)
+				r7 := w.Reg(7)
+				// PTX lines 142, 143: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: ld.f32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
+									continue
+								}
+								v1 = v1x
+							}
+							// 143: mov.f32
+							v2 := uint64(v1)
+							r7[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: ld.f32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:142")
+									continue
+								}
+								v1 = v1x
+							}
+							// 143: mov.f32
+							v2 := uint64(v1)
+							r7[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB3_3), PTX lines 146-147; ret
+			{
+				r7 := w.Reg(7)
+				// PTX lines 146, 147: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: mov.f32
+							v1 := uint64(r7[l])
+							// 147: st.param.f32
+							s2 := uint64(0x8)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: mov.f32
+							v1 := uint64(r7[l])
+							// 147: st.param.f32
+							s2 := uint64(0x8)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 4:
+			// b4, PTX line 135
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// funcptrRun runs blocks of kernel funcptr for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 169-197; divergent, reconverges at block 4 (b3 ($L__BB4_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 169: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 170: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 171: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/funcptr.ptx:171")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 172: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/funcptr.ptx:172")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 173: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/funcptr.ptx:173")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 174: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:174")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 175: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:175")
+				}
+				// PTX line 176: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u4)
+				// PTX line 177: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 178: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u5)
+				// PTX line 179: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX line 180: cvta.to.global.u64, warp-uniform
+				u12 := uint64(u6)
+				// PTX line 181: cvta.global.u64, warp-uniform
+				u13 := uint64(u12)
+				// PTX line 182: cvta.to.global.u64, warp-uniform
+				u14 := uint64(u7)
+				// PTX line 183: cvta.global.u64, warp-uniform
+				u15 := uint64(u14)
+				// PTX lines 184: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: st.u64
+							s16 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: st.u64
+							s16 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/funcptr.ptx:184")
+							}
+						}
+					}
+				}
+				// PTX lines 185: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 185: st.u64
+							s17 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 185: st.u64
+							s17 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u13)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/funcptr.ptx:185")
+							}
+						}
+					}
+				}
+				// PTX lines 186: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: st.u64
+							s18 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: st.u64
+							s18 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(u11)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/funcptr.ptx:186")
+							}
+						}
+					}
+				}
+				// PTX lines 187: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 187: st.u64
+							s19 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 187: st.u64
+							s19 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u9)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/funcptr.ptx:187")
+							}
+						}
+					}
+				}
+				// PTX lines 188: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: st.u32
+							s20 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: st.u32
+							s20 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
+							}
+						}
+					}
+				}
+				// PTX line 189: mov.u32, warp-uniform
+				u21 := uint64(uint64(w.CTAID().X))
+				// PTX line 190: mov.u32, warp-uniform
+				u22 := uint64(uint64(w.NTID().X))
+				// PTX line 191: mul.lo.s32, warp-uniform
+				u23 := uint64(uint32(u21) * uint32(u22))
+				// PTX lines 192, 193, 194: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s26w := w.Window(23)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 192: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 193: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 194: st.u32
+							s26 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 192: mov.u32
+							v24 := uint64(uint64(tid0[l]))
+							// 193: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 194: st.u32
+							s26 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/funcptr.ptx:194")
+							}
+						}
+					}
+				}
+				// PTX lines 195, 196, 197: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v27aw := w.Window(24)
+					v28aw := w.Window(25)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 195: ld.u32
+							v27a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
+									continue
+								}
+								v27 = v27x
+							}
+							// 196: ld.u32
+							v28a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
+									continue
+								}
+								v28 = v28x
+							}
+							// 197: setp.lt.s32
+							c29t := int32(v27) < int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 195: ld.u32
+							v27a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/funcptr.ptx:195")
+									continue
+								}
+								v27 = v27x
+							}
+							// 196: ld.u32
+							v28a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/funcptr.ptx:196")
+									continue
+								}
+								v28 = v28x
+							}
+							// 197: setp.lt.s32
+							c29t := int32(v27) < int32(v28)
+							c29 := c29t
+							c29b0 := uint32(0)
+							if c29 {
+								c29b0 = 1
+							}
+							p0 = p0&^(1<<l) | c29b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB4_1), PTX line 200
+			next = 4
+		case 2:
+			// b2 ($L__BB4_2), PTX lines 203-228; code before the call
+			{
+				r0 := w.Reg(0)
+				r28 := w.Reg(28)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r38 := w.Reg(38)
+				r41 := w.Reg(41)
+				k0 := uint64(0x2)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				// PTX lines 203, 204, 205, 206, 207, 208, 209: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(26)
+					v2aw := w.Window(27)
+					v5aw := w.Window(28)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 203: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
+									continue
+								}
+								v1 = v1x
+							}
+							// 204: ld.s32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 205: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 206: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 207: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
+									continue
+								}
+								v5 = v5x
+							}
+							// 208: and.b64
+							v6 := uint64(uint64(v5) & uint64(k1))
+							// 209: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k1))
+							r28[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 203: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
+									continue
+								}
+								v1 = v1x
+							}
+							// 204: ld.s32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 205: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 206: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 207: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
+									continue
+								}
+								v5 = v5x
+							}
+							// 208: and.b64
+							v6 := uint64(uint64(v5) & uint64(k1))
+							// 209: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k1))
+							r28[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 210: mov.u64, warp-uniform
+				u8 := uint64((w.GlobalVar(0) + k2))
+				// PTX line 211: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 212, 213: lane-local, one loop over the lanes
+				{
+					v11aw := w.Window(29)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 212: add.s64
+							v10 := uint64(uint64(u9) + uint64(r28[l]))
+							// 213: ld.u64
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
+									continue
+								}
+								v11 = v11x
+							}
+							r32[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 212: add.s64
+							v10 := uint64(uint64(u9) + uint64(r28[l]))
+							// 213: ld.u64
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
+									continue
+								}
+								v11 = v11x
+							}
+							r32[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 214: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 214: st.u64
+							s12 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r32[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 214: st.u64
+							s12 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(r32[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/funcptr.ptx:214")
+							}
+						}
+					}
+				}
+				// PTX lines 215, 216, 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
+				{
+					v13aw := w.Window(31)
+					v14aw := w.Window(32)
+					v15aw := w.Window(33)
+					v18aw := w.Window(34)
+					v19aw := w.Window(35)
+					v21aw := w.Window(36)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: ld.u64
+							v13a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
+									continue
+								}
+								v13 = v13x
+							}
+							r33[l] = v13
+							// 216: ld.u64
+							v14a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
+									continue
+								}
+								v14 = v14x
+							}
+							// 217: ld.s32
+							v15a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
+									continue
+								}
+								v15 = v15x
+							}
+							v15 = uint64(uint64(int64(int32(v15))))
+							// 218: shl.b64
+							v16 := uint64(uint64(v15) << uint32(k0))
+							// 219: add.s64
+							v17 := uint64(uint64(v14) + uint64(v16))
+							// 220: ld.f32
+							v18a := uint64(v17) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
+									continue
+								}
+								v18 = v18x
+							}
+							r38[l] = v18
+							// 221: ld.u64
+							v19a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
+									continue
+								}
+								v19 = v19x
+							}
+							// 222: add.s64
+							v20 := uint64(uint64(v19) + uint64(v16))
+							// 223: ld.f32
+							v21a := uint64(v20) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
+									continue
+								}
+								v21 = v21x
+							}
+							r41[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: ld.u64
+							v13a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 8)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
+								v13 = runtime.Load64(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 8, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 8, "testdata/ptx/O0/funcptr.ptx:215")
+									continue
+								}
+								v13 = v13x
+							}
+							r33[l] = v13
+							// 216: ld.u64
+							v14a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/funcptr.ptx:216")
+									continue
+								}
+								v14 = v14x
+							}
+							// 217: ld.s32
+							v15a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/funcptr.ptx:217")
+									continue
+								}
+								v15 = v15x
+							}
+							v15 = uint64(uint64(int64(int32(v15))))
+							// 218: shl.b64
+							v16 := uint64(uint64(v15) << uint32(k0))
+							// 219: add.s64
+							v17 := uint64(uint64(v14) + uint64(v16))
+							// 220: ld.f32
+							v18a := uint64(v17) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/funcptr.ptx:220")
+									continue
+								}
+								v18 = v18x
+							}
+							r38[l] = v18
+							// 221: ld.u64
+							v19a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 8)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&7 == 0 {
+								v19 = runtime.Load64(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 8, l)
+								if !v19ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v19a, 8, "testdata/ptx/O0/funcptr.ptx:221")
+									continue
+								}
+								v19 = v19x
+							}
+							// 222: add.s64
+							v20 := uint64(uint64(v19) + uint64(v16))
+							// 223: ld.f32
+							v21a := uint64(v20) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/funcptr.ptx:223")
+									continue
+								}
+								v21 = v21x
+							}
+							r41[l] = v21
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 226: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 226: st.param.f32
+							s22 := uint64(0x0)
+							s22v := uint64(r38[l])
+							if s22 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 226: st.param.f32
+							s22 := uint64(0x0)
+							s22v := uint64(r38[l])
+							if s22 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
+							}
+						}
+					}
+				}
+				// PTX lines 228: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 228: st.param.f32
+							s23 := uint64(0x4)
+							s23v := uint64(r41[l])
+							if s23 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 228: st.param.f32
+							s23 := uint64(0x4)
+							s23v := uint64(r41[l])
+							if s23 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB4_2), PTX line 202; divergent, reconverges at block 6 (b5)
+			return pc, budget
+		case 4:
+			// b3 ($L__BB4_3), PTX line 246; ret
+			next = 7
+		case 5:
+			// b4, PTX line 198
+			next = 1
+		case 6:
+			// b5, PTX lines 238-244
+			{
+				r0 := w.Reg(0)
+				r42 := w.Reg(42)
+				r46 := w.Reg(46)
+				k0 := uint64(0x2)
+				// PTX lines 238, 240, 241, 242, 243: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(37)
+					v3aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 238: ld.param.f32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
+									continue
+								}
+								v1 = v1x
+							}
+							r42[l] = v1
+							// 240: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
+									continue
+								}
+								v2 = v2x
+							}
+							// 241: ld.s32
+							v3a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 242: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 243: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r46[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 238: ld.param.f32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
+									continue
+								}
+								v1 = v1x
+							}
+							r42[l] = v1
+							// 240: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:240")
+									continue
+								}
+								v2 = v2x
+							}
+							// 241: ld.s32
+							v3a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:241")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 242: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 243: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r46[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 244: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(39)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: st.f32
+							s6 := uint64(r46[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r42[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: st.f32
+							s6 := uint64(r46[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r42[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:244")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// twiceRun runs blocks of function _Z5twicei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 261-267; ret
+			{
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x1)
+				// PTX line 261: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 262: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 263: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 263: ld.param.u32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 263: ld.param.u32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 264: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 264: st.u32
+							s4 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 264: st.u32
+							s4 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:264")
+							}
+						}
+					}
+				}
+				// PTX lines 265, 266: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(41)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 265: ld.u32
+							v5a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
+									continue
+								}
+								v5 = v5x
+							}
+							// 266: shl.b32
+							v6 := uint64(uint32(v5) << uint32(k2))
+							r4[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 265: ld.u32
+							v5a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:265")
+									continue
+								}
+								v5 = v5x
+							}
+							// 266: shl.b32
+							v6 := uint64(uint32(v5) << uint32(k2))
+							r4[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 267: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 267: st.param.b32
+							s7 := uint64(0x4)
+							s7v := uint64(r4[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 267: st.param.b32
+							s7 := uint64(0x4)
+							s7v := uint64(r4[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// squareRun runs blocks of function _Z6squarei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 282-288; ret
+			{
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 282: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 283: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 284: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 284: ld.param.u32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 284: ld.param.u32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 285: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 285: st.u32
+							s4 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 285: st.u32
+							s4 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:285")
+							}
+						}
+					}
+				}
+				// PTX lines 286, 287: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(43)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 286: ld.u32
+							v5a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
+									continue
+								}
+								v5 = v5x
+							}
+							// 287: mul.lo.s32
+							v6 := uint64(uint32(v5) * uint32(v5))
+							r4[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 286: ld.u32
+							v5a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:286")
+									continue
+								}
+								v5 = v5x
+							}
+							// 287: mul.lo.s32
+							v6 := uint64(uint32(v5) * uint32(v5))
+							r4[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 288: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 288: st.param.b32
+							s7 := uint64(0x4)
+							s7v := uint64(r4[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 288: st.param.b32
+							s7 := uint64(0x4)
+							s7v := uint64(r4[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// negateRun runs blocks of function _Z6negatei for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 303-309; ret
+			{
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 303: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 304: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 305: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: ld.param.u32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: ld.param.u32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 306: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 306: st.u32
+							s4 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 306: st.u32
+							s4 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/funcptr.ptx:306")
+							}
+						}
+					}
+				}
+				// PTX lines 307, 308: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(45)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 307: ld.u32
+							v5a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
+									continue
+								}
+								v5 = v5x
+							}
+							// 308: neg.s32
+							v6 := uint64(-uint32(v5))
+							r4[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 307: ld.u32
+							v5a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:307")
+									continue
+								}
+								v5 = v5x
+							}
+							// 308: neg.s32
+							v6 := uint64(-uint32(v5))
+							r4[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 309: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 309: st.param.b32
+							s7 := uint64(0x4)
+							s7v := uint64(r4[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 309: st.param.b32
+							s7 := uint64(0x4)
+							s7v := uint64(r4[l])
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// applyNRun runs blocks of function _Z7apply_nPFiiEii for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 328-337
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 328: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 329: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				// PTX lines 330, 331, 332: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 330: ld.param.u32
+							v3a := uint64(0x14)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 331: ld.param.u32
+							v4a := uint64(0x10)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+							// 332: ld.param.u64
+							v5a := uint64(0x8)
+							var v5 uint64
+							if v5a < pmEnd8 {
+								v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
+									continue
+								}
+								v5 = v5x
+							}
+							r4[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 330: ld.param.u32
+							v3a := uint64(0x14)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 331: ld.param.u32
+							v4a := uint64(0x10)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+							// 332: ld.param.u64
+							v5a := uint64(0x8)
+							var v5 uint64
+							if v5a < pmEnd8 {
+								v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
+									continue
+								}
+								v5 = v5x
+							}
+							r4[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 333: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 333: st.u64
+							s6 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r4[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 333: st.u64
+							s6 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 8)
+							}
+							s6v := uint64(r4[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 8, s6v, l, "testdata/ptx/O0/funcptr.ptx:333")
+							}
+						}
+					}
+				}
+				// PTX lines 334: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(47)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 334: st.u32
+							s7 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r3[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 334: st.u32
+							s7 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r3[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:334")
+							}
+						}
+					}
+				}
+				// PTX lines 335: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(48)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 335: st.u32
+							s8 := uint64(u2) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r2[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 335: st.u32
+							s8 := uint64(u2) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r2[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/funcptr.ptx:335")
+							}
+						}
+					}
+				}
+				// PTX line 336: mov.b32, warp-uniform
+				u9 := uint64(k0)
+				// PTX lines 337: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(49)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 337: st.u32
+							s10 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 337: st.u32
+							s10 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:337")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 340, 341, 342: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v1aw := w.Window(50)
+					v2aw := w.Window(51)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 340: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
+									continue
+								}
+								v1 = v1x
+							}
+							// 341: ld.u32
+							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
+									continue
+								}
+								v2 = v2x
+							}
+							// 342: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 340: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:340")
+									continue
+								}
+								v1 = v1x
+							}
+							// 341: ld.u32
+							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:341")
+									continue
+								}
+								v2 = v2x
+							}
+							// 342: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB8_2), PTX lines 346-350; code before the call
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				// PTX lines 346, 347: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(52)
+					v2aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 346: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+							// 347: ld.u32
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
+									continue
+								}
+								v2 = v2x
+							}
+							r9[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 346: ld.u64
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:346")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+							// 347: ld.u32
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:347")
+									continue
+								}
+								v2 = v2x
+							}
+							r9[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 350: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 350: st.param.b32
+							s3 := uint64(0x0)
+							s3v := uint64(r9[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 350: st.param.b32
+							s3 := uint64(0x0)
+							s3v := uint64(r9[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB8_2), PTX line 345; divergent, reconverges at block 7 (b6)
+			return pc, budget
+		case 4:
+			// b3 ($L__BB8_3), PTX lines 364-366
+			{
+				r0 := w.Reg(0)
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX lines 364, 365: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(54)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 364: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
+									continue
+								}
+								v1 = v1x
+							}
+							// 365: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r12[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 364: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:364")
+									continue
+								}
+								v1 = v1x
+							}
+							// 365: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r12[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 366: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(55)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 366: st.u32
+							s3 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r12[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 366: st.u32
+							s3 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r12[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:366")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 5:
+			// b4 ($L__BB8_4), PTX lines 369-370; ret
+			{
+				r0 := w.Reg(0)
+				r13 := w.Reg(13)
+				// PTX lines 369: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(56)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 369: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
+									continue
+								}
+								v1 = v1x
+							}
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 369: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:369")
+									continue
+								}
+								v1 = v1x
+							}
+							r13[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 370: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 370: st.param.b32
+							s2 := uint64(0x18)
+							s2v := uint64(r13[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 370: st.param.b32
+							s2 := uint64(0x18)
+							s2v := uint64(r13[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 6:
+			// b5, PTX line 343
+			next = 2
+		case 7:
+			// b6, PTX lines 359-361
+			{
+				r0 := w.Reg(0)
+				r10 := w.Reg(10)
+				// PTX lines 359: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 359: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 359: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 361: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(57)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 361: st.u32
+							s2 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r10[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 361: st.u32
+							s2 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r10[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:361")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// funcptrTidRun runs blocks of kernel funcptr_tid for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 389-409; divergent, reconverges at block 10 (b9 ($L__BB9_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 389: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 390: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 391: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/funcptr.ptx:391")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 392: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:392")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 393: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:393")
+				}
+				// PTX line 394: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 395: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 396: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 397: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 398: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(58)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 398: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 398: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/funcptr.ptx:398")
+							}
+						}
+					}
+				}
+				// PTX lines 399: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(59)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 399: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 399: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/funcptr.ptx:399")
+							}
+						}
+					}
+				}
+				// PTX lines 400: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(60)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 400: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 400: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
+							}
+						}
+					}
+				}
+				// PTX line 401: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 402: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 403: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 404, 405, 406: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(61)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 404: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 405: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 406: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 404: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 405: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 406: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/funcptr.ptx:406")
+							}
+						}
+					}
+				}
+				// PTX lines 407, 408, 409: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(62)
+					v20aw := w.Window(63)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 407: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
+									continue
+								}
+								v19 = v19x
+							}
+							// 408: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
+									continue
+								}
+								v20 = v20x
+							}
+							// 409: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 407: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/funcptr.ptx:407")
+									continue
+								}
+								v19 = v19x
+							}
+							// 408: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/funcptr.ptx:408")
+									continue
+								}
+								v20 = v20x
+							}
+							// 409: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB9_1), PTX line 412
+			next = 10
+		case 2:
+			// b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x55555556)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				// PTX lines 415, 416, 417, 418, 419: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s5w := w.Window(64)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 415: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							// 416: mul.hi.u32
+							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
+							// 417: mul.lo.s32
+							v3 := uint64(uint32(v2) * uint32(k1))
+							// 418: sub.s32
+							v4 := uint64(uint32(v1) - uint32(v3))
+							// 419: st.u32
+							s5 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(v4)
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 415: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							// 416: mul.hi.u32
+							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
+							// 417: mul.lo.s32
+							v3 := uint64(uint32(v2) * uint32(k1))
+							// 418: sub.s32
+							v4 := uint64(uint32(v1) - uint32(v3))
+							// 419: st.u32
+							s5 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(v4)
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/funcptr.ptx:419")
+							}
+						}
+					}
+				}
+				// PTX lines 420, 421: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v6aw := w.Window(65)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 420: ld.u32
+							v6a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
+									continue
+								}
+								v6 = v6x
+							}
+							// 421: setp.ne.s32
+							c7t := uint32(v6) != uint32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 420: ld.u32
+							v6a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/funcptr.ptx:420")
+									continue
+								}
+								v6 = v6x
+							}
+							// 421: setp.ne.s32
+							c7t := uint32(v6) != uint32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB9_3), PTX lines 425-426
+			{
+				r22 := w.Reg(22)
+				k0 := uint64(0xd0000050)
+				// PTX line 425: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 426: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 426: mov.u64
+							v2 := uint64(u1)
+							r22[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 426: mov.u64
+							v2 := uint64(u1)
+							r22[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 4:
+			// b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 429, 430: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(66)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 429: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
+									continue
+								}
+								v1 = v1x
+							}
+							// 430: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 429: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/funcptr.ptx:429")
+									continue
+								}
+								v1 = v1x
+							}
+							// 430: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 13
+			} else {
+				switch stop {
+				case 5, 6, 13:
+				default:
+					return runtime.RunDone, budget - funcptrTidRegion4(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB9_5), PTX lines 434-435
+			{
+				r25 := w.Reg(25)
+				k0 := uint64(0xd0000060)
+				// PTX line 434: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 435: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 435: mov.u64
+							v2 := uint64(u1)
+							r25[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 435: mov.u64
+							v2 := uint64(u1)
+							r25[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 6:
+			// b6 ($L__BB9_6), PTX lines 438-439
+			{
+				r25 := w.Reg(25)
+				k0 := uint64(0xd0000070)
+				// PTX line 438: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 439: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 439: mov.u64
+							v2 := uint64(u1)
+							r25[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 439: mov.u64
+							v2 := uint64(u1)
+							r25[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b7 ($L__BB9_7), PTX lines 442-443
+			{
+				r22 := w.Reg(22)
+				r25 := w.Reg(25)
+				// PTX lines 442, 443: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 442: mov.u64
+							v1 := uint64(r25[l])
+							// 443: mov.u64
+							v2 := uint64(v1)
+							r22[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 442: mov.u64
+							v1 := uint64(r25[l])
+							// 443: mov.u64
+							v2 := uint64(v1)
+							r22[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b8 ($L__BB9_8), PTX lines 446-460; code before the call
+			{
+				r0 := w.Reg(0)
+				r22 := w.Reg(22)
+				r29 := w.Reg(29)
+				r34 := w.Reg(34)
+				k0 := uint64(0x2)
+				// PTX lines 446, 447: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(67)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 446: mov.u64
+							v1 := uint64(r22[l])
+							// 447: st.u64
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 446: mov.u64
+							v1 := uint64(r22[l])
+							// 447: st.u64
+							s2 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/funcptr.ptx:447")
+							}
+						}
+					}
+				}
+				// PTX lines 448, 449, 450, 451, 452, 453: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(68)
+					v4aw := w.Window(69)
+					v5aw := w.Window(70)
+					v8aw := w.Window(71)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 448: ld.u64
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
+									continue
+								}
+								v3 = v3x
+							}
+							r29[l] = v3
+							// 449: ld.u64
+							v4a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
+									continue
+								}
+								v4 = v4x
+							}
+							// 450: ld.s32
+							v5a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
+									continue
+								}
+								v5 = v5x
+							}
+							v5 = uint64(uint64(int64(int32(v5))))
+							// 451: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k0))
+							// 452: add.s64
+							v7 := uint64(uint64(v4) + uint64(v6))
+							// 453: ld.u32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
+									continue
+								}
+								v8 = v8x
+							}
+							r34[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 448: ld.u64
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/funcptr.ptx:448")
+									continue
+								}
+								v3 = v3x
+							}
+							r29[l] = v3
+							// 449: ld.u64
+							v4a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/funcptr.ptx:449")
+									continue
+								}
+								v4 = v4x
+							}
+							// 450: ld.s32
+							v5a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:450")
+									continue
+								}
+								v5 = v5x
+							}
+							v5 = uint64(uint64(int64(int32(v5))))
+							// 451: shl.b64
+							v6 := uint64(uint64(v5) << uint32(k0))
+							// 452: add.s64
+							v7 := uint64(uint64(v4) + uint64(v6))
+							// 453: ld.u32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/funcptr.ptx:453")
+									continue
+								}
+								v8 = v8x
+							}
+							r34[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 456: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 456: st.param.b64
+							s9 := uint64(0x0)
+							s9v := uint64(r29[l])
+							if s9 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 456: st.param.b64
+							s9 := uint64(0x0)
+							s9v := uint64(r29[l])
+							if s9 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
+							}
+						}
+					}
+				}
+				// PTX lines 458: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 458: st.param.b32
+							s10 := uint64(0x8)
+							s10v := uint64(r34[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 458: st.param.b32
+							s10 := uint64(0x8)
+							s10v := uint64(r34[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
+							}
+						}
+					}
+				}
+				// PTX lines 460: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 460: st.param.b32
+							s11 := uint64(0xc)
+							s11v := uint64(k0)
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 460: st.param.b32
+							s11 := uint64(0xc)
+							s11v := uint64(k0)
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b8 ($L__BB9_8), PTX line 445
+			return pc, budget
+		case 10:
+			// b9 ($L__BB9_9), PTX line 477; ret
+			next = 15
+		case 11:
+			// b10, PTX line 410
+			next = 1
+		case 12:
+			// b11, PTX line 422
+			next = 3
+		case 13:
+			// b12, PTX line 431
+			next = 5
+		case 14:
+			// b13, PTX lines 469-475
+			{
+				r0 := w.Reg(0)
+				r35 := w.Reg(35)
+				r39 := w.Reg(39)
+				k0 := uint64(0x2)
+				// PTX lines 469, 471, 472, 473, 474: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(72)
+					v3aw := w.Window(73)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 469: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
+									continue
+								}
+								v1 = v1x
+							}
+							r35[l] = v1
+							// 471: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
+									continue
+								}
+								v2 = v2x
+							}
+							// 472: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 473: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 474: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r39[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 469: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
+									continue
+								}
+								v1 = v1x
+							}
+							r35[l] = v1
+							// 471: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/funcptr.ptx:471")
+									continue
+								}
+								v2 = v2x
+							}
+							// 472: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/funcptr.ptx:472")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 473: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 474: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r39[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 475: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(74)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 475: st.u32
+							s6 := uint64(r39[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r35[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 475: st.u32
+							s6 := uint64(r39[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r35[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/funcptr.ptx:475")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// funcptrTidRegion4 runs blocks 5, 6, 13 of kernel funcptr_tid for each lane of m on its own, from the branch ending block from (one of 4) to block 7,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func funcptrTidRegion4(w *runtime.Warp, m uint32, from int32) int {
+	r24 := w.Reg(24)
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
-	r28 := w.Reg(28)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	k0 := uint64(0x2)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	// PTX line 203: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:203")
-	// PTX line 204: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/funcptr.ptx:204")
-	// PTX lines 205, 206: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: shl.b64
-				v1 := uint64(uint64(r23[l]) << uint32(k0))
-				// 206: add.s64
-				v2 := uint64(uint64(r22[l]) + uint64(v1))
-				r25[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 205: shl.b64
-				v1 := uint64(uint64(r23[l]) << uint32(k0))
-				// 206: add.s64
-				v2 := uint64(uint64(r22[l]) + uint64(v1))
-				r25[l] = v2
-			}
-		}
-	}
-	// PTX line 207: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r25, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:207")
-	// PTX lines 208, 209: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 208: and.b64
-				v3 := uint64(uint64(r26[l]) & uint64(k1))
-				// 209: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k1))
-				r28[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 208: and.b64
-				v3 := uint64(uint64(r26[l]) & uint64(k1))
-				// 209: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k1))
-				r28[l] = v4
-			}
-		}
-	}
-	// PTX line 210: mov.u64, warp-uniform
-	u5 := uint64((w.GlobalVar(0) + k2))
-	// PTX line 211: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX lines 212: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 212: add.s64
-				v7 := uint64(uint64(u6) + uint64(r28[l]))
-				r31[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 212: add.s64
-				v7 := uint64(uint64(u6) + uint64(r28[l]))
-				r31[l] = v7
-			}
-		}
-	}
-	// PTX line 213: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r32, r31, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:213")
-	// PTX line 214: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/funcptr.ptx:214")
-	// PTX line 215: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:215")
-	// PTX line 216: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:216")
-	// PTX line 217: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/funcptr.ptx:217")
-	// PTX lines 218, 219: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 218: shl.b64
-				v8 := uint64(uint64(r35[l]) << uint32(k0))
-				r36[l] = v8
-				// 219: add.s64
-				v9 := uint64(uint64(r34[l]) + uint64(v8))
-				r37[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 218: shl.b64
-				v8 := uint64(uint64(r35[l]) << uint32(k0))
-				r36[l] = v8
-				// 219: add.s64
-				v9 := uint64(uint64(r34[l]) + uint64(v8))
-				r37[l] = v9
-			}
-		}
-	}
-	// PTX line 220: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r37, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:220")
-	// PTX line 221: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:221")
-	// PTX lines 222: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 222: add.s64
-				v10 := uint64(uint64(r39[l]) + uint64(r36[l]))
-				r40[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 222: add.s64
-				v10 := uint64(uint64(r39[l]) + uint64(r36[l]))
-				r40[l] = v10
-			}
-		}
-	}
-	// PTX line 223: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r40, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:223")
-	// PTX line 226: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r38, nil, 0, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:226")
-	// PTX line 228: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r41, nil, 0, 0x4, 4, m, "testdata/ptx/O0/funcptr.ptx:228")
-}
-
-// funcptrB5 runs b5 of kernel funcptr, PTX lines 238-244.
-func funcptrB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r46 := w.Reg(46)
-	k0 := uint64(0x2)
-	// PTX line 238: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r42, nil, 0, 0x8, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:238")
-	// PTX line 240: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:240")
-	// PTX line 241: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/funcptr.ptx:241")
-	// PTX lines 242, 243: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 242: shl.b64
-				v1 := uint64(uint64(r44[l]) << uint32(k0))
-				// 243: add.s64
-				v2 := uint64(uint64(r43[l]) + uint64(v1))
-				r46[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 242: shl.b64
-				v1 := uint64(uint64(r44[l]) << uint32(k0))
-				// 243: add.s64
-				v2 := uint64(uint64(r43[l]) + uint64(v1))
-				r46[l] = v2
-			}
-		}
-	}
-	// PTX line 244: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r42, r46, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:244")
-}
-
-// twiceB0 runs b0 of function _Z5twicei, PTX lines 261-267.
-func twiceB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x1)
-	// PTX line 261: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 262: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 263: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:263")
-	// PTX line 264: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:264")
-	// PTX line 265: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:265")
-	// PTX lines 266: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 266: shl.b32
-				v3 := uint64(uint32(r3[l]) << uint32(k2))
-				r4[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 266: shl.b32
-				v3 := uint64(uint32(r3[l]) << uint32(k2))
-				r4[l] = v3
-			}
-		}
-	}
-	// PTX line 267: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, m, "testdata/ptx/O0/funcptr.ptx:267")
-	_ = u2
-}
-
-// squareB0 runs b0 of function _Z6squarei, PTX lines 282-288.
-func squareB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 282: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 283: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 284: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:284")
-	// PTX line 285: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:285")
-	// PTX line 286: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:286")
-	// PTX lines 287: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 287: mul.lo.s32
-				v3 := uint64(uint32(r3[l]) * uint32(r3[l]))
-				r4[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 287: mul.lo.s32
-				v3 := uint64(uint32(r3[l]) * uint32(r3[l]))
-				r4[l] = v3
-			}
-		}
-	}
-	// PTX line 288: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, m, "testdata/ptx/O0/funcptr.ptx:288")
-	_ = u2
-}
-
-// negateB0 runs b0 of function _Z6negatei, PTX lines 303-309.
-func negateB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 303: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 304: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 305: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:305")
-	// PTX line 306: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:306")
-	// PTX line 307: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:307")
-	// PTX lines 308: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 308: neg.s32
-				v3 := uint64(-uint32(r3[l]))
-				r4[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 308: neg.s32
-				v3 := uint64(-uint32(r3[l]))
-				r4[l] = v3
-			}
-		}
-	}
-	// PTX line 309: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, m, "testdata/ptx/O0/funcptr.ptx:309")
-	_ = u2
-}
-
-// applyNB0 runs b0 of function _Z7apply_nPFiiEii, PTX lines 328-337.
-func applyNB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 328: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 329: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 330: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x14, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:330")
-	// PTX line 331: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:331")
-	// PTX line 332: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x8, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:332")
-	// PTX line 333: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:333")
-	// PTX line 334: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/funcptr.ptx:334")
-	// PTX line 335: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/funcptr.ptx:335")
-	// PTX line 336: mov.b32, warp-uniform
-	u3 := uint64(k0)
-	runtime.Broadcast(r5, m, u3)
-	// PTX line 337: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/funcptr.ptx:337")
-	_ = u2
-	_ = u3
-}
-
-// applyNB1 runs b1 ($L__BB8_1) of function _Z7apply_nPFiiEii, PTX lines 340-342.
-func applyNB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	// PTX line 340: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:340")
-	// PTX line 341: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:341")
-	// PTX lines 342: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 342: setp.ge.s32
-				c1t := int32(r6[l]) >= int32(r7[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 342: setp.ge.s32
-				c1t := int32(r6[l]) >= int32(r7[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// applyNB2 runs b2 ($L__BB8_2) of function _Z7apply_nPFiiEii, PTX lines 346-350.
-func applyNB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	// PTX line 346: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:346")
-	// PTX line 347: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:347")
-	// PTX line 350: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r9, nil, 0, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:350")
-}
-
-// applyNB3 runs b3 ($L__BB8_3) of function _Z7apply_nPFiiEii, PTX lines 364-366.
-func applyNB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX line 364: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:364")
-	// PTX lines 365: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 365: add.s32
-				v1 := uint64(uint32(r11[l]) + uint32(k0))
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 365: add.s32
-				v1 := uint64(uint32(r11[l]) + uint32(k0))
-				r12[l] = v1
-			}
-		}
-	}
-	// PTX line 366: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/funcptr.ptx:366")
-}
-
-// applyNB4 runs b4 ($L__BB8_4) of function _Z7apply_nPFiiEii, PTX lines 369-370.
-func applyNB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r13 := w.Reg(13)
-	// PTX line 369: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:369")
-	// PTX line 370: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r13, nil, 0, 0x18, 4, m, "testdata/ptx/O0/funcptr.ptx:370")
-}
-
-// applyNB6 runs b6 of function _Z7apply_nPFiiEii, PTX lines 359-361.
-func applyNB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	// PTX line 359: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r10, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:359")
-	// PTX line 361: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/funcptr.ptx:361")
-}
-
-// funcptrTidB0 runs b0 of kernel funcptr_tid, PTX lines 389-409.
-func funcptrTidB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 389: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 390: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 391: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/funcptr.ptx:391")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 392: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:392")
-	// PTX line 393: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:393")
-	// PTX line 394: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 395: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 396: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 397: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 398: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:398")
-	// PTX line 399: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:399")
-	// PTX line 400: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/funcptr.ptx:400")
-	// PTX line 401: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 402: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 403: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 404, 405: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 404: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 405: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 404: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 405: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 406: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/funcptr.ptx:406")
-	// PTX line 407: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:407")
-	// PTX line 408: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:408")
-	// PTX lines 409: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 409: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 409: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// funcptrTidB2 runs b2 ($L__BB9_2) of kernel funcptr_tid, PTX lines 415-421.
-func funcptrTidB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	k0 := uint64(0x55555556)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	// PTX lines 415, 416, 417, 418: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 415: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 416: mul.hi.u32
-				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
-				// 417: mul.lo.s32
-				v3 := uint64(uint32(v2) * uint32(k1))
-				// 418: sub.s32
-				v4 := uint64(uint32(v1) - uint32(v3))
-				r19[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 415: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 416: mul.hi.u32
-				v2 := uint64(uint32(isa.MulHi(v1, k0, 32, false)))
-				// 417: mul.lo.s32
-				v3 := uint64(uint32(v2) * uint32(k1))
-				// 418: sub.s32
-				v4 := uint64(uint32(v1) - uint32(v3))
-				r19[l] = v4
-			}
-		}
-	}
-	// PTX line 419: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/funcptr.ptx:419")
-	// PTX line 420: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:420")
-	// PTX lines 421: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 421: setp.ne.s32
-				c5t := uint32(r20[l]) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 421: setp.ne.s32
-				c5t := uint32(r20[l]) != uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// funcptrTidB3 runs b3 ($L__BB9_3) of kernel funcptr_tid, PTX lines 425-426.
-func funcptrTidB3(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	k0 := uint64(0xd0000050)
-	// PTX line 425: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 426: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 426: mov.u64
-				v2 := uint64(u1)
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 426: mov.u64
-				v2 := uint64(u1)
-				r22[l] = v2
-			}
-		}
-	}
-}
-
-// funcptrTidB4 runs b4 ($L__BB9_4) of kernel funcptr_tid, PTX lines 429-430.
-func funcptrTidB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	k0 := uint64(0x1)
-	// PTX line 429: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:429")
-	// PTX lines 430: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 430: setp.ne.s32
-				c1t := uint32(r23[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 430: setp.ne.s32
-				c1t := uint32(r23[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// funcptrTidB5 runs b5 ($L__BB9_5) of kernel funcptr_tid, PTX lines 434-435.
-func funcptrTidB5(w *runtime.Warp, m uint32) {
-	r25 := w.Reg(25)
 	k0 := uint64(0xd0000060)
-	// PTX line 434: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 435: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 435: mov.u64
-				v2 := uint64(u1)
-				r25[l] = v2
+	k1 := uint64(0xd0000070)
+	p2 := w.P[2]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		q2 := p2>>l&1 != 0
+		n := 0
+		switch from {
+		case 4:
+			if q2 {
+				goto b6
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 435: mov.u64
-				v2 := uint64(u1)
-				r25[l] = v2
-			}
+			goto b13
 		}
-	}
-}
-
-// funcptrTidB6 runs b6 ($L__BB9_6) of kernel funcptr_tid, PTX lines 438-439.
-func funcptrTidB6(w *runtime.Warp, m uint32) {
-	r25 := w.Reg(25)
-	k0 := uint64(0xd0000070)
-	// PTX line 438: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 439: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 439: mov.u64
-				v2 := uint64(u1)
-				r25[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 439: mov.u64
-				v2 := uint64(u1)
-				r25[l] = v2
-			}
+	b5:
+		{
+			// 434: mov.u64
+			v1 := uint64(k0)
+			x24 = v1
+			// 435: mov.u64
+			v2 := uint64(x24)
+			x25 = v2
+			goto done
 		}
-	}
-}
-
-// funcptrTidB7 runs b7 ($L__BB9_7) of kernel funcptr_tid, PTX lines 442-443.
-func funcptrTidB7(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	r25 := w.Reg(25)
-	// PTX lines 442, 443: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 442: mov.u64
-				v1 := uint64(r25[l])
-				// 443: mov.u64
-				v2 := uint64(v1)
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 442: mov.u64
-				v1 := uint64(r25[l])
-				// 443: mov.u64
-				v2 := uint64(v1)
-				r22[l] = v2
-			}
+	b6:
+		{
+			// 438: mov.u64
+			v3 := uint64(k1)
+			x26 = v3
+			// 439: mov.u64
+			v4 := uint64(x26)
+			x25 = v4
+			goto done
 		}
-	}
-}
-
-// funcptrTidB8 runs b8 ($L__BB9_8) of kernel funcptr_tid, PTX lines 446-460.
-func funcptrTidB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r40 := w.Reg(40)
-	k0 := uint64(0x2)
-	// PTX lines 446: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 446: mov.u64
-				v1 := uint64(r22[l])
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 446: mov.u64
-				v1 := uint64(r22[l])
-				r28[l] = v1
-			}
+	b13:
+		{
+			goto b5
 		}
+	done:
+		most = max(most, n)
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
 	}
-	// PTX line 447: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/funcptr.ptx:447")
-	// PTX line 448: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:448")
-	// PTX line 449: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:449")
-	// PTX line 450: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/funcptr.ptx:450")
-	// PTX lines 451, 452: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 451: shl.b64
-				v2 := uint64(uint64(r31[l]) << uint32(k0))
-				// 452: add.s64
-				v3 := uint64(uint64(r30[l]) + uint64(v2))
-				r33[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 451: shl.b64
-				v2 := uint64(uint64(r31[l]) << uint32(k0))
-				// 452: add.s64
-				v3 := uint64(uint64(r30[l]) + uint64(v2))
-				r33[l] = v3
-			}
-		}
-	}
-	// PTX line 453: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r33, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:453")
-	// PTX line 456: st.param.b64
-	w.StoreLanes(runtime.SpaceParam, r29, nil, 0, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:456")
-	// PTX line 458: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r34, nil, 0, 0x8, 4, m, "testdata/ptx/O0/funcptr.ptx:458")
-	// PTX line 460: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r40, nil, 0, 0xc, 4, m, "testdata/ptx/O0/funcptr.ptx:460")
-}
-
-// funcptrTidB13 runs b13 of kernel funcptr_tid, PTX lines 469-475.
-func funcptrTidB13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r39 := w.Reg(39)
-	k0 := uint64(0x2)
-	// PTX line 469: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r35, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/funcptr.ptx:469")
-	// PTX line 471: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/funcptr.ptx:471")
-	// PTX line 472: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/funcptr.ptx:472")
-	// PTX lines 473, 474: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 473: shl.b64
-				v1 := uint64(uint64(r37[l]) << uint32(k0))
-				// 474: add.s64
-				v2 := uint64(uint64(r36[l]) + uint64(v1))
-				r39[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 473: shl.b64
-				v1 := uint64(uint64(r37[l]) << uint32(k0))
-				// 474: add.s64
-				v2 := uint64(uint64(r36[l]) + uint64(v1))
-				r39[l] = v2
-			}
-		}
-	}
-	// PTX line 475: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r35, r39, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/funcptr.ptx:475")
+	w.Split(7, parked, &at)
+	return most
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/grid_stride.ptx",
+	NumWindows: 37,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -124,9 +125,80 @@ func init() {
 	gridStrideScaleFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 31-50
 	gridStrideScaleFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:31",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:51",
@@ -137,9 +209,29 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 53-55; divergent, reconverges at block 4 (b4 ($L__BB0_4))
 	gridStrideScaleFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:53",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -151,9 +243,56 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 59-70
 	gridStrideScaleFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:59",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:71",
@@ -164,9 +303,38 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 73-78
 	gridStrideScaleFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{gridStrideScaleB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStrideScaleRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:73",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:79",
@@ -179,6 +347,13 @@ func init() {
 	gridStrideScaleFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:81",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:81",
@@ -191,6 +366,15 @@ func init() {
 	gridStrideScaleFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:57",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:57",
@@ -204,12 +388,111 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gridStrideScaleFunc.Run = gridStrideScaleRun
 	gridStridePartialFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 99-127
 	gridStridePartialFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:99",
 		PTXInstrs: 30,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:128",
@@ -220,9 +503,29 @@ func init() {
 	}
 	// b1 ($L__BB1_1), PTX lines 130-132; divergent, reconverges at block 4 (b4 ($L__BB1_4))
 	gridStridePartialFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:130",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -234,9 +537,44 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 136-143
 	gridStridePartialFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:136",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:144",
@@ -247,9 +585,32 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 146-149
 	gridStridePartialFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:146",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:150",
@@ -260,9 +621,36 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 152-157; ret
 	gridStridePartialFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{gridStridePartialB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gridStridePartialRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:152",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:158",
@@ -275,6 +663,15 @@ func init() {
 	gridStridePartialFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/grid_stride.ptx:134",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/grid_stride.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  134,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/grid_stride.ptx:134",
@@ -288,6 +685,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gridStridePartialFunc.Run = gridStridePartialRun
 }
 
 // GridStrideScale launches PTX kernel grid_stride_scale (testdata/ptx/O0/grid_stride.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is grid_stride_scale_param_0, param1 is grid_stride_scale_param_1, param2 is grid_stride_scale_param_2, param3 is grid_stride_scale_param_3.
@@ -309,532 +707,1799 @@ func GridStridePartial(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	return dev.Launch(ctx, Module, gridStridePartialFunc, cfg, p[:])
 }
 
-// gridStrideScaleB0 runs b0 of kernel grid_stride_scale, PTX lines 31-50.
-func gridStrideScaleB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 31: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 32: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 33: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/grid_stride.ptx:33")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 34: ld.param.f32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/grid_stride.ptx:34")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 35: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:35")
-	// PTX line 36: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:36")
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 38: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u6)
-	// PTX line 40: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 41: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:41")
-	// PTX line 42: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:42")
-	// PTX line 43: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/grid_stride.ptx:43")
-	// PTX line 44: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/grid_stride.ptx:44")
-	// PTX line 45: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 46: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 47: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 48, 49: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 49: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 49: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 50: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/grid_stride.ptx:50")
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u8
-	_ = u10
-}
-
-// gridStrideScaleB1 runs b1 ($L__BB0_1) of kernel grid_stride_scale, PTX lines 53-55.
-func gridStrideScaleB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	// PTX line 53: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:53")
-	// PTX line 54: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: setp.ge.s32
-				c1t := int32(r15[l]) >= int32(r16[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// gridStrideScaleRun runs blocks of kernel grid_stride_scale for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 31-50
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 31: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 32: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: setp.ge.s32
-				c1t := int32(r15[l]) >= int32(r16[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// gridStrideScaleB2 runs b2 ($L__BB0_2) of kernel grid_stride_scale, PTX lines 59-70.
-func gridStrideScaleB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x2)
-	// PTX line 59: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:59")
-	// PTX line 60: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:60")
-	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: cvt.s64.s32
-				v1 := uint64(uint64(int32(r18[l])))
-				// 62: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				r20[l] = v2
-				// 63: add.s64
-				v3 := uint64(uint64(r17[l]) + uint64(v2))
-				r21[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: cvt.s64.s32
-				v1 := uint64(uint64(int32(r18[l])))
-				// 62: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				r20[l] = v2
-				// 63: add.s64
-				v3 := uint64(uint64(r17[l]) + uint64(v2))
-				r21[l] = v3
-			}
-		}
-	}
-	// PTX line 64: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r21, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:64")
-	// PTX line 65: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:65")
-	// PTX lines 66, 67: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: cvt.rn.f32.s32
-				v4 := uint64(math.Float32bits(float32(int32(r18[l]))))
-				// 67: fma.rn.f32
-				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r23[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+				// PTX line 33: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r23[l]), uint32(v4)))
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/grid_stride.ptx:33")
 				}
-				r25[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: cvt.rn.f32.s32
-				v4 := uint64(math.Float32bits(float32(int32(r18[l]))))
-				// 67: fma.rn.f32
-				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r23[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.f32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(r22[l]), uint32(r23[l]), uint32(v4)))
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/grid_stride.ptx:34")
 				}
-				r25[l] = v5
-			}
-		}
-	}
-	// PTX line 68: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:68")
-	// PTX lines 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 69: add.s64
-				v6 := uint64(uint64(r26[l]) + uint64(r20[l]))
-				r27[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 69: add.s64
-				v6 := uint64(uint64(r26[l]) + uint64(r20[l]))
-				r27[l] = v6
-			}
-		}
-	}
-	// PTX line 70: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r25, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/grid_stride.ptx:70")
-}
-
-// gridStrideScaleB3 runs b3 ($L__BB0_3) of kernel grid_stride_scale, PTX lines 73-78.
-func gridStrideScaleB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	// PTX line 73: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.NTID().X))
-	// PTX line 74: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NCTAID().X))
-	// PTX line 75: mul.lo.s32, warp-uniform
-	u3 := uint64(uint32(u1) * uint32(u2))
-	// PTX line 76: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: add.s32
-				v4 := uint64(uint32(r31[l]) + uint32(u3))
-				r32[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: add.s32
-				v4 := uint64(uint32(r31[l]) + uint32(u3))
-				r32[l] = v4
-			}
-		}
-	}
-	// PTX line 78: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/grid_stride.ptx:78")
-}
-
-// gridStridePartialB0 runs b0 of kernel grid_stride_partial, PTX lines 99-127.
-func gridStridePartialB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r16 := w.Reg(16)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 99: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 100: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 101: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/grid_stride.ptx:101")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 102: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:102")
-	// PTX line 103: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:103")
-	// PTX line 104: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 105: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 106: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 107: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 108: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:108")
-	// PTX line 109: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:109")
-	// PTX line 110: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/grid_stride.ptx:110")
-	// PTX line 111: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 112: cvt.u64.u32, warp-uniform
-	u11 := uint64(uint64(uint32(u10)))
-	// PTX line 113: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 114: cvt.u64.u32, warp-uniform
-	u13 := uint64(uint64(uint32(u12)))
-	// PTX line 115: mul.lo.s64, warp-uniform
-	u14 := uint64(uint64(u11) * uint64(u13))
-	// PTX lines 116, 117, 118: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 117: cvt.u64.u32
-				v16 := uint64(uint64(uint32(v15)))
-				// 118: add.s64
-				v17 := uint64(uint64(u14) + uint64(v16))
-				r16[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 117: cvt.u64.u32
-				v16 := uint64(uint64(uint32(v15)))
-				// 118: add.s64
-				v17 := uint64(uint64(u14) + uint64(v16))
-				r16[l] = v17
-			}
-		}
-	}
-	// PTX line 119: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/grid_stride.ptx:119")
-	// PTX line 120: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NCTAID().X))
-	// PTX line 121: cvt.u64.u32, warp-uniform
-	u19 := uint64(uint64(uint32(u18)))
-	// PTX line 122: mul.lo.s64, warp-uniform
-	u20 := uint64(uint64(u13) * uint64(u19))
-	runtime.Broadcast(r19, m, u20)
-	// PTX line 123: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/grid_stride.ptx:123")
-	// PTX line 124: mov.b32, warp-uniform
-	u21 := uint64(k0)
-	runtime.Broadcast(r20, m, u21)
-	// PTX line 125: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/grid_stride.ptx:125")
-	// PTX line 126: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:126")
-	// PTX line 127: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/grid_stride.ptx:127")
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-	_ = u20
-	_ = u21
-}
-
-// gridStridePartialB1 runs b1 ($L__BB1_1) of kernel grid_stride_partial, PTX lines 130-132.
-func gridStridePartialB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	// PTX line 130: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:130")
-	// PTX line 131: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:131")
-	// PTX lines 132: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: setp.ge.s64
-				c1t := int64(r22[l]) >= int64(r23[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: setp.ge.s64
-				c1t := int64(r22[l]) >= int64(r23[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 35: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:35")
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 36: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:36")
+				}
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u5)
+				// PTX line 38: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 39: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u6)
+				// PTX line 40: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: st.u64
+							s11 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: st.u64
+							s11 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:41")
+							}
+						}
+					}
+				}
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.u64
+							s12 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.u64
+							s12 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:42")
+							}
+						}
+					}
+				}
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.f32
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.f32
+							s13 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u4)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/grid_stride.ptx:43")
+							}
+						}
+					}
+				}
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
+							}
+						}
+					}
+				}
+				// PTX line 45: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 46: mov.u32, warp-uniform
+				u16 := uint64(uint64(w.NTID().X))
+				// PTX line 47: mul.lo.s32, warp-uniform
+				u17 := uint64(uint32(u15) * uint32(u16))
+				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s20w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 49: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 50: st.u32
+							s20 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 49: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 50: st.u32
+							s20 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/grid_stride.ptx:50")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 53-55; divergent, reconverges at block 4 (b4 ($L__BB0_4))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v1aw := w.Window(5)
+					v2aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
+									continue
+								}
+								v1 = v1x
+							}
+							// 54: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
+									continue
+								}
+								v2 = v2x
+							}
+							// 55: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:53")
+									continue
+								}
+								v1 = v1x
+							}
+							// 54: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:54")
+									continue
+								}
+								v2 = v2x
+							}
+							// 55: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 59-70
+			{
+				r0 := w.Reg(0)
+				r25 := w.Reg(25)
+				r27 := w.Reg(27)
+				k0 := uint64(0x2)
+				// PTX lines 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(7)
+					v2aw := w.Window(8)
+					v6aw := w.Window(9)
+					v7aw := w.Window(10)
+					v10aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
+									continue
+								}
+								v1 = v1x
+							}
+							// 60: ld.u32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
+									continue
+								}
+								v2 = v2x
+							}
+							// 61: cvt.s64.s32
+							v3 := uint64(uint64(int32(v2)))
+							// 62: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 63: add.s64
+							v5 := uint64(uint64(v1) + uint64(v4))
+							// 64: ld.f32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
+									continue
+								}
+								v6 = v6x
+							}
+							// 65: ld.f32
+							v7a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
+									continue
+								}
+								v7 = v7x
+							}
+							// 66: cvt.rn.f32.s32
+							v8 := uint64(math.Float32bits(float32(int32(v2))))
+							// 67: fma.rn.f32
+							var v9 uint64
+							if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+								v9 = uint64(math.Float32bits(float32(v9f)))
+							} else {
+								v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
+							}
+							r25[l] = v9
+							// 68: ld.u64
+							v10a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+								v10 = runtime.Load64(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+								if !v10ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
+									continue
+								}
+								v10 = v10x
+							}
+							// 69: add.s64
+							v11 := uint64(uint64(v10) + uint64(v4))
+							r27[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:59")
+									continue
+								}
+								v1 = v1x
+							}
+							// 60: ld.u32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/grid_stride.ptx:60")
+									continue
+								}
+								v2 = v2x
+							}
+							// 61: cvt.s64.s32
+							v3 := uint64(uint64(int32(v2)))
+							// 62: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 63: add.s64
+							v5 := uint64(uint64(v1) + uint64(v4))
+							// 64: ld.f32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:64")
+									continue
+								}
+								v6 = v6x
+							}
+							// 65: ld.f32
+							v7a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/grid_stride.ptx:65")
+									continue
+								}
+								v7 = v7x
+							}
+							// 66: cvt.rn.f32.s32
+							v8 := uint64(math.Float32bits(float32(int32(v2))))
+							// 67: fma.rn.f32
+							var v9 uint64
+							if v9f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
+								v9 = uint64(math.Float32bits(float32(v9f)))
+							} else {
+								v9 = uint64(isa.FmaF32RN(uint32(v6), uint32(v7), uint32(v8)))
+							}
+							r25[l] = v9
+							// 68: ld.u64
+							v10a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+								v10 = runtime.Load64(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+								if !v10ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/grid_stride.ptx:68")
+									continue
+								}
+								v10 = v10x
+							}
+							// 69: add.s64
+							v11 := uint64(uint64(v10) + uint64(v4))
+							r27[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.f32
+							s12 := uint64(r27[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r25[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.f32
+							s12 := uint64(r27[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r25[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/grid_stride.ptx:70")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX lines 73-78
+			{
+				r0 := w.Reg(0)
+				r32 := w.Reg(32)
+				// PTX line 73: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.NTID().X))
+				// PTX line 74: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NCTAID().X))
+				// PTX line 75: mul.lo.s32, warp-uniform
+				u3 := uint64(uint32(u1) * uint32(u2))
+				// PTX lines 76, 77: lane-local, one loop over the lanes
+				{
+					v4aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: ld.u32
+							v4a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
+									continue
+								}
+								v4 = v4x
+							}
+							// 77: add.s32
+							v5 := uint64(uint32(v4) + uint32(u3))
+							r32[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: ld.u32
+							v4a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/grid_stride.ptx:76")
+									continue
+								}
+								v4 = v4x
+							}
+							// 77: add.s32
+							v5 := uint64(uint32(v4) + uint32(u3))
+							r32[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.u32
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r32[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.u32
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r32[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:78")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4 ($L__BB0_4), PTX line 80; ret
+			next = 6
+		case 5:
+			// b5, PTX line 56
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// gridStridePartialB2 runs b2 ($L__BB1_2) of kernel grid_stride_partial, PTX lines 136-143.
-func gridStridePartialB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	k0 := uint64(0x2)
-	// PTX line 136: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:136")
-	// PTX line 137: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:137")
-	// PTX lines 138, 139: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 138: shl.b64
-				v1 := uint64(uint64(r25[l]) << uint32(k0))
-				// 139: add.s64
-				v2 := uint64(uint64(r24[l]) + uint64(v1))
-				r27[l] = v2
+// gridStridePartialRun runs blocks of kernel grid_stride_partial for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 99-127
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 99: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 100: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 101: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/grid_stride.ptx:101")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 102: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:102")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 103: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:103")
+				}
+				// PTX line 104: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 105: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 106: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 107: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 108: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/grid_stride.ptx:108")
+							}
+						}
+					}
+				}
+				// PTX lines 109: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/grid_stride.ptx:109")
+							}
+						}
+					}
+				}
+				// PTX lines 110: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: st.u64
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: st.u64
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
+							}
+						}
+					}
+				}
+				// PTX line 111: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 112: cvt.u64.u32, warp-uniform
+				u14 := uint64(uint64(uint32(u13)))
+				// PTX line 113: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.NTID().X))
+				// PTX line 114: cvt.u64.u32, warp-uniform
+				u16 := uint64(uint64(uint32(u15)))
+				// PTX line 115: mul.lo.s64, warp-uniform
+				u17 := uint64(uint64(u14) * uint64(u16))
+				// PTX lines 116, 117, 118, 119: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s21w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 116: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 117: cvt.u64.u32
+							v19 := uint64(uint64(uint32(v18)))
+							// 118: add.s64
+							v20 := uint64(uint64(u17) + uint64(v19))
+							// 119: st.u64
+							s21 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+							}
+							s21v := uint64(v20)
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 116: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 117: cvt.u64.u32
+							v19 := uint64(uint64(uint32(v18)))
+							// 118: add.s64
+							v20 := uint64(uint64(u17) + uint64(v19))
+							// 119: st.u64
+							s21 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+							}
+							s21v := uint64(v20)
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/grid_stride.ptx:119")
+							}
+						}
+					}
+				}
+				// PTX line 120: mov.u32, warp-uniform
+				u22 := uint64(uint64(w.NCTAID().X))
+				// PTX line 121: cvt.u64.u32, warp-uniform
+				u23 := uint64(uint64(uint32(u22)))
+				// PTX line 122: mul.lo.s64, warp-uniform
+				u24 := uint64(uint64(u16) * uint64(u23))
+				// PTX lines 123: lane-local, one loop over the lanes
+				{
+					s25w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: st.u64
+							s25 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+							}
+							s25v := uint64(u24)
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+								runtime.Store64(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: st.u64
+							s25 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s25, 8)
+							}
+							s25v := uint64(u24)
+							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&7 == 0 {
+								runtime.Store64(s25w.Mem, s25o, s25v)
+							} else {
+								w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/grid_stride.ptx:123")
+							}
+						}
+					}
+				}
+				// PTX line 124: mov.b32, warp-uniform
+				u26 := uint64(k0)
+				// PTX lines 125: lane-local, one loop over the lanes
+				{
+					s27w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 125: st.u32
+							s27 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+							}
+							s27v := uint64(u26)
+							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+								runtime.Store32(s27w.Mem, s27o, s27v)
+							} else {
+								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 125: st.u32
+							s27 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s27, 4)
+							}
+							s27v := uint64(u26)
+							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+								runtime.Store32(s27w.Mem, s27o, s27v)
+							} else {
+								w.StoreLane(s27w, runtime.SpaceGeneric, s27, 4, s27v, l, "testdata/ptx/O0/grid_stride.ptx:125")
+							}
+						}
+					}
+				}
+				// PTX lines 126: lane-local, one loop over the lanes
+				{
+					v28aw := w.Window(21)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: ld.u64
+							v28a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+								v28 = runtime.Load64(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+								if !v28ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
+									continue
+								}
+								v28 = v28x
+							}
+							r21[l] = v28
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: ld.u64
+							v28a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 8)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&7 == 0 {
+								v28 = runtime.Load64(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 8, l)
+								if !v28ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v28a, 8, "testdata/ptx/O0/grid_stride.ptx:126")
+									continue
+								}
+								v28 = v28x
+							}
+							r21[l] = v28
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 127: lane-local, one loop over the lanes
+				{
+					s29w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: st.u64
+							s29 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+							}
+							s29v := uint64(r21[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+								runtime.Store64(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: st.u64
+							s29 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 8)
+							}
+							s29v := uint64(r21[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&7 == 0 {
+								runtime.Store64(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 8, s29v, l, "testdata/ptx/O0/grid_stride.ptx:127")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 138: shl.b64
-				v1 := uint64(uint64(r25[l]) << uint32(k0))
-				// 139: add.s64
-				v2 := uint64(uint64(r24[l]) + uint64(v1))
-				r27[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b1 ($L__BB1_1), PTX lines 130-132; divergent, reconverges at block 4 (b4 ($L__BB1_4))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v1aw := w.Window(23)
+					v2aw := w.Window(24)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: ld.u64
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							// 131: ld.u64
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
+									continue
+								}
+								v2 = v2x
+							}
+							// 132: setp.ge.s64
+							c3t := int64(v1) >= int64(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: ld.u64
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							// 131: ld.u64
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:131")
+									continue
+								}
+								v2 = v2x
+							}
+							// 132: setp.ge.s64
+							c3t := int64(v1) >= int64(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 136-143
+			{
+				r0 := w.Reg(0)
+				r30 := w.Reg(30)
+				k0 := uint64(0x2)
+				// PTX lines 136, 137, 138, 139, 140, 141, 142: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(25)
+					v2aw := w.Window(26)
+					v5aw := w.Window(27)
+					v6aw := w.Window(28)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 136: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
+									continue
+								}
+								v1 = v1x
+							}
+							// 137: ld.u64
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
+									continue
+								}
+								v2 = v2x
+							}
+							// 138: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 139: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 140: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
+									continue
+								}
+								v5 = v5x
+							}
+							// 141: ld.u32
+							v6a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
+									continue
+								}
+								v6 = v6x
+							}
+							// 142: add.s32
+							v7 := uint64(uint32(v6) + uint32(v5))
+							r30[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 136: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:136")
+									continue
+								}
+								v1 = v1x
+							}
+							// 137: ld.u64
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:137")
+									continue
+								}
+								v2 = v2x
+							}
+							// 138: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 139: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 140: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/grid_stride.ptx:140")
+									continue
+								}
+								v5 = v5x
+							}
+							// 141: ld.u32
+							v6a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/grid_stride.ptx:141")
+									continue
+								}
+								v6 = v6x
+							}
+							// 142: add.s32
+							v7 := uint64(uint32(v6) + uint32(v5))
+							r30[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 143: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 143: st.u32
+							s8 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r30[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 143: st.u32
+							s8 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r30[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/grid_stride.ptx:143")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX lines 146-149
+			{
+				r0 := w.Reg(0)
+				r33 := w.Reg(33)
+				// PTX lines 146, 147, 148: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(30)
+					v2aw := w.Window(31)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
+									continue
+								}
+								v1 = v1x
+							}
+							// 147: ld.u64
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
+									continue
+								}
+								v2 = v2x
+							}
+							// 148: add.s64
+							v3 := uint64(uint64(v2) + uint64(v1))
+							r33[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/grid_stride.ptx:146")
+									continue
+								}
+								v1 = v1x
+							}
+							// 147: ld.u64
+							v2a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:147")
+									continue
+								}
+								v2 = v2x
+							}
+							// 148: add.s64
+							v3 := uint64(uint64(v2) + uint64(v1))
+							r33[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 149: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(32)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 149: st.u64
+							s4 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+							}
+							s4v := uint64(r33[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 149: st.u64
+							s4 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+							}
+							s4v := uint64(r33[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/grid_stride.ptx:149")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4 ($L__BB1_4), PTX lines 152-157; ret
+			{
+				r0 := w.Reg(0)
+				r34 := w.Reg(34)
+				r38 := w.Reg(38)
+				k0 := uint64(0x2)
+				// PTX lines 152, 153, 154, 155, 156: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(33)
+					v2aw := w.Window(34)
+					v3aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: ld.u32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
+									continue
+								}
+								v1 = v1x
+							}
+							r34[l] = v1
+							// 153: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
+									continue
+								}
+								v2 = v2x
+							}
+							// 154: ld.u64
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
+									continue
+								}
+								v3 = v3x
+							}
+							// 155: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 156: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r38[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: ld.u32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/grid_stride.ptx:152")
+									continue
+								}
+								v1 = v1x
+							}
+							r34[l] = v1
+							// 153: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/grid_stride.ptx:153")
+									continue
+								}
+								v2 = v2x
+							}
+							// 154: ld.u64
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/grid_stride.ptx:154")
+									continue
+								}
+								v3 = v3x
+							}
+							// 155: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 156: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r38[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 157: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: st.u32
+							s6 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r34[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: st.u32
+							s6 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r34[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/grid_stride.ptx:157")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 5:
+			// b5, PTX line 133
+			next = 2
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 140: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r27, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:140")
-	// PTX line 141: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:141")
-	// PTX lines 142: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: add.s32
-				v3 := uint64(uint32(r29[l]) + uint32(r28[l]))
-				r30[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: add.s32
-				v3 := uint64(uint32(r29[l]) + uint32(r28[l]))
-				r30[l] = v3
-			}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 143: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/grid_stride.ptx:143")
-}
-
-// gridStridePartialB3 runs b3 ($L__BB1_3) of kernel grid_stride_partial, PTX lines 146-149.
-func gridStridePartialB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	// PTX line 146: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:146")
-	// PTX line 147: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:147")
-	// PTX lines 148: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: add.s64
-				v1 := uint64(uint64(r32[l]) + uint64(r31[l]))
-				r33[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: add.s64
-				v1 := uint64(uint64(r32[l]) + uint64(r31[l]))
-				r33[l] = v1
-			}
-		}
-	}
-	// PTX line 149: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/grid_stride.ptx:149")
-}
-
-// gridStridePartialB4 runs b4 ($L__BB1_4) of kernel grid_stride_partial, PTX lines 152-157.
-func gridStridePartialB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r38 := w.Reg(38)
-	k0 := uint64(0x2)
-	// PTX line 152: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/grid_stride.ptx:152")
-	// PTX line 153: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:153")
-	// PTX line 154: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/grid_stride.ptx:154")
-	// PTX lines 155, 156: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 155: shl.b64
-				v1 := uint64(uint64(r36[l]) << uint32(k0))
-				// 156: add.s64
-				v2 := uint64(uint64(r35[l]) + uint64(v1))
-				r38[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 155: shl.b64
-				v1 := uint64(uint64(r36[l]) << uint32(k0))
-				// 156: add.s64
-				v2 := uint64(uint64(r35[l]) + uint64(v1))
-				r38[l] = v2
-			}
-		}
-	}
-	// PTX line 157: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r34, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/grid_stride.ptx:157")
 }

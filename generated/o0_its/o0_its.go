@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/its.ptx",
+	NumWindows: 110,
 	SM:         80,
 	SharedSize: 8192,
 }
@@ -169,9 +170,80 @@ func init() {
 	spinLockFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 30-49
 	spinLockFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:30",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:50",
@@ -182,9 +254,54 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 52-62; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 	spinLockFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:52",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -198,6 +315,15 @@ func init() {
 	spinLockFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:66",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:66",
@@ -208,9 +334,88 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 68-90; ret
 	spinLockFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{spinLockB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinLockRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:68",
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:91",
@@ -223,6 +428,15 @@ func init() {
 	spinLockFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:64",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:64",
@@ -236,12 +450,84 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	spinLockFunc.Run = spinLockRun
 	laneHandoffFunc.Blocks = make([]runtime.Block, 17)
 	// b0, PTX lines 108-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 	laneHandoffFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:108",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -253,9 +539,32 @@ func init() {
 	}
 	// b1 ($L__BB1_1), PTX lines 131-134
 	laneHandoffFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:131",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:135",
@@ -266,9 +575,29 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 137-139; divergent, reconverges at block 4 (b4 ($L__BB1_4))
 	laneHandoffFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:137",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -282,6 +611,15 @@ func init() {
 	laneHandoffFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:143",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:143",
@@ -292,9 +630,47 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 145-153
 	laneHandoffFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:145",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:154",
@@ -305,9 +681,26 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 156-157; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 	laneHandoffFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:156",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -321,6 +714,15 @@ func init() {
 	laneHandoffFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:161",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:161",
@@ -331,9 +733,29 @@ func init() {
 	}
 	// b7 ($L__BB1_7), PTX lines 163-165; divergent, reconverges at block 9 (b9 ($L__BB1_9))
 	laneHandoffFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:163",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -347,6 +769,15 @@ func init() {
 	laneHandoffFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:169",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  169,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:169",
@@ -357,9 +788,62 @@ func init() {
 	}
 	// b9 ($L__BB1_9), PTX lines 171-184
 	laneHandoffFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{laneHandoffB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			laneHandoffRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:171",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:185",
@@ -372,6 +856,15 @@ func init() {
 	laneHandoffFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:187",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  187,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:187",
@@ -384,6 +877,13 @@ func init() {
 	laneHandoffFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:189",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:189",
@@ -396,6 +896,15 @@ func init() {
 	laneHandoffFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:129",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  129,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:129",
@@ -408,6 +917,15 @@ func init() {
 	laneHandoffFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:141",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  141,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:141",
@@ -420,6 +938,15 @@ func init() {
 	laneHandoffFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:159",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:159",
@@ -432,6 +959,15 @@ func init() {
 	laneHandoffFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:167",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:167",
@@ -445,12 +981,90 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	laneHandoffFunc.Run = laneHandoffRun
 	storeReturnBarrierFunc.Blocks = make([]runtime.Block, 14)
 	// b0, PTX lines 207-228; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 	storeReturnBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:207",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -464,6 +1078,15 @@ func init() {
 	storeReturnBarrierFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:232",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  232,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:232",
@@ -474,9 +1097,41 @@ func init() {
 	}
 	// b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 	storeReturnBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:234",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -488,9 +1143,41 @@ func init() {
 	}
 	// b3 ($L__BB2_3), PTX lines 244-250
 	storeReturnBarrierFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:244",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:251",
@@ -501,9 +1188,51 @@ func init() {
 	}
 	// b4 ($L__BB2_4), PTX lines 253-263; bar.sync at line 264
 	storeReturnBarrierFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:253",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -517,9 +1246,32 @@ func init() {
 	}
 	// b4 ($L__BB2_4), PTX lines 265-268; divergent, reconverges at block 8 (b7 ($L__BB2_7))
 	storeReturnBarrierFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:265",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -531,9 +1283,29 @@ func init() {
 	}
 	// b5 ($L__BB2_5), PTX lines 272-274
 	storeReturnBarrierFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:272",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:275",
@@ -544,9 +1316,26 @@ func init() {
 	}
 	// b6 ($L__BB2_6), PTX lines 277-278
 	storeReturnBarrierFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:277",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:279",
@@ -557,9 +1346,71 @@ func init() {
 	}
 	// b7 ($L__BB2_7), PTX lines 281-297
 	storeReturnBarrierFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{storeReturnBarrierB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			storeReturnBarrierRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:281",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  296,
+			}, {
+				Count: 1,
+				Line:  297,
+			}, {
+				Count: 1,
+				Line:  298,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:298",
@@ -572,6 +1423,13 @@ func init() {
 	storeReturnBarrierFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:300",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  300,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:300",
@@ -584,6 +1442,15 @@ func init() {
 	storeReturnBarrierFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:230",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  230,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:230",
@@ -596,6 +1463,15 @@ func init() {
 	storeReturnBarrierFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:242",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  242,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:242",
@@ -608,6 +1484,15 @@ func init() {
 	storeReturnBarrierFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:270",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  270,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:270",
@@ -621,12 +1506,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	storeReturnBarrierFunc.Run = storeReturnBarrierRun
 	syncwarpBothSidesFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 318-338; divergent, reconverges at block 5 (b3 ($L__BB3_3))
 	syncwarpBothSidesFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:318",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  318,
+			}, {
+				Count: 1,
+				Line:  319,
+			}, {
+				Count: 1,
+				Line:  320,
+			}, {
+				Count: 1,
+				Line:  321,
+			}, {
+				Count: 1,
+				Line:  322,
+			}, {
+				Count: 1,
+				Line:  323,
+			}, {
+				Count: 1,
+				Line:  324,
+			}, {
+				Count: 1,
+				Line:  325,
+			}, {
+				Count: 1,
+				Line:  326,
+			}, {
+				Count: 1,
+				Line:  327,
+			}, {
+				Count: 1,
+				Line:  328,
+			}, {
+				Count: 1,
+				Line:  329,
+			}, {
+				Count: 1,
+				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}, {
+				Count: 1,
+				Line:  332,
+			}, {
+				Count: 1,
+				Line:  333,
+			}, {
+				Count: 1,
+				Line:  334,
+			}, {
+				Count: 1,
+				Line:  335,
+			}, {
+				Count: 1,
+				Line:  336,
+			}, {
+				Count: 1,
+				Line:  337,
+			}, {
+				Count: 1,
+				Line:  338,
+			}, {
+				Count: 1,
+				Line:  339,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -638,9 +1598,57 @@ func init() {
 	}
 	// b1 ($L__BB3_1), PTX lines 342-355; the lanes wait here for those bar.warp.sync at line 356 names
 	syncwarpBothSidesFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:342",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  342,
+			}, {
+				Count: 1,
+				Line:  343,
+			}, {
+				Count: 1,
+				Line:  344,
+			}, {
+				Count: 1,
+				Line:  345,
+			}, {
+				Count: 1,
+				Line:  346,
+			}, {
+				Count: 1,
+				Line:  347,
+			}, {
+				Count: 1,
+				Line:  348,
+			}, {
+				Count: 1,
+				Line:  349,
+			}, {
+				Count: 1,
+				Line:  350,
+			}, {
+				Count: 1,
+				Line:  351,
+			}, {
+				Count: 1,
+				Line:  352,
+			}, {
+				Count: 1,
+				Line:  353,
+			}, {
+				Count: 1,
+				Line:  354,
+			}, {
+				Count: 1,
+				Line:  355,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/O0/its.ptx:356",
@@ -655,9 +1663,44 @@ func init() {
 	}
 	// b1 ($L__BB3_1), PTX lines 356-363
 	syncwarpBothSidesFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:356",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  356,
+			}, {
+				Count: 1,
+				Line:  357,
+			}, {
+				Count: 1,
+				Line:  358,
+			}, {
+				Count: 1,
+				Line:  359,
+			}, {
+				Count: 1,
+				Line:  360,
+			}, {
+				Count: 1,
+				Line:  361,
+			}, {
+				Count: 1,
+				Line:  362,
+			}, {
+				Count: 1,
+				Line:  363,
+			}, {
+				Count: 1,
+				Line:  364,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:364",
@@ -668,9 +1711,57 @@ func init() {
 	}
 	// b2 ($L__BB3_2), PTX lines 366-379; the lanes wait here for those bar.warp.sync at line 380 names
 	syncwarpBothSidesFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:366",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  366,
+			}, {
+				Count: 1,
+				Line:  367,
+			}, {
+				Count: 1,
+				Line:  368,
+			}, {
+				Count: 1,
+				Line:  369,
+			}, {
+				Count: 1,
+				Line:  370,
+			}, {
+				Count: 1,
+				Line:  371,
+			}, {
+				Count: 1,
+				Line:  372,
+			}, {
+				Count: 1,
+				Line:  373,
+			}, {
+				Count: 1,
+				Line:  374,
+			}, {
+				Count: 1,
+				Line:  375,
+			}, {
+				Count: 1,
+				Line:  376,
+			}, {
+				Count: 1,
+				Line:  377,
+			}, {
+				Count: 1,
+				Line:  378,
+			}, {
+				Count: 1,
+				Line:  379,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/O0/its.ptx:380",
@@ -685,9 +1776,44 @@ func init() {
 	}
 	// b2 ($L__BB3_2), PTX lines 380-387
 	syncwarpBothSidesFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:380",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  380,
+			}, {
+				Count: 1,
+				Line:  381,
+			}, {
+				Count: 1,
+				Line:  382,
+			}, {
+				Count: 1,
+				Line:  383,
+			}, {
+				Count: 1,
+				Line:  384,
+			}, {
+				Count: 1,
+				Line:  385,
+			}, {
+				Count: 1,
+				Line:  386,
+			}, {
+				Count: 1,
+				Line:  387,
+			}, {
+				Count: 1,
+				Line:  388,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:388",
@@ -698,9 +1824,36 @@ func init() {
 	}
 	// b3 ($L__BB3_3), PTX lines 390-395; ret
 	syncwarpBothSidesFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{syncwarpBothSidesB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncwarpBothSidesRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/its.ptx:390",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  390,
+			}, {
+				Count: 1,
+				Line:  391,
+			}, {
+				Count: 1,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}, {
+				Count: 1,
+				Line:  395,
+			}, {
+				Count: 1,
+				Line:  396,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:396",
@@ -713,6 +1866,15 @@ func init() {
 	syncwarpBothSidesFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/O0/its.ptx:340",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/its.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  340,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/its.ptx:340",
@@ -726,6 +1888,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	syncwarpBothSidesFunc.Run = syncwarpBothSidesRun
 }
 
 // SpinLock launches PTX kernel spin_lock (testdata/ptx/O0/its.ptx:16) on dev with the launch configuration cfg. Parameters: param0 is spin_lock_param_0, param1 is spin_lock_param_1, param2 is spin_lock_param_2.
@@ -761,1704 +1924,5487 @@ func SyncwarpBothSides(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	return dev.Launch(ctx, Module, syncwarpBothSidesFunc, cfg, p[:])
 }
 
-// spinLockB0 runs b0 of kernel spin_lock, PTX lines 30-49.
-func spinLockB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 30: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 31: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 32: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/its.ptx:32")
-	// PTX line 33: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:33")
-	// PTX line 34: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:34")
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u3)
-	// PTX line 36: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u4)
-	// PTX line 38: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u5)
-	// PTX line 40: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 41: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/its.ptx:41")
-	// PTX line 42: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/O0/its.ptx:42")
-	// PTX line 43: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/its.ptx:43")
-	// PTX line 44: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.CTAID().X))
-	// PTX line 45: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.NTID().X))
-	// PTX line 46: mul.lo.s32, warp-uniform
-	u14 := uint64(uint32(u12) * uint32(u13))
-	// PTX lines 47, 48: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 48: add.s32
-				v16 := uint64(uint32(u14) + uint32(v15))
-				r15[l] = v16
+// spinLockRun runs blocks of kernel spin_lock for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-49
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 30: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 31: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/its.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:33")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 34: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:34")
+				}
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u3)
+				// PTX line 36: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u4)
+				// PTX line 38: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 39: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u5)
+				// PTX line 40: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: st.u64
+							s12 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: st.u64
+							s12 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/its.ptx:41")
+							}
+						}
+					}
+				}
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.u64
+							s13 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u9)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.u64
+							s13 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u9)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/its.ptx:42")
+							}
+						}
+					}
+				}
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.u64
+							s14 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u7)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.u64
+							s14 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
+							s14v := uint64(u7)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
+								runtime.Store64(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
+							}
+						}
+					}
+				}
+				// PTX line 44: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 45: mov.u32, warp-uniform
+				u16 := uint64(uint64(w.NTID().X))
+				// PTX line 46: mul.lo.s32, warp-uniform
+				u17 := uint64(uint32(u15) * uint32(u16))
+				// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s20w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 48: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 49: st.u32
+							s20 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 48: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 49: st.u32
+							s20 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/its.ptx:49")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 48: add.s32
-				v16 := uint64(uint32(u14) + uint32(v15))
-				r15[l] = v16
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 52-62; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r16 := w.Reg(16)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
+									continue
+								}
+								v1 = v1x
+							}
+							r16[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:52")
+									continue
+								}
+								v1 = v1x
+							}
+							r16[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.u64
+							s2 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(r16[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.u64
+							s2 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(r16[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:53")
+							}
+						}
+					}
+				}
+				// PTX line 54: mov.b32, warp-uniform
+				u3 := uint64(k0)
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: st.u32
+							s4 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: st.u32
+							s4 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:55")
+							}
+						}
+					}
+				}
+				// PTX line 56: mov.b32, warp-uniform
+				u5 := uint64(k1)
+				// PTX lines 57: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: st.u32
+							s6 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: st.u32
+							s6 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:57")
+							}
+						}
+					}
+				}
+				// PTX lines 58, 59, 60: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(8)
+					v8aw := w.Window(9)
+					v9aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: ld.u64
+							v7a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
+									continue
+								}
+								v7 = v7x
+							}
+							r19[l] = v7
+							// 59: ld.u32
+							v8a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
+									continue
+								}
+								v8 = v8x
+							}
+							r20[l] = v8
+							// 60: ld.u32
+							v9a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
+									continue
+								}
+								v9 = v9x
+							}
+							r21[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: ld.u64
+							v7a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/its.ptx:58")
+									continue
+								}
+								v7 = v7x
+							}
+							r19[l] = v7
+							// 59: ld.u32
+							v8a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:59")
+									continue
+								}
+								v8 = v8x
+							}
+							r20[l] = v8
+							// 60: ld.u32
+							v9a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:60")
+									continue
+								}
+								v9 = v9x
+							}
+							r21[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    19,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 61: atom.cas.b32
+				w.AtomLanes(runtime.SpaceGeneric, atomCas32, r22, r19, r20, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:61")
+				// PTX lines 62: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: setp.eq.s32
+							c10t := uint32(r22[l]) == uint32(k0)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: setp.eq.s32
+							c10t := uint32(r22[l]) == uint32(k0)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_2), PTX line 65
+			next = 1
+		case 3:
+			// b3 ($L__BB0_3), PTX lines 68-90; ret
+			{
+				r0 := w.Reg(0)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r27 := w.Reg(27)
+				r28 := w.Reg(28)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r36 := w.Reg(36)
+				r37 := w.Reg(37)
+				r38 := w.Reg(38)
+				k0 := uint64(0x1)
+				k1 := uint64(0x0)
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: ld.u64
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
+									continue
+								}
+								v1 = v1x
+							}
+							r23[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: ld.u64
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:68")
+									continue
+								}
+								v1 = v1x
+							}
+							r23[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 69: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: st.u64
+							s2 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(r23[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: st.u64
+							s2 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 8)
+							}
+							s2v := uint64(r23[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 8, s2v, l, "testdata/ptx/O0/its.ptx:69")
+							}
+						}
+					}
+				}
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: ld.u64
+							v3a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
+									continue
+								}
+								v3 = v3x
+							}
+							r24[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: ld.u64
+							v3a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:70")
+									continue
+								}
+								v3 = v3x
+							}
+							r24[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: st.u64
+							s4 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+							}
+							s4v := uint64(r24[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: st.u64
+							s4 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 8)
+							}
+							s4v := uint64(r24[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 8, s4v, l, "testdata/ptx/O0/its.ptx:71")
+							}
+						}
+					}
+				}
+				// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(15)
+					v6aw := w.Window(16)
+					v8aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: ld.u64
+							v5a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
+									continue
+								}
+								v5 = v5x
+							}
+							// 73: ld.volatile.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
+									continue
+								}
+								v6 = v6x
+							}
+							// 74: add.s32
+							v7 := uint64(uint32(v6) + uint32(k0))
+							r27[l] = v7
+							// 75: ld.u64
+							v8a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+								if !v8ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
+									continue
+								}
+								v8 = v8x
+							}
+							r28[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: ld.u64
+							v5a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 8)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&7 == 0 {
+								v5 = runtime.Load64(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 8, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 8, "testdata/ptx/O0/its.ptx:72")
+									continue
+								}
+								v5 = v5x
+							}
+							// 73: ld.volatile.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:73")
+									continue
+								}
+								v6 = v6x
+							}
+							// 74: add.s32
+							v7 := uint64(uint32(v6) + uint32(k0))
+							r27[l] = v7
+							// 75: ld.u64
+							v8a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+								if !v8ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:75")
+									continue
+								}
+								v8 = v8x
+							}
+							r28[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 76: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: st.volatile.u32
+							s9 := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r27[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: st.volatile.u32
+							s9 := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r27[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:76")
+							}
+						}
+					}
+				}
+				// PTX lines 77, 78, 79, 80, 81: lane-local, one loop over the lanes
+				{
+					v10aw := w.Window(19)
+					v11aw := w.Window(20)
+					v12aw := w.Window(21)
+					v14aw := w.Window(22)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: ld.u64
+							v10a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+								v10 = runtime.Load64(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
+									continue
+								}
+								v10 = v10x
+							}
+							// 78: ld.volatile.u32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
+									continue
+								}
+								v11 = v11x
+							}
+							// 79: ld.u32
+							v12a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
+									continue
+								}
+								v12 = v12x
+							}
+							// 80: add.s32
+							v13 := uint64(uint32(v11) + uint32(v12))
+							r32[l] = v13
+							// 81: ld.u64
+							v14a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
+									continue
+								}
+								v14 = v14x
+							}
+							r33[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: ld.u64
+							v10a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 8)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+								v10 = runtime.Load64(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/O0/its.ptx:77")
+									continue
+								}
+								v10 = v10x
+							}
+							// 78: ld.volatile.u32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/its.ptx:78")
+									continue
+								}
+								v11 = v11x
+							}
+							// 79: ld.u32
+							v12a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/its.ptx:79")
+									continue
+								}
+								v12 = v12x
+							}
+							// 80: add.s32
+							v13 := uint64(uint32(v11) + uint32(v12))
+							r32[l] = v13
+							// 81: ld.u64
+							v14a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 8)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&7 == 0 {
+								v14 = runtime.Load64(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 8, l)
+								if !v14ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v14a, 8, "testdata/ptx/O0/its.ptx:81")
+									continue
+								}
+								v14 = v14x
+							}
+							r33[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(23)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.volatile.u32
+							s15 := uint64(r33[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r32[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.volatile.u32
+							s15 := uint64(r33[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r32[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/its.ptx:82")
+							}
+						}
+					}
+				}
+				// PTX lines 84: lane-local, one loop over the lanes
+				{
+					v16aw := w.Window(24)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: ld.u64
+							v16a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
+									continue
+								}
+								v16 = v16x
+							}
+							r34[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: ld.u64
+							v16a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 8)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 8, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 8, "testdata/ptx/O0/its.ptx:84")
+									continue
+								}
+								v16 = v16x
+							}
+							r34[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 85: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: st.u64
+							s17 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(r34[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: st.u64
+							s17 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(r34[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:85")
+							}
+						}
+					}
+				}
+				// PTX line 86: mov.b32, warp-uniform
+				u18 := uint64(k1)
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(26)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: st.u32
+							s19 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(u18)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: st.u32
+							s19 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(u18)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/its.ptx:87")
+							}
+						}
+					}
+				}
+				// PTX lines 88, 89: lane-local, one loop over the lanes
+				{
+					v20aw := w.Window(27)
+					v21aw := w.Window(28)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: ld.u64
+							v20a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+								v20 = runtime.Load64(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
+									continue
+								}
+								v20 = v20x
+							}
+							r36[l] = v20
+							// 89: ld.u32
+							v21a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
+									continue
+								}
+								v21 = v21x
+							}
+							r37[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: ld.u64
+							v20a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 8)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&7 == 0 {
+								v20 = runtime.Load64(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 8, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 8, "testdata/ptx/O0/its.ptx:88")
+									continue
+								}
+								v20 = v20x
+							}
+							r36[l] = v20
+							// 89: ld.u32
+							v21a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/its.ptx:89")
+									continue
+								}
+								v21 = v21x
+							}
+							r37[l] = v21
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    36,
+						Bytes:   0,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemAtomic,
+						Space:   runtime.MemGeneric,
+						Wide:    true,
+					}, m)
+				}
+				// PTX line 90: atom.exch.b32
+				w.AtomLanes(runtime.SpaceGeneric, atomExch32, r38, r36, r37, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:90")
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 4:
+			// b4, PTX line 63
+			next = 2
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 49: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/O0/its.ptx:49")
-	_ = u2
-	_ = u7
-	_ = u9
-	_ = u11
+}
+
+// laneHandoffRun runs blocks of kernel lane_handoff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 108-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x1)
+				k3 := uint64(0x2)
+				// PTX line 108: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 109: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 110: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:110")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 111: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:111")
+				}
+				// PTX line 112: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u3)
+				// PTX line 113: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 114: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 115: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 116: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 116: st.u64
+							s9 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 116: st.u64
+							s9 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:116")
+							}
+						}
+					}
+				}
+				// PTX lines 117: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:117")
+							}
+						}
+					}
+				}
+				// PTX lines 118: lane-local, one loop over the lanes
+				{
+					v11aw := w.Window(31)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: ld.u64
+							v11a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
+									continue
+								}
+								v11 = v11x
+							}
+							r8[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: ld.u64
+							v11a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/its.ptx:118")
+									continue
+								}
+								v11 = v11x
+							}
+							r8[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 119: mov.u32, warp-uniform
+				u12 := uint64(uint64(w.CTAID().X))
+				// PTX line 120: shl.b32, warp-uniform
+				u13 := uint64(uint32(u12) << uint32(k2))
+				// PTX line 121: cvt.u64.u32, warp-uniform
+				u14 := uint64(uint64(uint32(u13)))
+				// PTX line 122: shl.b64, warp-uniform
+				u15 := uint64(uint64(u14) << uint32(k3))
+				// PTX lines 123, 124: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(32)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: add.s64
+							v16 := uint64(uint64(r8[l]) + uint64(u15))
+							// 124: st.u64
+							s17 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(v16)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: add.s64
+							v16 := uint64(uint64(r8[l]) + uint64(u15))
+							// 124: st.u64
+							s17 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(v16)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/its.ptx:124")
+							}
+						}
+					}
+				}
+				// PTX lines 125, 126, 127: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					s18w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 125: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(u12)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+							}
+							// 126: mov.u32
+							v19 := uint64(uint64(tid0[l]))
+							// 127: setp.ne.s32
+							c20t := uint32(v19) != uint32(k0)
+							c20 := c20t
+							c20b0 := uint32(0)
+							if c20 {
+								c20b0 = 1
+							}
+							p0 = p0&^(1<<l) | c20b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 125: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(u12)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+							}
+							// 126: mov.u32
+							v19 := uint64(uint64(tid0[l]))
+							// 127: setp.ne.s32
+							c20t := uint32(v19) != uint32(k0)
+							c20 := c20t
+							c20b0 := uint32(0)
+							if c20 {
+								c20b0 = 1
+							}
+							p0 = p0&^(1<<l) | c20b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX lines 131-134
+			{
+				r0 := w.Reg(0)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				k0 := uint64(0x1)
+				// PTX lines 131, 132, 133: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(34)
+					v3aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
+									continue
+								}
+								v1 = v1x
+							}
+							// 132: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r16[l] = v2
+							// 133: ld.u64
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
+									continue
+								}
+								v3 = v3x
+							}
+							r17[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:131")
+									continue
+								}
+								v1 = v1x
+							}
+							// 132: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r16[l] = v2
+							// 133: ld.u64
+							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:133")
+									continue
+								}
+								v3 = v3x
+							}
+							r17[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 134: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 134: st.volatile.u32
+							s4 := uint64(r17[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r16[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 134: st.volatile.u32
+							s4 := uint64(r17[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r16[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/its.ptx:134")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 137-139; divergent, reconverges at block 4 (b4 ($L__BB1_4))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 137, 138, 139: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(37)
+					v2aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 137: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
+									continue
+								}
+								v1 = v1x
+							}
+							// 138: ld.volatile.u32
+							v2a := uint64(v1) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
+									continue
+								}
+								v2 = v2x
+							}
+							// 139: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 137: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:137")
+									continue
+								}
+								v1 = v1x
+							}
+							// 138: ld.volatile.u32
+							v2a := uint64(v1) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:138")
+									continue
+								}
+								v2 = v2x
+							}
+							// 139: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_3), PTX line 142
+			next = 2
+		case 4:
+			// b4 ($L__BB1_4), PTX lines 145-153
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				r27 := w.Reg(27)
+				k0 := uint64(0x1)
+				k1 := uint64(0x2)
+				// PTX lines 145, 146, 147, 148, 149, 150, 151, 152: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(39)
+					v2aw := w.Window(40)
+					v3aw := w.Window(41)
+					v4aw := w.Window(42)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
+									continue
+								}
+								v1 = v1x
+							}
+							// 146: ld.volatile.u32
+							v2a := uint64(v1) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
+									continue
+								}
+								v2 = v2x
+							}
+							r21[l] = v2
+							// 147: ld.u64
+							v3a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
+									continue
+								}
+								v3 = v3x
+							}
+							// 148: ld.u32
+							v4a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
+									continue
+								}
+								v4 = v4x
+							}
+							// 149: shl.b32
+							v5 := uint64(uint32(v4) << uint32(k0))
+							// 150: cvt.s64.s32
+							v6 := uint64(uint64(int32(v5)))
+							// 151: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k1))
+							// 152: add.s64
+							v8 := uint64(uint64(v3) + uint64(v7))
+							r27[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:145")
+									continue
+								}
+								v1 = v1x
+							}
+							// 146: ld.volatile.u32
+							v2a := uint64(v1) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:146")
+									continue
+								}
+								v2 = v2x
+							}
+							r21[l] = v2
+							// 147: ld.u64
+							v3a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:147")
+									continue
+								}
+								v3 = v3x
+							}
+							// 148: ld.u32
+							v4a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:148")
+									continue
+								}
+								v4 = v4x
+							}
+							// 149: shl.b32
+							v5 := uint64(uint32(v4) << uint32(k0))
+							// 150: cvt.s64.s32
+							v6 := uint64(uint64(int32(v5)))
+							// 151: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k1))
+							// 152: add.s64
+							v8 := uint64(uint64(v3) + uint64(v7))
+							r27[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 153: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(43)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: st.u32
+							s9 := uint64(r27[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r21[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: st.u32
+							s9 := uint64(r27[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r21[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/its.ptx:153")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 5:
+			// b5 ($L__BB1_5), PTX lines 156-157; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+			{
+				k0 := uint64(0x1f)
+				// PTX lines 156, 157: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 156: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							// 157: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 156: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							// 157: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB1_6), PTX line 160
+			next = 7
+		case 7:
+			// b7 ($L__BB1_7), PTX lines 163-165; divergent, reconverges at block 9 (b9 ($L__BB1_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 163, 164, 165: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v1aw := w.Window(44)
+					v2aw := w.Window(45)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
+									continue
+								}
+								v1 = v1x
+							}
+							// 164: ld.volatile.u32
+							v2a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
+									continue
+								}
+								v2 = v2x
+							}
+							// 165: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:163")
+									continue
+								}
+								v1 = v1x
+							}
+							// 164: ld.volatile.u32
+							v2a := uint64(v1) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:164")
+									continue
+								}
+								v2 = v2x
+							}
+							// 165: setp.ne.s32
+							c3t := uint32(v2) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p3 = p3&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB1_8), PTX line 168
+			next = 7
+		case 9:
+			// b9 ($L__BB1_9), PTX lines 171-184
+			{
+				r0 := w.Reg(0)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r36 := w.Reg(36)
+				r42 := w.Reg(42)
+				k0 := uint64(0x1)
+				k1 := uint64(0x2)
+				// PTX lines 171, 172, 173, 174: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(46)
+					v4aw := w.Window(47)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 171: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
+									continue
+								}
+								v1 = v1x
+							}
+							// 172: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							// 173: add.s32
+							v3 := uint64(uint32(v2) + uint32(k1))
+							r33[l] = v3
+							// 174: ld.u64
+							v4a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
+									continue
+								}
+								v4 = v4x
+							}
+							r34[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 171: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:171")
+									continue
+								}
+								v1 = v1x
+							}
+							// 172: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							// 173: add.s32
+							v3 := uint64(uint32(v2) + uint32(k1))
+							r33[l] = v3
+							// 174: ld.u64
+							v4a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/its.ptx:174")
+									continue
+								}
+								v4 = v4x
+							}
+							r34[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 175: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(48)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: st.volatile.u32
+							s5 := uint64(r34[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r33[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: st.volatile.u32
+							s5 := uint64(r34[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r33[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/its.ptx:175")
+							}
+						}
+					}
+				}
+				// PTX lines 176, 177, 178, 179, 180, 181, 182, 183: lane-local, one loop over the lanes
+				{
+					v6aw := w.Window(49)
+					v7aw := w.Window(50)
+					v8aw := w.Window(51)
+					v9aw := w.Window(52)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: ld.u64
+							v6a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
+									continue
+								}
+								v6 = v6x
+							}
+							// 177: ld.volatile.u32
+							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
+									continue
+								}
+								v7 = v7x
+							}
+							r36[l] = v7
+							// 178: ld.u64
+							v8a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+								if !v8ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
+									continue
+								}
+								v8 = v8x
+							}
+							// 179: ld.u32
+							v9a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
+									continue
+								}
+								v9 = v9x
+							}
+							// 180: shl.b32
+							v10 := uint64(uint32(v9) << uint32(k0))
+							// 181: cvt.s64.s32
+							v11 := uint64(uint64(int32(v10)))
+							// 182: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k1))
+							// 183: add.s64
+							v13 := uint64(uint64(v8) + uint64(v12))
+							r42[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: ld.u64
+							v6a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 8)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&7 == 0 {
+								v6 = runtime.Load64(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 8, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v6a, 8, "testdata/ptx/O0/its.ptx:176")
+									continue
+								}
+								v6 = v6x
+							}
+							// 177: ld.volatile.u32
+							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/its.ptx:177")
+									continue
+								}
+								v7 = v7x
+							}
+							r36[l] = v7
+							// 178: ld.u64
+							v8a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 8)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&7 == 0 {
+								v8 = runtime.Load64(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 8, l)
+								if !v8ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v8a, 8, "testdata/ptx/O0/its.ptx:178")
+									continue
+								}
+								v8 = v8x
+							}
+							// 179: ld.u32
+							v9a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/its.ptx:179")
+									continue
+								}
+								v9 = v9x
+							}
+							// 180: shl.b32
+							v10 := uint64(uint32(v9) << uint32(k0))
+							// 181: cvt.s64.s32
+							v11 := uint64(uint64(int32(v10)))
+							// 182: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k1))
+							// 183: add.s64
+							v13 := uint64(uint64(v8) + uint64(v12))
+							r42[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 184: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(53)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: st.u32
+							s14 := uint64(r42[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r36[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: st.u32
+							s14 := uint64(r42[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r36[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/its.ptx:184")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b10 ($L__BB1_10), PTX line 186
+			next = 11
+		case 11:
+			// b11 ($L__BB1_11), PTX line 188; ret
+			next = 16
+		case 12:
+			// b12, PTX line 128
+			next = 1
+		case 13:
+			// b13, PTX line 140
+			next = 3
+		case 14:
+			// b14, PTX line 158
+			next = 6
+		case 15:
+			// b15, PTX line 166
+			next = 8
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// storeReturnBarrierRun runs blocks of kernel store_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 207-228; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r13 := w.Reg(13)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0xaaaaaaab)
+				k3 := uint64(0x2aaaaaaa)
+				k4 := uint64(0x55555554)
+				// PTX line 207: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 208: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 209: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:209")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 210: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:210")
+				}
+				// PTX line 211: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u3)
+				// PTX line 212: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 213: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 214: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 215: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(54)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: st.u64
+							s9 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: st.u64
+							s9 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:215")
+							}
+						}
+					}
+				}
+				// PTX lines 216, 217: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s10w := w.Window(55)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 216: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
+							}
+							// 217: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r8[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 216: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:216")
+							}
+							// 217: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r8[l] = v11
+						}
+					}
+				}
+				// PTX lines 218: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(56)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 218: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r8[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 218: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r8[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:218")
+							}
+						}
+					}
+				}
+				// PTX line 219: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 220: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 221: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 222, 223: lane-local, one loop over the lanes
+				{
+					v16aw := w.Window(57)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 222: ld.u32
+							v16a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
+									continue
+								}
+								v16 = v16x
+							}
+							// 223: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							r13[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 222: ld.u32
+							v16a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:222")
+									continue
+								}
+								v16 = v16x
+							}
+							// 223: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							r13[l] = v17
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 224: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(58)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 224: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r13[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 224: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r13[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:224")
+							}
+						}
+					}
+				}
+				// PTX lines 225, 226, 227, 228: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(59)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 225: ld.u32
+							v19a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
+									continue
+								}
+								v19 = v19x
+							}
+							// 226: mul.lo.s32
+							v20 := uint64(uint32(v19) * uint32(k2))
+							// 227: add.s32
+							v21 := uint64(uint32(v20) + uint32(k3))
+							// 228: setp.gt.u32
+							c22t := uint32(v21) > uint32(k4)
+							c22 := c22t
+							c22b0 := uint32(0)
+							if c22 {
+								c22b0 = 1
+							}
+							p0 = p0&^(1<<l) | c22b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 225: ld.u32
+							v19a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:225")
+									continue
+								}
+								v19 = v19x
+							}
+							// 226: mul.lo.s32
+							v20 := uint64(uint32(v19) * uint32(k2))
+							// 227: add.s32
+							v21 := uint64(uint32(v20) + uint32(k3))
+							// 228: setp.gt.u32
+							c22t := uint32(v21) > uint32(k4)
+							c22 := c22t
+							c22b0 := uint32(0)
+							if c22 {
+								c22b0 = 1
+							}
+							p0 = p0&^(1<<l) | c22b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_1), PTX line 231
+			next = 9
+		case 2:
+			// b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x55555556)
+				k1 := uint64(0x1f)
+				k2 := uint64(0x3)
+				k3 := uint64(0x1)
+				// PTX lines 234, 235, 236, 237, 238, 239, 240: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(60)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
+									continue
+								}
+								v1 = v1x
+							}
+							// 235: mul.hi.s32
+							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
+							// 236: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k1))
+							// 237: add.s32
+							v4 := uint64(uint32(v2) + uint32(v3))
+							// 238: mul.lo.s32
+							v5 := uint64(uint32(v4) * uint32(k2))
+							// 239: sub.s32
+							v6 := uint64(uint32(v1) - uint32(v5))
+							// 240: setp.ne.s32
+							c7t := uint32(v6) != uint32(k3)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:234")
+									continue
+								}
+								v1 = v1x
+							}
+							// 235: mul.hi.s32
+							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
+							// 236: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k1))
+							// 237: add.s32
+							v4 := uint64(uint32(v2) + uint32(v3))
+							// 238: mul.lo.s32
+							v5 := uint64(uint32(v4) * uint32(k2))
+							// 239: sub.s32
+							v6 := uint64(uint32(v1) - uint32(v5))
+							// 240: setp.ne.s32
+							c7t := uint32(v6) != uint32(k3)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB2_3), PTX lines 244-250
+			{
+				r0 := w.Reg(0)
+				r24 := w.Reg(24)
+				r28 := w.Reg(28)
+				k0 := uint64(0x2)
+				// PTX lines 244, 245, 246, 247, 248, 249: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(61)
+					v3aw := w.Window(62)
+					v4aw := w.Window(63)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
+									continue
+								}
+								v1 = v1x
+							}
+							// 245: neg.s32
+							v2 := uint64(-uint32(v1))
+							r24[l] = v2
+							// 246: ld.u64
+							v3a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
+									continue
+								}
+								v3 = v3x
+							}
+							// 247: ld.s32
+							v4a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
+									continue
+								}
+								v4 = v4x
+							}
+							v4 = uint64(uint64(int64(int32(v4))))
+							// 248: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k0))
+							// 249: add.s64
+							v6 := uint64(uint64(v3) + uint64(v5))
+							r28[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:244")
+									continue
+								}
+								v1 = v1x
+							}
+							// 245: neg.s32
+							v2 := uint64(-uint32(v1))
+							r24[l] = v2
+							// 246: ld.u64
+							v3a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 8)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&7 == 0 {
+								v3 = runtime.Load64(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 8, l)
+								if !v3ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v3a, 8, "testdata/ptx/O0/its.ptx:246")
+									continue
+								}
+								v3 = v3x
+							}
+							// 247: ld.s32
+							v4a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/its.ptx:247")
+									continue
+								}
+								v4 = v4x
+							}
+							v4 = uint64(uint64(int64(int32(v4))))
+							// 248: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k0))
+							// 249: add.s64
+							v6 := uint64(uint64(v3) + uint64(v5))
+							r28[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 250: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(64)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 250: st.u32
+							s7 := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r24[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 250: st.u32
+							s7 := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r24[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:250")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 4:
+			// b4 ($L__BB2_4), PTX lines 253-263; bar.sync at line 264
+			{
+				r0 := w.Reg(0)
+				r33 := w.Reg(33)
+				r35 := w.Reg(35)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				k2 := uint64(0xe0000000)
+				// PTX lines 253, 254, 255, 256, 257, 258, 259: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(65)
+					v2aw := w.Window(66)
+					v5aw := w.Window(67)
+					v6aw := w.Window(68)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 253: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
+									continue
+								}
+								v1 = v1x
+							}
+							// 254: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 255: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 256: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 257: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
+									continue
+								}
+								v5 = v5x
+							}
+							r33[l] = v5
+							// 258: ld.s32
+							v6a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 259: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r35[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 253: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:253")
+									continue
+								}
+								v1 = v1x
+							}
+							// 254: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:254")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 255: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 256: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 257: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:257")
+									continue
+								}
+								v5 = v5x
+							}
+							r33[l] = v5
+							// 258: ld.s32
+							v6a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:258")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 259: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r35[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 260: mov.u64, warp-uniform
+				u8 := uint64(k1)
+				// PTX line 261: cvta.shared.u64, warp-uniform
+				u9 := uint64(uint64(u8 + k2))
+				// PTX lines 262, 263: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(69)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 262: add.s64
+							v10 := uint64(uint64(u9) + uint64(r35[l]))
+							// 263: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r33[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 262: add.s64
+							v10 := uint64(uint64(u9) + uint64(r35[l]))
+							// 263: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r33[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:263")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b4 ($L__BB2_4), PTX lines 265-268; divergent, reconverges at block 8 (b7 ($L__BB2_7))
+			{
+				r0 := w.Reg(0)
+				r40 := w.Reg(40)
+				k0 := uint64(0x3)
+				// PTX lines 265, 266: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(70)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 265: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
+									continue
+								}
+								v1 = v1x
+							}
+							// 266: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r40[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 265: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
+									continue
+								}
+								v1 = v1x
+							}
+							// 266: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r40[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 267: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 268: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 268: setp.ge.s32
+							c4t := int32(r40[l]) >= int32(u3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 268: setp.ge.s32
+							c4t := int32(r40[l]) >= int32(u3)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5 ($L__BB2_5), PTX lines 272-274
+			{
+				r0 := w.Reg(0)
+				r44 := w.Reg(44)
+				k0 := uint64(0x3)
+				// PTX lines 272, 273, 274: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(71)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 272: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
+									continue
+								}
+								v1 = v1x
+							}
+							// 273: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 274: mov.u32
+							v3 := uint64(v2)
+							r44[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 272: ld.u32
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:272")
+									continue
+								}
+								v1 = v1x
+							}
+							// 273: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 274: mov.u32
+							v3 := uint64(v2)
+							r44[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 7:
+			// b6 ($L__BB2_6), PTX lines 277-278
+			{
+				r44 := w.Reg(44)
+				k0 := uint64(0x2)
+				// PTX line 277: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 278: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 278: mov.u32
+							v2 := uint64(u1)
+							r44[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 278: mov.u32
+							v2 := uint64(u1)
+							r44[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b7 ($L__BB2_7), PTX lines 281-297
+			{
+				r0 := w.Reg(0)
+				r44 := w.Reg(44)
+				r47 := w.Reg(47)
+				r58 := w.Reg(58)
+				r60 := w.Reg(60)
+				k0 := uint64(0x0)
+				k1 := uint64(0xe0000000)
+				k2 := uint64(0x2)
+				// PTX lines 281, 282: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(72)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 281: mov.u32
+							v1 := uint64(r44[l])
+							// 282: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 281: mov.u32
+							v1 := uint64(r44[l])
+							// 282: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/its.ptx:282")
+							}
+						}
+					}
+				}
+				// PTX lines 283: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(73)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 283: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							r47[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 283: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							r47[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 284: mov.u64, warp-uniform
+				u4 := uint64(k0)
+				// PTX line 285: cvta.shared.u64, warp-uniform
+				u5 := uint64(uint64(u4 + k1))
+				// PTX lines 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296: lane-local, one loop over the lanes
+				{
+					v8aw := w.Window(74)
+					v9aw := w.Window(75)
+					v10aw := w.Window(76)
+					v13aw := w.Window(77)
+					v15aw := w.Window(78)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 286: shl.b64
+							v6 := uint64(uint64(r47[l]) << uint32(k2))
+							// 287: add.s64
+							v7 := uint64(uint64(u5) + uint64(v6))
+							// 288: ld.u32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
+									continue
+								}
+								v8 = v8x
+							}
+							// 289: ld.u64
+							v9a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
+									continue
+								}
+								v9 = v9x
+							}
+							// 290: ld.s32
+							v10a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
+									continue
+								}
+								v10 = v10x
+							}
+							v10 = uint64(uint64(int64(int32(v10))))
+							// 291: shl.b64
+							v11 := uint64(uint64(v10) << uint32(k2))
+							// 292: add.s64
+							v12 := uint64(uint64(v9) + uint64(v11))
+							// 293: ld.u32
+							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
+									continue
+								}
+								v13 = v13x
+							}
+							// 294: add.s32
+							v14 := uint64(uint32(v8) + uint32(v13))
+							r58[l] = v14
+							// 295: ld.u64
+							v15a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+								v15 = runtime.Load64(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+								if !v15ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
+									continue
+								}
+								v15 = v15x
+							}
+							// 296: add.s64
+							v16 := uint64(uint64(v15) + uint64(v11))
+							r60[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 286: shl.b64
+							v6 := uint64(uint64(r47[l]) << uint32(k2))
+							// 287: add.s64
+							v7 := uint64(uint64(u5) + uint64(v6))
+							// 288: ld.u32
+							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
+									continue
+								}
+								v8 = v8x
+							}
+							// 289: ld.u64
+							v9a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 8)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
+									continue
+								}
+								v9 = v9x
+							}
+							// 290: ld.s32
+							v10a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
+									continue
+								}
+								v10 = v10x
+							}
+							v10 = uint64(uint64(int64(int32(v10))))
+							// 291: shl.b64
+							v11 := uint64(uint64(v10) << uint32(k2))
+							// 292: add.s64
+							v12 := uint64(uint64(v9) + uint64(v11))
+							// 293: ld.u32
+							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
+									continue
+								}
+								v13 = v13x
+							}
+							// 294: add.s32
+							v14 := uint64(uint32(v8) + uint32(v13))
+							r58[l] = v14
+							// 295: ld.u64
+							v15a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 8)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
+								v15 = runtime.Load64(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
+								if !v15ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
+									continue
+								}
+								v15 = v15x
+							}
+							// 296: add.s64
+							v16 := uint64(uint64(v15) + uint64(v11))
+							r60[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 297: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(79)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 297: st.u32
+							s17 := uint64(r60[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+							}
+							s17v := uint64(r58[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 297: st.u32
+							s17 := uint64(r60[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+							}
+							s17v := uint64(r58[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 4, s17v, l, "testdata/ptx/O0/its.ptx:297")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b8 ($L__BB2_8), PTX line 299; ret
+			next = 13
+		case 10:
+			// b9, PTX line 229
+			next = 1
+		case 11:
+			// b10, PTX line 241
+			next = 3
+		case 12:
+			// b11, PTX line 269
+			next = 6
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// syncwarpBothSidesRun runs blocks of kernel syncwarp_both_sides for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 318-338; divergent, reconverges at block 5 (b3 ($L__BB3_3))
+			{
+				r0 := w.Reg(0)
+				r8 := w.Reg(8)
+				r13 := w.Reg(13)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x1f)
+				k3 := uint64(0xf)
+				// PTX line 318: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 319: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 320: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:320")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 321: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:321")
+				}
+				// PTX line 322: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u3)
+				// PTX line 323: cvta.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 324: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 325: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 326: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(80)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 326: st.u64
+							s9 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 326: st.u64
+							s9 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 8, s9v, l, "testdata/ptx/O0/its.ptx:326")
+							}
+						}
+					}
+				}
+				// PTX lines 327, 328: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s10w := w.Window(81)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 327: st.u64
+							s10 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
+							}
+							// 328: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r8[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 327: st.u64
+							s10 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u6)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/its.ptx:327")
+							}
+							// 328: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							r8[l] = v11
+						}
+					}
+				}
+				// PTX lines 329: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(82)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 329: st.u32
+							s12 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r8[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 329: st.u32
+							s12 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r8[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/its.ptx:329")
+							}
+						}
+					}
+				}
+				// PTX line 330: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 331: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 332: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 333, 334: lane-local, one loop over the lanes
+				{
+					v16aw := w.Window(83)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 333: ld.u32
+							v16a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
+									continue
+								}
+								v16 = v16x
+							}
+							// 334: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							r13[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 333: ld.u32
+							v16a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/its.ptx:333")
+									continue
+								}
+								v16 = v16x
+							}
+							// 334: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							r13[l] = v17
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 335: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(84)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 335: st.u32
+							s18 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r13[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 335: st.u32
+							s18 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(r13[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:335")
+							}
+						}
+					}
+				}
+				// PTX lines 336, 337, 338: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(85)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 336: ld.u32
+							v19a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
+									continue
+								}
+								v19 = v19x
+							}
+							// 337: and.b32
+							v20 := uint64(uint32(v19) & uint32(k2))
+							// 338: setp.gt.s32
+							c21t := int32(v20) > int32(k3)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 336: ld.u32
+							v19a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/its.ptx:336")
+									continue
+								}
+								v19 = v19x
+							}
+							// 337: and.b32
+							v20 := uint64(uint32(v19) & uint32(k2))
+							// 338: setp.gt.s32
+							c21t := int32(v20) > int32(k3)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_1), PTX lines 342-355; the lanes wait here for those bar.warp.sync at line 356 names
+			{
+				r0 := w.Reg(0)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r24 := w.Reg(24)
+				r27 := w.Reg(27)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1000)
+				k2 := uint64(0xe0000000)
+				k3 := uint64(0xffffffff)
+				// PTX lines 342, 343, 344, 345, 346, 347, 348: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(86)
+					v2aw := w.Window(87)
+					v5aw := w.Window(88)
+					v6aw := w.Window(89)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 342: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
+									continue
+								}
+								v1 = v1x
+							}
+							// 343: ld.s32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 344: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 345: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 346: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+							// 347: ld.s32
+							v6a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 348: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r22[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 342: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:342")
+									continue
+								}
+								v1 = v1x
+							}
+							// 343: ld.s32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:343")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 344: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 345: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 346: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:346")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+							// 347: ld.s32
+							v6a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:347")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 348: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r22[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 349: mov.u64, warp-uniform
+				u8 := uint64(k1)
+				// PTX line 350: cvta.shared.u64, warp-uniform
+				u9 := uint64(uint64(u8 + k2))
+				runtime.Broadcast(r24, m, u9)
+				// PTX lines 351, 352: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(90)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 351: add.s64
+							v10 := uint64(uint64(u9) + uint64(r22[l]))
+							// 352: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r20[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 351: add.s64
+							v10 := uint64(uint64(u9) + uint64(r22[l]))
+							// 352: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r20[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:352")
+							}
+						}
+					}
+				}
+				// PTX line 353: mov.b32, warp-uniform
+				u12 := uint64(k3)
+				// PTX lines 354: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(91)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 354: st.u32
+							s13 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 354: st.u32
+							s13 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:354")
+							}
+						}
+					}
+				}
+				// PTX lines 355: lane-local, one loop over the lanes
+				{
+					v14aw := w.Window(92)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 355: ld.u32
+							v14a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
+									continue
+								}
+								v14 = v14x
+							}
+							r27[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 355: ld.u32
+							v14a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:355")
+									continue
+								}
+								v14 = v14x
+							}
+							r27[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB3_1), PTX lines 356-363
+			{
+				r0 := w.Reg(0)
+				r24 := w.Reg(24)
+				r33 := w.Reg(33)
+				k0 := uint64(0x10)
+				k1 := uint64(0x2)
+				k2 := uint64(0x3e8)
+				// PTX line 356: bar.warp.sync
+				w.BarWarpSync(27, m, m, "testdata/ptx/O0/its.ptx:356")
+				// PTX lines 357, 358, 359, 360, 361, 362: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(93)
+					v5aw := w.Window(94)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 357: ld.s32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 358: xor.b64
+							v2 := uint64(uint64(v1) ^ uint64(k0))
+							// 359: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 360: add.s64
+							v4 := uint64(uint64(r24[l]) + uint64(v3))
+							// 361: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
+									continue
+								}
+								v5 = v5x
+							}
+							// 362: add.s32
+							v6 := uint64(uint32(v5) + uint32(k2))
+							r33[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 357: ld.s32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:357")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 358: xor.b64
+							v2 := uint64(uint64(v1) ^ uint64(k0))
+							// 359: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 360: add.s64
+							v4 := uint64(uint64(r24[l]) + uint64(v3))
+							// 361: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:361")
+									continue
+								}
+								v5 = v5x
+							}
+							// 362: add.s32
+							v6 := uint64(uint32(v5) + uint32(k2))
+							r33[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 363: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(95)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 363: st.u32
+							s7 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r33[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 363: st.u32
+							s7 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r33[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:363")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b2 ($L__BB3_2), PTX lines 366-379; the lanes wait here for those bar.warp.sync at line 380 names
+			{
+				r0 := w.Reg(0)
+				r38 := w.Reg(38)
+				r40 := w.Reg(40)
+				r42 := w.Reg(42)
+				r45 := w.Reg(45)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1000)
+				k2 := uint64(0xe0000000)
+				k3 := uint64(0xffffffff)
+				// PTX lines 366, 367, 368, 369, 370, 371, 372: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(96)
+					v2aw := w.Window(97)
+					v5aw := w.Window(98)
+					v6aw := w.Window(99)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 366: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
+									continue
+								}
+								v1 = v1x
+							}
+							// 367: ld.s32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 368: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 369: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 370: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
+									continue
+								}
+								v5 = v5x
+							}
+							r38[l] = v5
+							// 371: ld.s32
+							v6a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 372: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r40[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 366: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/its.ptx:366")
+									continue
+								}
+								v1 = v1x
+							}
+							// 367: ld.s32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/its.ptx:367")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 368: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 369: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 370: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:370")
+									continue
+								}
+								v5 = v5x
+							}
+							r38[l] = v5
+							// 371: ld.s32
+							v6a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/its.ptx:371")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 372: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k0))
+							r40[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 373: mov.u64, warp-uniform
+				u8 := uint64(k1)
+				// PTX line 374: cvta.shared.u64, warp-uniform
+				u9 := uint64(uint64(u8 + k2))
+				runtime.Broadcast(r42, m, u9)
+				// PTX lines 375, 376: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(100)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 375: add.s64
+							v10 := uint64(uint64(u9) + uint64(r40[l]))
+							// 376: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r38[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 375: add.s64
+							v10 := uint64(uint64(u9) + uint64(r40[l]))
+							// 376: st.u32
+							s11 := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r38[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/its.ptx:376")
+							}
+						}
+					}
+				}
+				// PTX line 377: mov.b32, warp-uniform
+				u12 := uint64(k3)
+				// PTX lines 378: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(101)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 378: st.u32
+							s13 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 378: st.u32
+							s13 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u12)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/its.ptx:378")
+							}
+						}
+					}
+				}
+				// PTX lines 379: lane-local, one loop over the lanes
+				{
+					v14aw := w.Window(102)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 379: ld.u32
+							v14a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
+									continue
+								}
+								v14 = v14x
+							}
+							r45[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 379: ld.u32
+							v14a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/its.ptx:379")
+									continue
+								}
+								v14 = v14x
+							}
+							r45[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b2 ($L__BB3_2), PTX lines 380-387
+			{
+				r0 := w.Reg(0)
+				r42 := w.Reg(42)
+				r51 := w.Reg(51)
+				k0 := uint64(0x10)
+				k1 := uint64(0x2)
+				k2 := uint64(0x7d0)
+				// PTX line 380: bar.warp.sync
+				w.BarWarpSync(45, m, m, "testdata/ptx/O0/its.ptx:380")
+				// PTX lines 381, 382, 383, 384, 385, 386: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(103)
+					v5aw := w.Window(104)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 381: ld.s32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 382: xor.b64
+							v2 := uint64(uint64(v1) ^ uint64(k0))
+							// 383: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 384: add.s64
+							v4 := uint64(uint64(r42[l]) + uint64(v3))
+							// 385: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
+									continue
+								}
+								v5 = v5x
+							}
+							// 386: add.s32
+							v6 := uint64(uint32(v5) + uint32(k2))
+							r51[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 381: ld.s32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:381")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 382: xor.b64
+							v2 := uint64(uint64(v1) ^ uint64(k0))
+							// 383: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 384: add.s64
+							v4 := uint64(uint64(r42[l]) + uint64(v3))
+							// 385: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/its.ptx:385")
+									continue
+								}
+								v5 = v5x
+							}
+							// 386: add.s32
+							v6 := uint64(uint32(v5) + uint32(k2))
+							r51[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 387: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(105)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 387: st.u32
+							s7 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r51[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 387: st.u32
+							s7 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r51[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/its.ptx:387")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b3 ($L__BB3_3), PTX lines 390-395; ret
+			{
+				r0 := w.Reg(0)
+				r52 := w.Reg(52)
+				r56 := w.Reg(56)
+				k0 := uint64(0x2)
+				// PTX lines 390, 391, 392, 393, 394: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(106)
+					v2aw := w.Window(107)
+					v3aw := w.Window(108)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 390: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
+									continue
+								}
+								v1 = v1x
+							}
+							r52[l] = v1
+							// 391: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
+									continue
+								}
+								v2 = v2x
+							}
+							// 392: ld.s32
+							v3a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 393: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 394: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r56[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 390: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:390")
+									continue
+								}
+								v1 = v1x
+							}
+							r52[l] = v1
+							// 391: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/its.ptx:391")
+									continue
+								}
+								v2 = v2x
+							}
+							// 392: ld.s32
+							v3a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:392")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 393: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 394: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r56[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 395: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(109)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 395: st.u32
+							s6 := uint64(r56[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r52[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 395: st.u32
+							s6 := uint64(r56[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r52[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/its.ptx:395")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 6:
+			// b4, PTX line 339
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // atomCas32 is isa.AtomFunc(isa.AtomCas, 32).
 var atomCas32 = isa.AtomFunc(isa.AtomCas, 32)
 
-// spinLockB1 runs b1 ($L__BB0_1) of kernel spin_lock, PTX lines 52-62.
-func spinLockB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX line 52: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/its.ptx:52")
-	// PTX line 53: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/its.ptx:53")
-	// PTX line 54: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r17, m, u1)
-	// PTX line 55: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/its.ptx:55")
-	// PTX line 56: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r18, m, u2)
-	// PTX line 57: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/its.ptx:57")
-	// PTX line 58: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:58")
-	// PTX line 59: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/its.ptx:59")
-	// PTX line 60: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/its.ptx:60")
-	// PTX line 61: atom.cas.b32
-	w.AtomLanes(runtime.SpaceGeneric, atomCas32, r22, r19, r20, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:61")
-	// PTX lines 62: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: setp.eq.s32
-				c3t := uint32(r22[l]) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: setp.eq.s32
-				c3t := uint32(r22[l]) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u1
-	_ = u2
-}
-
 // atomExch32 is isa.AtomFunc(isa.AtomExch, 32).
 var atomExch32 = isa.AtomFunc(isa.AtomExch, 32)
-
-// spinLockB3 runs b3 ($L__BB0_3) of kernel spin_lock, PTX lines 68-90.
-func spinLockB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	k0 := uint64(0x1)
-	k1 := uint64(0x0)
-	// PTX line 68: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x28, 8, 0, m, "testdata/ptx/O0/its.ptx:68")
-	// PTX line 69: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/O0/its.ptx:69")
-	// PTX line 70: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x30, 8, 0, m, "testdata/ptx/O0/its.ptx:70")
-	// PTX line 71: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x48, 8, m, "testdata/ptx/O0/its.ptx:71")
-	// PTX line 72: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x40, 8, 0, m, "testdata/ptx/O0/its.ptx:72")
-	// PTX line 73: ld.volatile.u32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r25, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:73")
-	// PTX lines 74: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: add.s32
-				v1 := uint64(uint32(r26[l]) + uint32(k0))
-				r27[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: add.s32
-				v1 := uint64(uint32(r26[l]) + uint32(k0))
-				r27[l] = v1
-			}
-		}
-	}
-	// PTX line 75: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x40, 8, 0, m, "testdata/ptx/O0/its.ptx:75")
-	// PTX line 76: st.volatile.u32
-	w.StoreLanes(runtime.SpaceGeneric, r27, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:76")
-	// PTX line 77: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x48, 8, 0, m, "testdata/ptx/O0/its.ptx:77")
-	// PTX line 78: ld.volatile.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:78")
-	// PTX line 79: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/its.ptx:79")
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: add.s32
-				v2 := uint64(uint32(r30[l]) + uint32(r31[l]))
-				r32[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: add.s32
-				v2 := uint64(uint32(r30[l]) + uint32(r31[l]))
-				r32[l] = v2
-			}
-		}
-	}
-	// PTX line 81: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x48, 8, 0, m, "testdata/ptx/O0/its.ptx:81")
-	// PTX line 82: st.volatile.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r33, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:82")
-	// PTX line 84: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/its.ptx:84")
-	// PTX line 85: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/its.ptx:85")
-	// PTX line 86: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r35, m, u3)
-	// PTX line 87: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/its.ptx:87")
-	// PTX line 88: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/its.ptx:88")
-	// PTX line 89: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/its.ptx:89")
-	// PTX line 90: atom.exch.b32
-	w.AtomLanes(runtime.SpaceGeneric, atomExch32, r38, r36, r37, r37, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:90")
-	_ = u3
-}
-
-// laneHandoffB0 runs b0 of kernel lane_handoff, PTX lines 108-127.
-func laneHandoffB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x1)
-	k3 := uint64(0x2)
-	// PTX line 108: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 109: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 110: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:110")
-	// PTX line 111: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:111")
-	// PTX line 112: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u3)
-	// PTX line 113: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 114: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 115: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 116: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/its.ptx:116")
-	// PTX line 117: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/its.ptx:117")
-	// PTX line 118: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/its.ptx:118")
-	// PTX line 119: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r9, m, u9)
-	// PTX line 120: shl.b32, warp-uniform
-	u10 := uint64(uint32(u9) << uint32(k2))
-	// PTX line 121: cvt.u64.u32, warp-uniform
-	u11 := uint64(uint64(uint32(u10)))
-	// PTX line 122: shl.b64, warp-uniform
-	u12 := uint64(uint64(u11) << uint32(k3))
-	// PTX lines 123: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: add.s64
-				v13 := uint64(uint64(r8[l]) + uint64(u12))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: add.s64
-				v13 := uint64(uint64(r8[l]) + uint64(u12))
-				r13[l] = v13
-			}
-		}
-	}
-	// PTX line 124: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/its.ptx:124")
-	// PTX line 125: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/its.ptx:125")
-	// PTX lines 126, 127: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 126: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 127: setp.ne.s32
-				c15t := uint32(v14) != uint32(k0)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 126: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 127: setp.ne.s32
-				c15t := uint32(v14) != uint32(k0)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u6
-	_ = u8
-}
-
-// laneHandoffB1 runs b1 ($L__BB1_1) of kernel lane_handoff, PTX lines 131-134.
-func laneHandoffB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x1)
-	// PTX line 131: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/its.ptx:131")
-	// PTX lines 132: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(k0))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(k0))
-				r16[l] = v1
-			}
-		}
-	}
-	// PTX line 133: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:133")
-	// PTX line 134: st.volatile.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:134")
-}
-
-// laneHandoffB2 runs b2 ($L__BB1_2) of kernel lane_handoff, PTX lines 137-139.
-func laneHandoffB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	k0 := uint64(0x0)
-	// PTX line 137: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:137")
-	// PTX line 138: ld.volatile.u32
-	w.LoadLanes(runtime.SpaceGeneric, r19, r18, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/its.ptx:138")
-	// PTX lines 139: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: setp.ne.s32
-				c1t := uint32(r19[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: setp.ne.s32
-				c1t := uint32(r19[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// laneHandoffB4 runs b4 ($L__BB1_4) of kernel lane_handoff, PTX lines 145-153.
-func laneHandoffB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r27 := w.Reg(27)
-	k0 := uint64(0x1)
-	k1 := uint64(0x2)
-	// PTX line 145: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:145")
-	// PTX line 146: ld.volatile.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r20, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/its.ptx:146")
-	// PTX line 147: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/its.ptx:147")
-	// PTX line 148: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/its.ptx:148")
-	// PTX lines 149, 150, 151, 152: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 149: shl.b32
-				v1 := uint64(uint32(r23[l]) << uint32(k0))
-				// 150: cvt.s64.s32
-				v2 := uint64(uint64(int32(v1)))
-				// 151: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k1))
-				// 152: add.s64
-				v4 := uint64(uint64(r22[l]) + uint64(v3))
-				r27[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 149: shl.b32
-				v1 := uint64(uint32(r23[l]) << uint32(k0))
-				// 150: cvt.s64.s32
-				v2 := uint64(uint64(int32(v1)))
-				// 151: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k1))
-				// 152: add.s64
-				v4 := uint64(uint64(r22[l]) + uint64(v3))
-				r27[l] = v4
-			}
-		}
-	}
-	// PTX line 153: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r21, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:153")
-}
-
-// laneHandoffB5 runs b5 ($L__BB1_5) of kernel lane_handoff, PTX lines 156-157.
-func laneHandoffB5(w *runtime.Warp, m uint32) {
-	k0 := uint64(0x1f)
-	// PTX lines 156, 157: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 156: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 157: setp.ne.s32
-				c2t := uint32(v1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 156: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 157: setp.ne.s32
-				c2t := uint32(v1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// laneHandoffB7 runs b7 ($L__BB1_7) of kernel lane_handoff, PTX lines 163-165.
-func laneHandoffB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	k0 := uint64(0x0)
-	// PTX line 163: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:163")
-	// PTX line 164: ld.volatile.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:164")
-	// PTX lines 165: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: setp.ne.s32
-				c1t := uint32(r30[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: setp.ne.s32
-				c1t := uint32(r30[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// laneHandoffB9 runs b9 ($L__BB1_9) of kernel lane_handoff, PTX lines 171-184.
-func laneHandoffB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r42 := w.Reg(42)
-	k0 := uint64(0x1)
-	k1 := uint64(0x2)
-	// PTX line 171: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/its.ptx:171")
-	// PTX lines 172, 173: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 172: shl.b32
-				v1 := uint64(uint32(r31[l]) << uint32(k0))
-				// 173: add.s32
-				v2 := uint64(uint32(v1) + uint32(k1))
-				r33[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 172: shl.b32
-				v1 := uint64(uint32(r31[l]) << uint32(k0))
-				// 173: add.s32
-				v2 := uint64(uint32(v1) + uint32(k1))
-				r33[l] = v2
-			}
-		}
-	}
-	// PTX line 174: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:174")
-	// PTX line 175: st.volatile.u32
-	w.StoreLanes(runtime.SpaceGeneric, r33, r34, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/its.ptx:175")
-	// PTX line 176: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:176")
-	// PTX line 177: ld.volatile.u32
-	w.LoadLanes(runtime.SpaceGeneric, r36, r35, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:177")
-	// PTX line 178: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/its.ptx:178")
-	// PTX line 179: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/its.ptx:179")
-	// PTX lines 180, 181, 182, 183: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 180: shl.b32
-				v3 := uint64(uint32(r38[l]) << uint32(k0))
-				// 181: cvt.s64.s32
-				v4 := uint64(uint64(int32(v3)))
-				// 182: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k1))
-				// 183: add.s64
-				v6 := uint64(uint64(r37[l]) + uint64(v5))
-				r42[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 180: shl.b32
-				v3 := uint64(uint32(r38[l]) << uint32(k0))
-				// 181: cvt.s64.s32
-				v4 := uint64(uint64(int32(v3)))
-				// 182: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k1))
-				// 183: add.s64
-				v6 := uint64(uint64(r37[l]) + uint64(v5))
-				r42[l] = v6
-			}
-		}
-	}
-	// PTX line 184: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r36, r42, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/its.ptx:184")
-}
-
-// storeReturnBarrierB0 runs b0 of kernel store_return_barrier, PTX lines 207-228.
-func storeReturnBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0xaaaaaaab)
-	k3 := uint64(0x2aaaaaaa)
-	k4 := uint64(0x55555554)
-	// PTX line 207: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 208: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 209: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:209")
-	// PTX line 210: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:210")
-	// PTX line 211: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u3)
-	// PTX line 212: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 213: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 214: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 215: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/its.ptx:215")
-	// PTX line 216: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/its.ptx:216")
-	// PTX lines 217: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 217: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 217: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		}
-	}
-	// PTX line 218: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/its.ptx:218")
-	// PTX line 219: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 220: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 221: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX line 222: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/its.ptx:222")
-	// PTX lines 223: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 223: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 223: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		}
-	}
-	// PTX line 224: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/its.ptx:224")
-	// PTX line 225: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/its.ptx:225")
-	// PTX lines 226, 227, 228: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: mul.lo.s32
-				v14 := uint64(uint32(r14[l]) * uint32(k2))
-				// 227: add.s32
-				v15 := uint64(uint32(v14) + uint32(k3))
-				// 228: setp.gt.u32
-				c16t := uint32(v15) > uint32(k4)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: mul.lo.s32
-				v14 := uint64(uint32(r14[l]) * uint32(k2))
-				// 227: add.s32
-				v15 := uint64(uint32(v14) + uint32(k3))
-				// 228: setp.gt.u32
-				c16t := uint32(v15) > uint32(k4)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p0 = p0&^(1<<l) | c16b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u6
-	_ = u8
-}
-
-// storeReturnBarrierB2 runs b2 ($L__BB2_2) of kernel store_return_barrier, PTX lines 234-240.
-func storeReturnBarrierB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	k0 := uint64(0x55555556)
-	k1 := uint64(0x1f)
-	k2 := uint64(0x3)
-	k3 := uint64(0x1)
-	// PTX line 234: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/its.ptx:234")
-	// PTX lines 235, 236, 237, 238, 239, 240: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 235: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r17[l], k0, 32, true)))
-				// 236: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				// 237: add.s32
-				v3 := uint64(uint32(v1) + uint32(v2))
-				// 238: mul.lo.s32
-				v4 := uint64(uint32(v3) * uint32(k2))
-				// 239: sub.s32
-				v5 := uint64(uint32(r17[l]) - uint32(v4))
-				// 240: setp.ne.s32
-				c6t := uint32(v5) != uint32(k3)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 235: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r17[l], k0, 32, true)))
-				// 236: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				// 237: add.s32
-				v3 := uint64(uint32(v1) + uint32(v2))
-				// 238: mul.lo.s32
-				v4 := uint64(uint32(v3) * uint32(k2))
-				// 239: sub.s32
-				v5 := uint64(uint32(r17[l]) - uint32(v4))
-				// 240: setp.ne.s32
-				c6t := uint32(v5) != uint32(k3)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// storeReturnBarrierB3 runs b3 ($L__BB2_3) of kernel store_return_barrier, PTX lines 244-250.
-func storeReturnBarrierB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r28 := w.Reg(28)
-	k0 := uint64(0x2)
-	// PTX line 244: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/its.ptx:244")
-	// PTX lines 245: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 245: neg.s32
-				v1 := uint64(-uint32(r23[l]))
-				r24[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 245: neg.s32
-				v1 := uint64(-uint32(r23[l]))
-				r24[l] = v1
-			}
-		}
-	}
-	// PTX line 246: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/its.ptx:246")
-	// PTX line 247: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/its.ptx:247")
-	// PTX lines 248, 249: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 248: shl.b64
-				v2 := uint64(uint64(r26[l]) << uint32(k0))
-				// 249: add.s64
-				v3 := uint64(uint64(r25[l]) + uint64(v2))
-				r28[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 248: shl.b64
-				v2 := uint64(uint64(r26[l]) << uint32(k0))
-				// 249: add.s64
-				v3 := uint64(uint64(r25[l]) + uint64(v2))
-				r28[l] = v3
-			}
-		}
-	}
-	// PTX line 250: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:250")
-}
-
-// storeReturnBarrierB4 runs b4 ($L__BB2_4) of kernel store_return_barrier, PTX lines 253-263.
-func storeReturnBarrierB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r38 := w.Reg(38)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	k2 := uint64(0xe0000000)
-	// PTX line 253: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/its.ptx:253")
-	// PTX line 254: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/its.ptx:254")
-	// PTX lines 255, 256: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 255: shl.b64
-				v1 := uint64(uint64(r30[l]) << uint32(k0))
-				// 256: add.s64
-				v2 := uint64(uint64(r29[l]) + uint64(v1))
-				r32[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 255: shl.b64
-				v1 := uint64(uint64(r30[l]) << uint32(k0))
-				// 256: add.s64
-				v2 := uint64(uint64(r29[l]) + uint64(v1))
-				r32[l] = v2
-			}
-		}
-	}
-	// PTX line 257: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r32, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:257")
-	// PTX line 258: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x10, 4, 64, m, "testdata/ptx/O0/its.ptx:258")
-	// PTX lines 259: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 259: shl.b64
-				v3 := uint64(uint64(r34[l]) << uint32(k0))
-				r35[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 259: shl.b64
-				v3 := uint64(uint64(r34[l]) << uint32(k0))
-				r35[l] = v3
-			}
-		}
-	}
-	// PTX line 260: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 261: cvta.shared.u64, warp-uniform
-	u5 := uint64(uint64(u4 + k2))
-	// PTX lines 262: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 262: add.s64
-				v6 := uint64(uint64(u5) + uint64(r35[l]))
-				r38[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 262: add.s64
-				v6 := uint64(uint64(u5) + uint64(r35[l]))
-				r38[l] = v6
-			}
-		}
-	}
-	// PTX line 263: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r33, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:263")
-}
-
-// storeReturnBarrierB4_1 runs b4 ($L__BB2_4) of kernel store_return_barrier, PTX lines 265-268.
-func storeReturnBarrierB4_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	k0 := uint64(0x3)
-	// PTX line 265: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/its.ptx:265")
-	// PTX lines 266: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 266: add.s32
-				v1 := uint64(uint32(r39[l]) + uint32(k0))
-				r40[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 266: add.s32
-				v1 := uint64(uint32(r39[l]) + uint32(k0))
-				r40[l] = v1
-			}
-		}
-	}
-	// PTX line 267: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 268: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 268: setp.ge.s32
-				c3t := int32(r40[l]) >= int32(u2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 268: setp.ge.s32
-				c3t := int32(r40[l]) >= int32(u2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p2 = p2&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// storeReturnBarrierB5 runs b5 ($L__BB2_5) of kernel store_return_barrier, PTX lines 272-274.
-func storeReturnBarrierB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r42 := w.Reg(42)
-	r44 := w.Reg(44)
-	k0 := uint64(0x3)
-	// PTX line 272: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/its.ptx:272")
-	// PTX lines 273, 274: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 273: add.s32
-				v1 := uint64(uint32(r42[l]) + uint32(k0))
-				// 274: mov.u32
-				v2 := uint64(v1)
-				r44[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 273: add.s32
-				v1 := uint64(uint32(r42[l]) + uint32(k0))
-				// 274: mov.u32
-				v2 := uint64(v1)
-				r44[l] = v2
-			}
-		}
-	}
-}
-
-// storeReturnBarrierB6 runs b6 ($L__BB2_6) of kernel store_return_barrier, PTX lines 277-278.
-func storeReturnBarrierB6(w *runtime.Warp, m uint32) {
-	r44 := w.Reg(44)
-	k0 := uint64(0x2)
-	// PTX line 277: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 278: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 278: mov.u32
-				v2 := uint64(u1)
-				r44[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 278: mov.u32
-				v2 := uint64(u1)
-				r44[l] = v2
-			}
-		}
-	}
-}
-
-// storeReturnBarrierB7 runs b7 ($L__BB2_7) of kernel store_return_barrier, PTX lines 281-297.
-func storeReturnBarrierB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r44 := w.Reg(44)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	r59 := w.Reg(59)
-	r60 := w.Reg(60)
-	k0 := uint64(0x0)
-	k1 := uint64(0xe0000000)
-	k2 := uint64(0x2)
-	// PTX lines 281: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 281: mov.u32
-				v1 := uint64(r44[l])
-				r46[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 281: mov.u32
-				v1 := uint64(r44[l])
-				r46[l] = v1
-			}
-		}
-	}
-	// PTX line 282: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/its.ptx:282")
-	// PTX line 283: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/its.ptx:283")
-	// PTX line 284: mov.u64, warp-uniform
-	u2 := uint64(k0)
-	// PTX line 285: cvta.shared.u64, warp-uniform
-	u3 := uint64(uint64(u2 + k1))
-	// PTX lines 286, 287: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 286: shl.b64
-				v4 := uint64(uint64(r47[l]) << uint32(k2))
-				// 287: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r51[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 286: shl.b64
-				v4 := uint64(uint64(r47[l]) << uint32(k2))
-				// 287: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r51[l] = v5
-			}
-		}
-	}
-	// PTX line 288: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r51, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:288")
-	// PTX line 289: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/its.ptx:289")
-	// PTX line 290: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/its.ptx:290")
-	// PTX lines 291, 292: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 291: shl.b64
-				v6 := uint64(uint64(r54[l]) << uint32(k2))
-				r55[l] = v6
-				// 292: add.s64
-				v7 := uint64(uint64(r53[l]) + uint64(v6))
-				r56[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 291: shl.b64
-				v6 := uint64(uint64(r54[l]) << uint32(k2))
-				r55[l] = v6
-				// 292: add.s64
-				v7 := uint64(uint64(r53[l]) + uint64(v6))
-				r56[l] = v7
-			}
-		}
-	}
-	// PTX line 293: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r57, r56, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:293")
-	// PTX lines 294: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 294: add.s32
-				v8 := uint64(uint32(r52[l]) + uint32(r57[l]))
-				r58[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 294: add.s32
-				v8 := uint64(uint32(r52[l]) + uint32(r57[l]))
-				r58[l] = v8
-			}
-		}
-	}
-	// PTX line 295: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r59, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/its.ptx:295")
-	// PTX lines 296: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 296: add.s64
-				v9 := uint64(uint64(r59[l]) + uint64(r55[l]))
-				r60[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 296: add.s64
-				v9 := uint64(uint64(r59[l]) + uint64(r55[l]))
-				r60[l] = v9
-			}
-		}
-	}
-	// PTX line 297: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r58, r60, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:297")
-}
-
-// syncwarpBothSidesB0 runs b0 of kernel syncwarp_both_sides, PTX lines 318-338.
-func syncwarpBothSidesB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x1f)
-	k3 := uint64(0xf)
-	// PTX line 318: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 319: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 320: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:320")
-	// PTX line 321: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:321")
-	// PTX line 322: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u3)
-	// PTX line 323: cvta.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 324: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 325: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 326: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/its.ptx:326")
-	// PTX line 327: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/its.ptx:327")
-	// PTX lines 328: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 328: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 328: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		}
-	}
-	// PTX line 329: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/its.ptx:329")
-	// PTX line 330: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 331: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 332: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX line 333: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/its.ptx:333")
-	// PTX lines 334: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 334: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 334: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		}
-	}
-	// PTX line 335: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/its.ptx:335")
-	// PTX line 336: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/its.ptx:336")
-	// PTX lines 337, 338: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 337: and.b32
-				v14 := uint64(uint32(r14[l]) & uint32(k2))
-				// 338: setp.gt.s32
-				c15t := int32(v14) > int32(k3)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 337: and.b32
-				v14 := uint64(uint32(r14[l]) & uint32(k2))
-				// 338: setp.gt.s32
-				c15t := int32(v14) > int32(k3)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u6
-	_ = u8
-}
-
-// syncwarpBothSidesB1 runs b1 ($L__BB3_1) of kernel syncwarp_both_sides, PTX lines 342-355.
-func syncwarpBothSidesB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1000)
-	k2 := uint64(0xe0000000)
-	k3 := uint64(0xffffffff)
-	// PTX line 342: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:342")
-	// PTX line 343: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x1c, 4, 64, m, "testdata/ptx/O0/its.ptx:343")
-	// PTX lines 344, 345: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 344: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 345: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 344: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 345: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		}
-	}
-	// PTX line 346: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:346")
-	// PTX line 347: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/its.ptx:347")
-	// PTX lines 348: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 348: shl.b64
-				v3 := uint64(uint64(r21[l]) << uint32(k0))
-				r22[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 348: shl.b64
-				v3 := uint64(uint64(r21[l]) << uint32(k0))
-				r22[l] = v3
-			}
-		}
-	}
-	// PTX line 349: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 350: cvta.shared.u64, warp-uniform
-	u5 := uint64(uint64(u4 + k2))
-	runtime.Broadcast(r24, m, u5)
-	// PTX lines 351: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 351: add.s64
-				v6 := uint64(uint64(u5) + uint64(r22[l]))
-				r25[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 351: add.s64
-				v6 := uint64(uint64(u5) + uint64(r22[l]))
-				r25[l] = v6
-			}
-		}
-	}
-	// PTX line 352: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r20, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:352")
-	// PTX line 353: mov.b32, warp-uniform
-	u7 := uint64(k3)
-	runtime.Broadcast(r26, m, u7)
-	// PTX line 354: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:354")
-	// PTX line 355: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:355")
-	_ = u7
-}
-
-// syncwarpBothSidesB1_1 runs b1 ($L__BB3_1) of kernel syncwarp_both_sides, PTX lines 356-363.
-func syncwarpBothSidesB1_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r24 := w.Reg(24)
-	r28 := w.Reg(28)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	k0 := uint64(0x10)
-	k1 := uint64(0x2)
-	k2 := uint64(0x3e8)
-	// PTX line 356: bar.warp.sync
-	w.BarWarpSync(27, m, m, "testdata/ptx/O0/its.ptx:356")
-	// PTX line 357: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/its.ptx:357")
-	// PTX lines 358, 359, 360: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 358: xor.b64
-				v1 := uint64(uint64(r28[l]) ^ uint64(k0))
-				// 359: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k1))
-				// 360: add.s64
-				v3 := uint64(uint64(r24[l]) + uint64(v2))
-				r31[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 358: xor.b64
-				v1 := uint64(uint64(r28[l]) ^ uint64(k0))
-				// 359: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k1))
-				// 360: add.s64
-				v3 := uint64(uint64(r24[l]) + uint64(v2))
-				r31[l] = v3
-			}
-		}
-	}
-	// PTX line 361: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r31, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:361")
-	// PTX lines 362: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 362: add.s32
-				v4 := uint64(uint32(r32[l]) + uint32(k2))
-				r33[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 362: add.s32
-				v4 := uint64(uint32(r32[l]) + uint32(k2))
-				r33[l] = v4
-			}
-		}
-	}
-	// PTX line 363: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/its.ptx:363")
-}
-
-// syncwarpBothSidesB2 runs b2 ($L__BB3_2) of kernel syncwarp_both_sides, PTX lines 366-379.
-func syncwarpBothSidesB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1000)
-	k2 := uint64(0xe0000000)
-	k3 := uint64(0xffffffff)
-	// PTX line 366: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/its.ptx:366")
-	// PTX line 367: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x1c, 4, 64, m, "testdata/ptx/O0/its.ptx:367")
-	// PTX lines 368, 369: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 368: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 369: add.s64
-				v2 := uint64(uint64(r34[l]) + uint64(v1))
-				r37[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 368: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 369: add.s64
-				v2 := uint64(uint64(r34[l]) + uint64(v1))
-				r37[l] = v2
-			}
-		}
-	}
-	// PTX line 370: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r38, r37, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:370")
-	// PTX line 371: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/its.ptx:371")
-	// PTX lines 372: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 372: shl.b64
-				v3 := uint64(uint64(r39[l]) << uint32(k0))
-				r40[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 372: shl.b64
-				v3 := uint64(uint64(r39[l]) << uint32(k0))
-				r40[l] = v3
-			}
-		}
-	}
-	// PTX line 373: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 374: cvta.shared.u64, warp-uniform
-	u5 := uint64(uint64(u4 + k2))
-	runtime.Broadcast(r42, m, u5)
-	// PTX lines 375: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 375: add.s64
-				v6 := uint64(uint64(u5) + uint64(r40[l]))
-				r43[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 375: add.s64
-				v6 := uint64(uint64(u5) + uint64(r40[l]))
-				r43[l] = v6
-			}
-		}
-	}
-	// PTX line 376: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r38, r43, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:376")
-	// PTX line 377: mov.b32, warp-uniform
-	u7 := uint64(k3)
-	runtime.Broadcast(r44, m, u7)
-	// PTX line 378: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/its.ptx:378")
-	// PTX line 379: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/its.ptx:379")
-	_ = u7
-}
-
-// syncwarpBothSidesB2_1 runs b2 ($L__BB3_2) of kernel syncwarp_both_sides, PTX lines 380-387.
-func syncwarpBothSidesB2_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r42 := w.Reg(42)
-	r46 := w.Reg(46)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	k0 := uint64(0x10)
-	k1 := uint64(0x2)
-	k2 := uint64(0x7d0)
-	// PTX line 380: bar.warp.sync
-	w.BarWarpSync(45, m, m, "testdata/ptx/O0/its.ptx:380")
-	// PTX line 381: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/its.ptx:381")
-	// PTX lines 382, 383, 384: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 382: xor.b64
-				v1 := uint64(uint64(r46[l]) ^ uint64(k0))
-				// 383: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k1))
-				// 384: add.s64
-				v3 := uint64(uint64(r42[l]) + uint64(v2))
-				r49[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 382: xor.b64
-				v1 := uint64(uint64(r46[l]) ^ uint64(k0))
-				// 383: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k1))
-				// 384: add.s64
-				v3 := uint64(uint64(r42[l]) + uint64(v2))
-				r49[l] = v3
-			}
-		}
-	}
-	// PTX line 385: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r50, r49, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/its.ptx:385")
-	// PTX lines 386: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 386: add.s32
-				v4 := uint64(uint32(r50[l]) + uint32(k2))
-				r51[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 386: add.s32
-				v4 := uint64(uint32(r50[l]) + uint32(k2))
-				r51[l] = v4
-			}
-		}
-	}
-	// PTX line 387: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r51, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/its.ptx:387")
-}
-
-// syncwarpBothSidesB3 runs b3 ($L__BB3_3) of kernel syncwarp_both_sides, PTX lines 390-395.
-func syncwarpBothSidesB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r56 := w.Reg(56)
-	k0 := uint64(0x2)
-	// PTX line 390: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/its.ptx:390")
-	// PTX line 391: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/its.ptx:391")
-	// PTX line 392: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x1c, 4, 64, m, "testdata/ptx/O0/its.ptx:392")
-	// PTX lines 393, 394: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 393: shl.b64
-				v1 := uint64(uint64(r54[l]) << uint32(k0))
-				// 394: add.s64
-				v2 := uint64(uint64(r53[l]) + uint64(v1))
-				r56[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 393: shl.b64
-				v1 := uint64(uint64(r54[l]) << uint32(k0))
-				// 394: add.s64
-				v2 := uint64(uint64(r53[l]) + uint64(v1))
-				r56[l] = v2
-			}
-		}
-	}
-	// PTX line 395: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r52, r56, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/its.ptx:395")
-}

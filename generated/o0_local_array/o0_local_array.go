@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/local_array.ptx",
+	NumWindows: 79,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -111,9 +112,83 @@ func init() {
 	sort8Func.Blocks = make([]runtime.Block, 27)
 	// b0, PTX lines 28-48; divergent, reconverges at block 19 (b19 ($L__BB0_19))
 	sort8Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{sort8B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:28",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -127,6 +202,15 @@ func init() {
 	sort8Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:52",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:52",
@@ -137,9 +221,26 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 54-55
 	sort8Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{sort8B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:54",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:56",
@@ -150,9 +251,26 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 	sort8Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{sort8B3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:58",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -164,9 +282,62 @@ func init() {
 	}
 	// b4 ($L__BB0_4), PTX lines 63-76
 	sort8Func.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{sort8B4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:63",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:77",
@@ -177,9 +348,29 @@ func init() {
 	}
 	// b5 ($L__BB0_5), PTX lines 79-81
 	sort8Func.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{sort8B5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:79",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:82",
@@ -190,9 +381,26 @@ func init() {
 	}
 	// b6 ($L__BB0_6), PTX lines 84-85
 	sort8Func.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{sort8B6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:84",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:86",
@@ -203,9 +411,26 @@ func init() {
 	}
 	// b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
 	sort8Func.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{sort8B7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:89",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -217,9 +442,47 @@ func init() {
 	}
 	// b8 ($L__BB0_8), PTX lines 94-102
 	sort8Func.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{sort8B8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:94",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:103",
@@ -230,9 +493,32 @@ func init() {
 	}
 	// b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
 	sort8Func.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{sort8B9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:106",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -244,9 +530,44 @@ func init() {
 	}
 	// b10 ($L__BB0_10), PTX lines 113-120
 	sort8Func.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{sort8B10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:113",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:121",
@@ -257,9 +578,23 @@ func init() {
 	}
 	// b11 ($L__BB0_11), PTX lines 123-123; divergent, reconverges at block 13 (b13 ($L__BB0_13))
 	sort8Func.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{sort8B11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:123",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -272,9 +607,47 @@ func init() {
 	}
 	// b12 ($L__BB0_12), PTX lines 127-135
 	sort8Func.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{sort8B12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:127",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:136",
@@ -285,9 +658,38 @@ func init() {
 	}
 	// b13 ($L__BB0_13), PTX lines 138-143
 	sort8Func.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{sort8B13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:138",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:144",
@@ -298,9 +700,29 @@ func init() {
 	}
 	// b14 ($L__BB0_14), PTX lines 146-148
 	sort8Func.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{sort8B14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:146",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:149",
@@ -311,9 +733,26 @@ func init() {
 	}
 	// b15 ($L__BB0_15), PTX lines 151-152
 	sort8Func.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{sort8B15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:151",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:153",
@@ -324,9 +763,26 @@ func init() {
 	}
 	// b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
 	sort8Func.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{sort8B16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:155",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -338,9 +794,62 @@ func init() {
 	}
 	// b17 ($L__BB0_17), PTX lines 160-173
 	sort8Func.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{sort8B17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:160",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:174",
@@ -351,9 +860,29 @@ func init() {
 	}
 	// b18 ($L__BB0_18), PTX lines 176-178
 	sort8Func.Blocks[18] = runtime.Block{
-		Code:      []runtime.Instr{sort8B18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sort8Run(w, 18, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:176",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:179",
@@ -366,6 +895,13 @@ func init() {
 	sort8Func.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:181",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:181",
@@ -378,6 +914,15 @@ func init() {
 	sort8Func.Blocks[20] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:50",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:50",
@@ -390,6 +935,15 @@ func init() {
 	sort8Func.Blocks[21] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:61",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:61",
@@ -402,6 +956,15 @@ func init() {
 	sort8Func.Blocks[22] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:92",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:92",
@@ -414,6 +977,15 @@ func init() {
 	sort8Func.Blocks[23] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:111",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:111",
@@ -426,6 +998,15 @@ func init() {
 	sort8Func.Blocks[24] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:125",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  125,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:125",
@@ -438,6 +1019,15 @@ func init() {
 	sort8Func.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:158",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:158",
@@ -451,12 +1041,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	sort8Func.Run = sort8Run
 	nibbleHistFunc.Blocks = make([]runtime.Block, 20)
 	// b0, PTX lines 199-219; divergent, reconverges at block 14 (b14 ($L__BB1_14))
 	nibbleHistFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:199",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -470,6 +1135,15 @@ func init() {
 	nibbleHistFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:223",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  223,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:223",
@@ -480,9 +1154,26 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 225-226
 	nibbleHistFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:225",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:227",
@@ -493,9 +1184,26 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 	nibbleHistFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:229",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -507,9 +1215,38 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 234-239
 	nibbleHistFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:234",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:240",
@@ -520,9 +1257,29 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 242-244
 	nibbleHistFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:242",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:245",
@@ -533,9 +1290,44 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 247-254
 	nibbleHistFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:247",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:255",
@@ -546,9 +1338,26 @@ func init() {
 	}
 	// b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 	nibbleHistFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:257",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -560,9 +1369,53 @@ func init() {
 	}
 	// b8 ($L__BB1_8), PTX lines 262-272
 	nibbleHistFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:262",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:273",
@@ -573,9 +1426,29 @@ func init() {
 	}
 	// b9 ($L__BB1_9), PTX lines 275-277
 	nibbleHistFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:275",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:278",
@@ -586,9 +1459,26 @@ func init() {
 	}
 	// b10 ($L__BB1_10), PTX lines 280-281
 	nibbleHistFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:280",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:282",
@@ -599,9 +1489,26 @@ func init() {
 	}
 	// b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
 	nibbleHistFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:284",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -613,9 +1520,62 @@ func init() {
 	}
 	// b12 ($L__BB1_12), PTX lines 289-302
 	nibbleHistFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:289",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  296,
+			}, {
+				Count: 1,
+				Line:  297,
+			}, {
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}, {
+				Count: 1,
+				Line:  303,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:303",
@@ -626,9 +1586,29 @@ func init() {
 	}
 	// b13 ($L__BB1_13), PTX lines 305-307
 	nibbleHistFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{nibbleHistB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nibbleHistRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/local_array.ptx:305",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:308",
@@ -641,6 +1621,13 @@ func init() {
 	nibbleHistFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:310",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  310,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:310",
@@ -653,6 +1640,15 @@ func init() {
 	nibbleHistFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:221",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  221,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:221",
@@ -665,6 +1661,15 @@ func init() {
 	nibbleHistFunc.Blocks[16] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:232",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  232,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:232",
@@ -677,6 +1682,15 @@ func init() {
 	nibbleHistFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:260",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  260,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:260",
@@ -689,6 +1703,15 @@ func init() {
 	nibbleHistFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/O0/local_array.ptx:287",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  287,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/local_array.ptx:287",
@@ -702,6 +1725,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	nibbleHistFunc.Run = nibbleHistRun
 }
 
 // Sort8 launches PTX kernel sort8 (testdata/ptx/O0/local_array.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is sort8_param_0, param1 is sort8_param_1, param2 is sort8_param_2.
@@ -722,1497 +1746,4216 @@ func NibbleHist(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, nibbleHistFunc, cfg, p[:])
 }
 
-// sort8B0 runs b0 of kernel sort8, PTX lines 28-48.
-func sort8B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 28: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 29: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 30: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:30")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 31: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:31")
-	// PTX line 32: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:32")
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 34: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 36: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 37: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:37")
-	// PTX line 38: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:38")
-	// PTX line 39: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:39")
-	// PTX line 40: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 41: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 42: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 43, 44: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 44: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 44: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 45: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/local_array.ptx:45")
-	// PTX line 46: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/local_array.ptx:46")
-	// PTX line 47: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/local_array.ptx:47")
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+// sort8Run runs blocks of kernel sort8 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-48; divergent, reconverges at block 19 (b19 ($L__BB0_19))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 28: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 29: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				// PTX line 30: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:30")
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// sort8B2 runs b2 ($L__BB0_2) of kernel sort8, PTX lines 54-55.
-func sort8B2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	// PTX line 54: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r16, m, u1)
-	// PTX line 55: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/O0/local_array.ptx:55")
-	_ = u1
-}
-
-// sort8B3 runs b3 ($L__BB0_3) of kernel sort8, PTX lines 58-59.
-func sort8B3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	k0 := uint64(0x7)
-	// PTX line 58: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/local_array.ptx:58")
-	// PTX lines 59: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 31: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:31")
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// sort8B4 runs b4 ($L__BB0_4) of kernel sort8, PTX lines 63-76.
-func sort8B4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r30 := w.Reg(30)
-	k0 := uint64(0x3)
-	k1 := uint64(0x2)
-	k2 := uint64(0x18)
-	// PTX line 63: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/local_array.ptx:63")
-	// PTX line 64: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/local_array.ptx:64")
-	// PTX lines 65: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: shl.b32
-				v1 := uint64(uint32(r19[l]) << uint32(k0))
-				r20[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: shl.b32
-				v1 := uint64(uint32(r19[l]) << uint32(k0))
-				r20[l] = v1
-			}
-		}
-	}
-	// PTX line 66: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/local_array.ptx:66")
-	// PTX lines 67, 68, 69, 70: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: add.s32
-				v2 := uint64(uint32(r20[l]) + uint32(r21[l]))
-				// 68: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 69: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k1))
-				// 70: add.s64
-				v5 := uint64(uint64(r18[l]) + uint64(v4))
-				r25[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: add.s32
-				v2 := uint64(uint32(r20[l]) + uint32(r21[l]))
-				// 68: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 69: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k1))
-				// 70: add.s64
-				v5 := uint64(uint64(r18[l]) + uint64(v4))
-				r25[l] = v5
-			}
-		}
-	}
-	// PTX line 71: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r25, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/local_array.ptx:71")
-	// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: cvt.s64.s32
-				v6 := uint64(uint64(int32(r21[l])))
-				// 73: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k1))
-				// 74: add.u64
-				v8 := uint64(uint64(r0[l]) + uint64(k2))
-				// 75: add.s64
-				v9 := uint64(uint64(v8) + uint64(v7))
-				r30[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: cvt.s64.s32
-				v6 := uint64(uint64(int32(r21[l])))
-				// 73: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k1))
-				// 74: add.u64
-				v8 := uint64(uint64(r0[l]) + uint64(k2))
-				// 75: add.s64
-				v9 := uint64(uint64(v8) + uint64(v7))
-				r30[l] = v9
-			}
-		}
-	}
-	// PTX line 76: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r26, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/local_array.ptx:76")
-}
-
-// sort8B5 runs b5 ($L__BB0_5) of kernel sort8, PTX lines 79-81.
-func sort8B5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	k0 := uint64(0x1)
-	// PTX line 79: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/local_array.ptx:79")
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: add.s32
-				v1 := uint64(uint32(r31[l]) + uint32(k0))
-				r32[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: add.s32
-				v1 := uint64(uint32(r31[l]) + uint32(k0))
-				r32[l] = v1
-			}
-		}
-	}
-	// PTX line 81: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/O0/local_array.ptx:81")
-}
-
-// sort8B6 runs b6 ($L__BB0_6) of kernel sort8, PTX lines 84-85.
-func sort8B6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	k0 := uint64(0x1)
-	// PTX line 84: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r33, m, u1)
-	// PTX line 85: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x3c, 4, m, "testdata/ptx/O0/local_array.ptx:85")
-	_ = u1
-}
-
-// sort8B7 runs b7 ($L__BB0_7) of kernel sort8, PTX lines 89-90.
-func sort8B7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r34 := w.Reg(34)
-	k0 := uint64(0x7)
-	// PTX line 89: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x3c, 4, 0, m, "testdata/ptx/O0/local_array.ptx:89")
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: setp.gt.s32
-				c1t := int32(r34[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: setp.gt.s32
-				c1t := int32(r34[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 32: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:32")
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// sort8B8 runs b8 ($L__BB0_8) of kernel sort8, PTX lines 94-102.
-func sort8B8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r35 := w.Reg(35)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	k0 := uint64(0x2)
-	k1 := uint64(0x18)
-	k2 := uint64(0xffffffff)
-	// PTX line 94: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x3c, 4, 64, m, "testdata/ptx/O0/local_array.ptx:94")
-	// PTX lines 95, 96, 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 96: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 97: add.s64
-				v3 := uint64(uint64(v2) + uint64(v1))
-				r38[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: shl.b64
-				v1 := uint64(uint64(r35[l]) << uint32(k0))
-				// 96: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 97: add.s64
-				v3 := uint64(uint64(v2) + uint64(v1))
-				r38[l] = v3
-			}
-		}
-	}
-	// PTX line 98: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r38, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/local_array.ptx:98")
-	// PTX line 99: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/local_array.ptx:99")
-	// PTX line 100: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r40, r0, 0xffffffffffffffff, 0x3c, 4, 0, m, "testdata/ptx/O0/local_array.ptx:100")
-	// PTX lines 101: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: add.s32
-				v4 := uint64(uint32(r40[l]) + uint32(k2))
-				r41[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: add.s32
-				v4 := uint64(uint32(r40[l]) + uint32(k2))
-				r41[l] = v4
-			}
-		}
-	}
-	// PTX line 102: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/O0/local_array.ptx:102")
-}
-
-// sort8B9 runs b9 ($L__BB0_9) of kernel sort8, PTX lines 106-109.
-func sort8B9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r42 := w.Reg(42)
-	k0 := uint64(0x0)
-	// PTX line 106: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x44, 4, 0, m, "testdata/ptx/O0/local_array.ptx:106")
-	// PTX lines 107, 108, 109: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		p4 := w.P[4]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 107: setp.lt.s32
-				c1t := int32(r42[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 34: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 36: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 37: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:37")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 108: mov.pred
-				c2 := false
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 38: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:38")
+							}
+						}
+					}
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
-				// 109: mov.pred
-				c3 := c2
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
+							}
+						}
+					}
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 107: setp.lt.s32
-				c1t := int32(r42[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 40: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 41: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 42: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 44: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 45: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 44: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 45: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:45")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-				// 108: mov.pred
-				c2 := false
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(4)
+					v20aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
+									continue
+								}
+								v19 = v19x
+							}
+							// 47: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
+									continue
+								}
+								v20 = v20x
+							}
+							// 48: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:46")
+									continue
+								}
+								v19 = v19x
+							}
+							// 47: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:47")
+									continue
+								}
+								v20 = v20x
+							}
+							// 48: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
 				}
-				p4 = p4&^(1<<l) | c2b0<<l
-				// 109: mov.pred
-				c3 := c2
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 51
+			next = 19
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 54-55
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 54: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: st.u32
+							s2 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: st.u32
+							s2 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:55")
+							}
+						}
+					}
 				}
-				p5 = p5&^(1<<l) | c3b0<<l
 			}
-		}
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-	}
-}
-
-// sort8B10 runs b10 ($L__BB0_10) of kernel sort8, PTX lines 113-120.
-func sort8B10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r43 := w.Reg(43)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	k0 := uint64(0x2)
-	k1 := uint64(0x18)
-	// PTX line 113: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/local_array.ptx:113")
-	// PTX lines 114, 115, 116: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 114: shl.b64
-				v1 := uint64(uint64(r43[l]) << uint32(k0))
-				// 115: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 116: add.s64
-				v3 := uint64(uint64(v2) + uint64(v1))
-				r46[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 114: shl.b64
-				v1 := uint64(uint64(r43[l]) << uint32(k0))
-				// 115: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 116: add.s64
-				v3 := uint64(uint64(v2) + uint64(v1))
-				r46[l] = v3
-			}
-		}
-	}
-	// PTX line 117: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r47, r46, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/local_array.ptx:117")
-	// PTX line 118: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/local_array.ptx:118")
-	// PTX lines 119, 120: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: setp.gt.s32
-				c4t := int32(r47[l]) > int32(r48[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x7)
+				// PTX lines 58, 59: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
+									continue
+								}
+								v1 = v1x
+							}
+							// 59: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:58")
+									continue
+								}
+								v1 = v1x
+							}
+							// 59: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
-				// 120: mov.pred
-				c5 := c4
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB0_4), PTX lines 63-76
+			{
+				r0 := w.Reg(0)
+				r26 := w.Reg(26)
+				r30 := w.Reg(30)
+				k0 := uint64(0x3)
+				k1 := uint64(0x2)
+				k2 := uint64(0x18)
+				// PTX lines 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(8)
+					v2aw := w.Window(9)
+					v4aw := w.Window(10)
+					v9aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
+									continue
+								}
+								v1 = v1x
+							}
+							// 64: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
+									continue
+								}
+								v2 = v2x
+							}
+							// 65: shl.b32
+							v3 := uint64(uint32(v2) << uint32(k0))
+							// 66: ld.u32
+							v4a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
+									continue
+								}
+								v4 = v4x
+							}
+							// 67: add.s32
+							v5 := uint64(uint32(v3) + uint32(v4))
+							// 68: cvt.s64.s32
+							v6 := uint64(uint64(int32(v5)))
+							// 69: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k1))
+							// 70: add.s64
+							v8 := uint64(uint64(v1) + uint64(v7))
+							// 71: ld.u32
+							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
+									continue
+								}
+								v9 = v9x
+							}
+							r26[l] = v9
+							// 72: cvt.s64.s32
+							v10 := uint64(uint64(int32(v4)))
+							// 73: shl.b64
+							v11 := uint64(uint64(v10) << uint32(k1))
+							// 74: add.u64
+							v12 := uint64(uint64(r0[l]) + uint64(k2))
+							// 75: add.s64
+							v13 := uint64(uint64(v12) + uint64(v11))
+							r30[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:63")
+									continue
+								}
+								v1 = v1x
+							}
+							// 64: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:64")
+									continue
+								}
+								v2 = v2x
+							}
+							// 65: shl.b32
+							v3 := uint64(uint32(v2) << uint32(k0))
+							// 66: ld.u32
+							v4a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/local_array.ptx:66")
+									continue
+								}
+								v4 = v4x
+							}
+							// 67: add.s32
+							v5 := uint64(uint32(v3) + uint32(v4))
+							// 68: cvt.s64.s32
+							v6 := uint64(uint64(int32(v5)))
+							// 69: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k1))
+							// 70: add.s64
+							v8 := uint64(uint64(v1) + uint64(v7))
+							// 71: ld.u32
+							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:71")
+									continue
+								}
+								v9 = v9x
+							}
+							r26[l] = v9
+							// 72: cvt.s64.s32
+							v10 := uint64(uint64(int32(v4)))
+							// 73: shl.b64
+							v11 := uint64(uint64(v10) << uint32(k1))
+							// 74: add.u64
+							v12 := uint64(uint64(r0[l]) + uint64(k2))
+							// 75: add.s64
+							v13 := uint64(uint64(v12) + uint64(v11))
+							r30[l] = v13
+						}
+					}
+					flt.Raise(w)
 				}
-				p5 = p5&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: setp.gt.s32
-				c4t := int32(r47[l]) > int32(r48[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX lines 76: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: st.u32
+							s14 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r26[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: st.u32
+							s14 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r26[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:76")
+							}
+						}
+					}
 				}
-				p6 = p6&^(1<<l) | c4b0<<l
-				// 120: mov.pred
-				c5 := c4
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB0_5), PTX lines 79-81
+			{
+				r0 := w.Reg(0)
+				r32 := w.Reg(32)
+				k0 := uint64(0x1)
+				// PTX lines 79, 80: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
+									continue
+								}
+								v1 = v1x
+							}
+							// 80: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r32[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:79")
+									continue
+								}
+								v1 = v1x
+							}
+							// 80: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r32[l] = v2
+						}
+					}
+					flt.Raise(w)
 				}
-				p5 = p5&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[5] = p5
-		w.P[6] = p6
-	}
-}
-
-// sort8B11 runs b11 ($L__BB0_11) of kernel sort8, PTX lines 123-123.
-func sort8B11(w *runtime.Warp, m uint32) {
-	// PTX lines 123: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: mov.pred
-				c1 := p5>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 81: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: st.u32
+							s3 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r32[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: st.u32
+							s3 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r32[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:81")
+							}
+						}
+					}
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 123: mov.pred
-				c1 := p5>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 6:
+			// b6 ($L__BB0_6), PTX lines 84-85
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX line 84: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 85: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: st.u32
+							s2 := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: st.u32
+							s2 := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:85")
+							}
+						}
+					}
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// sort8B12 runs b12 ($L__BB0_12) of kernel sort8, PTX lines 127-135.
-func sort8B12(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r49 := w.Reg(49)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	k0 := uint64(0x2)
-	k1 := uint64(0x18)
-	k2 := uint64(0xffffffff)
-	// PTX line 127: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/local_array.ptx:127")
-	// PTX lines 128, 129, 130: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 128: shl.b64
-				v1 := uint64(uint64(r49[l]) << uint32(k0))
-				// 129: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 130: add.s64
-				v3 := uint64(uint64(v2) + uint64(v1))
-				r52[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 128: shl.b64
-				v1 := uint64(uint64(r49[l]) << uint32(k0))
-				// 129: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 130: add.s64
-				v3 := uint64(uint64(v2) + uint64(v1))
-				r52[l] = v3
-			}
-		}
-	}
-	// PTX line 131: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r53, r52, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/local_array.ptx:131")
-	// PTX line 132: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r53, r52, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/local_array.ptx:132")
-	// PTX line 133: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x44, 4, 0, m, "testdata/ptx/O0/local_array.ptx:133")
-	// PTX lines 134: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: add.s32
-				v4 := uint64(uint32(r54[l]) + uint32(k2))
-				r55[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: add.s32
-				v4 := uint64(uint32(r54[l]) + uint32(k2))
-				r55[l] = v4
-			}
-		}
-	}
-	// PTX line 135: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x44, 4, m, "testdata/ptx/O0/local_array.ptx:135")
-}
-
-// sort8B13 runs b13 ($L__BB0_13) of kernel sort8, PTX lines 138-143.
-func sort8B13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r60 := w.Reg(60)
-	k0 := uint64(0x2)
-	k1 := uint64(0x18)
-	// PTX line 138: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/local_array.ptx:138")
-	// PTX line 139: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r57, r0, 0xffffffffffffffff, 0x44, 4, 64, m, "testdata/ptx/O0/local_array.ptx:139")
-	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: shl.b64
-				v1 := uint64(uint64(r57[l]) << uint32(k0))
-				// 141: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 142: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r60[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: shl.b64
-				v1 := uint64(uint64(r57[l]) << uint32(k0))
-				// 141: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 142: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r60[l] = v3
-			}
-		}
-	}
-	// PTX line 143: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r56, r60, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/local_array.ptx:143")
-}
-
-// sort8B14 runs b14 ($L__BB0_14) of kernel sort8, PTX lines 146-148.
-func sort8B14(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r61 := w.Reg(61)
-	r62 := w.Reg(62)
-	k0 := uint64(0x1)
-	// PTX line 146: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x3c, 4, 0, m, "testdata/ptx/O0/local_array.ptx:146")
-	// PTX lines 147: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 147: add.s32
-				v1 := uint64(uint32(r61[l]) + uint32(k0))
-				r62[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 147: add.s32
-				v1 := uint64(uint32(r61[l]) + uint32(k0))
-				r62[l] = v1
-			}
-		}
-	}
-	// PTX line 148: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0x3c, 4, m, "testdata/ptx/O0/local_array.ptx:148")
-}
-
-// sort8B15 runs b15 ($L__BB0_15) of kernel sort8, PTX lines 151-152.
-func sort8B15(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r63 := w.Reg(63)
-	k0 := uint64(0x0)
-	// PTX line 151: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r63, m, u1)
-	// PTX line 152: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r63, r0, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/O0/local_array.ptx:152")
-	_ = u1
-}
-
-// sort8B16 runs b16 ($L__BB0_16) of kernel sort8, PTX lines 155-156.
-func sort8B16(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r64 := w.Reg(64)
-	k0 := uint64(0x7)
-	// PTX line 155: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r64, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/local_array.ptx:155")
-	// PTX lines 156: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 156: setp.gt.s32
-				c1t := int32(r64[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			next = 7
+		case 7:
+			// b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x7)
+				// PTX lines 89, 90: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: ld.u32
+							v1a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
+									continue
+								}
+								v1 = v1x
+							}
+							// 90: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: ld.u32
+							v1a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:89")
+									continue
+								}
+								v1 = v1x
+							}
+							// 90: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 156: setp.gt.s32
-				c1t := int32(r64[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB0_8), PTX lines 94-102
+			{
+				r0 := w.Reg(0)
+				r39 := w.Reg(39)
+				r41 := w.Reg(41)
+				k0 := uint64(0x2)
+				k1 := uint64(0x18)
+				k2 := uint64(0xffffffff)
+				// PTX lines 94, 95, 96, 97, 98: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(17)
+					v5aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: ld.s32
+							v1a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 95: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 96: add.u64
+							v3 := uint64(uint64(r0[l]) + uint64(k1))
+							// 97: add.s64
+							v4 := uint64(uint64(v3) + uint64(v2))
+							// 98: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
+									continue
+								}
+								v5 = v5x
+							}
+							r39[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: ld.s32
+							v1a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:94")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 95: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 96: add.u64
+							v3 := uint64(uint64(r0[l]) + uint64(k1))
+							// 97: add.s64
+							v4 := uint64(uint64(v3) + uint64(v2))
+							// 98: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:98")
+									continue
+								}
+								v5 = v5x
+							}
+							r39[l] = v5
+						}
+					}
+					flt.Raise(w)
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// sort8B17 runs b17 ($L__BB0_17) of kernel sort8, PTX lines 160-173.
-func sort8B17(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r65 := w.Reg(65)
-	r69 := w.Reg(69)
-	r70 := w.Reg(70)
-	r71 := w.Reg(71)
-	r72 := w.Reg(72)
-	r77 := w.Reg(77)
-	k0 := uint64(0x2)
-	k1 := uint64(0x18)
-	k2 := uint64(0x3)
-	// PTX line 160: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r65, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/local_array.ptx:160")
-	// PTX lines 161, 162, 163, 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: cvt.s64.s32
-				v1 := uint64(uint64(int32(r65[l])))
-				// 162: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 163: add.u64
-				v3 := uint64(uint64(r0[l]) + uint64(k1))
-				// 164: add.s64
-				v4 := uint64(uint64(v3) + uint64(v2))
-				r69[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 161: cvt.s64.s32
-				v1 := uint64(uint64(int32(r65[l])))
-				// 162: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 163: add.u64
-				v3 := uint64(uint64(r0[l]) + uint64(k1))
-				// 164: add.s64
-				v4 := uint64(uint64(v3) + uint64(v2))
-				r69[l] = v4
-			}
-		}
-	}
-	// PTX line 165: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r70, r69, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/local_array.ptx:165")
-	// PTX line 166: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r71, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/local_array.ptx:166")
-	// PTX line 167: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r72, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/local_array.ptx:167")
-	// PTX lines 168, 169, 170, 171, 172: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: shl.b32
-				v5 := uint64(uint32(r72[l]) << uint32(k2))
-				// 169: add.s32
-				v6 := uint64(uint32(v5) + uint32(r65[l]))
-				// 170: cvt.s64.s32
-				v7 := uint64(uint64(int32(v6)))
-				// 171: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				// 172: add.s64
-				v9 := uint64(uint64(r71[l]) + uint64(v8))
-				r77[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: shl.b32
-				v5 := uint64(uint32(r72[l]) << uint32(k2))
-				// 169: add.s32
-				v6 := uint64(uint32(v5) + uint32(r65[l]))
-				// 170: cvt.s64.s32
-				v7 := uint64(uint64(int32(v6)))
-				// 171: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				// 172: add.s64
-				v9 := uint64(uint64(r71[l]) + uint64(v8))
-				r77[l] = v9
-			}
-		}
-	}
-	// PTX line 173: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r70, r77, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/local_array.ptx:173")
-}
-
-// sort8B18 runs b18 ($L__BB0_18) of kernel sort8, PTX lines 176-178.
-func sort8B18(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r78 := w.Reg(78)
-	r79 := w.Reg(79)
-	k0 := uint64(0x1)
-	// PTX line 176: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r78, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/local_array.ptx:176")
-	// PTX lines 177: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 177: add.s32
-				v1 := uint64(uint32(r78[l]) + uint32(k0))
-				r79[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 177: add.s32
-				v1 := uint64(uint32(r78[l]) + uint32(k0))
-				r79[l] = v1
-			}
-		}
-	}
-	// PTX line 178: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r79, r0, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/O0/local_array.ptx:178")
-}
-
-// nibbleHistB0 runs b0 of kernel nibble_hist, PTX lines 199-219.
-func nibbleHistB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 199: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 200: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 201: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:201")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 202: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:202")
-	// PTX line 203: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:203")
-	// PTX line 204: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 205: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 206: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 207: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 208: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:208")
-	// PTX line 209: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:209")
-	// PTX line 210: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:210")
-	// PTX line 211: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 212: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 213: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 214, 215: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 214: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 215: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 214: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 215: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 216: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/local_array.ptx:216")
-	// PTX line 217: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/local_array.ptx:217")
-	// PTX line 218: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/local_array.ptx:218")
-	// PTX lines 219: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 219: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: st.u32
+							s6 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r39[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: st.u32
+							s6 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r39[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:99")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 219: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				// PTX lines 100, 101: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(20)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: ld.u32
+							v7a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
+									continue
+								}
+								v7 = v7x
+							}
+							// 101: add.s32
+							v8 := uint64(uint32(v7) + uint32(k2))
+							r41[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: ld.u32
+							v7a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:100")
+									continue
+								}
+								v7 = v7x
+							}
+							// 101: add.s32
+							v8 := uint64(uint32(v7) + uint32(k2))
+							r41[l] = v8
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// nibbleHistB2 runs b2 ($L__BB1_2) of kernel nibble_hist, PTX lines 225-226.
-func nibbleHistB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	k0 := uint64(0x0)
-	// PTX line 225: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r16, m, u1)
-	// PTX line 226: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x58, 4, m, "testdata/ptx/O0/local_array.ptx:226")
-	_ = u1
-}
-
-// nibbleHistB3 runs b3 ($L__BB1_3) of kernel nibble_hist, PTX lines 229-230.
-func nibbleHistB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	k0 := uint64(0xf)
-	// PTX line 229: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x58, 4, 0, m, "testdata/ptx/O0/local_array.ptx:229")
-	// PTX lines 230: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 230: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.u32
+							s9 := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r41[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.u32
+							s9 := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r41[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:102")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 230: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					p4 := w.P[4]
+					p5 := w.P[5]
+					v1aw := w.Window(22)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: ld.u32
+							v1a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
+									continue
+								}
+								v1 = v1x
+							}
+							// 107: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 108: mov.pred
+							c3 := false
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 109: mov.pred
+							c4 := c3
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: ld.u32
+							v1a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:106")
+									continue
+								}
+								v1 = v1x
+							}
+							// 107: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 108: mov.pred
+							c3 := false
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 109: mov.pred
+							c4 := c3
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+					w.P[4] = p4
+					w.P[5] = p5
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// nibbleHistB4 runs b4 ($L__BB1_4) of kernel nibble_hist, PTX lines 234-239.
-func nibbleHistB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r18 := w.Reg(18)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x2)
-	k1 := uint64(0x18)
-	k2 := uint64(0x0)
-	// PTX line 234: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x58, 4, 64, m, "testdata/ptx/O0/local_array.ptx:234")
-	// PTX lines 235, 236, 237: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 235: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 236: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 237: add.s64
-				v3 := uint64(uint64(v2) + uint64(v1))
-				r21[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 235: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 236: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(k1))
-				// 237: add.s64
-				v3 := uint64(uint64(v2) + uint64(v1))
-				r21[l] = v3
+			t := m & w.P[3]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
 			}
-		}
-	}
-	// PTX line 238: mov.b32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r22, m, u4)
-	// PTX line 239: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r22, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/local_array.ptx:239")
-	_ = u4
-}
-
-// nibbleHistB5 runs b5 ($L__BB1_5) of kernel nibble_hist, PTX lines 242-244.
-func nibbleHistB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	k0 := uint64(0x1)
-	// PTX line 242: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x58, 4, 0, m, "testdata/ptx/O0/local_array.ptx:242")
-	// PTX lines 243: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 243: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(k0))
-				r24[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 243: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(k0))
-				r24[l] = v1
-			}
-		}
-	}
-	// PTX line 244: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x58, 4, m, "testdata/ptx/O0/local_array.ptx:244")
-}
-
-// nibbleHistB6 runs b6 ($L__BB1_6) of kernel nibble_hist, PTX lines 247-254.
-func nibbleHistB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX line 247: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/local_array.ptx:247")
-	// PTX line 248: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/local_array.ptx:248")
-	// PTX lines 249, 250: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 249: shl.b64
-				v1 := uint64(uint64(r26[l]) << uint32(k0))
-				// 250: add.s64
-				v2 := uint64(uint64(r25[l]) + uint64(v1))
-				r28[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 249: shl.b64
-				v1 := uint64(uint64(r26[l]) << uint32(k0))
-				// 250: add.s64
-				v2 := uint64(uint64(r25[l]) + uint64(v1))
-				r28[l] = v2
-			}
-		}
-	}
-	// PTX line 251: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r28, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/local_array.ptx:251")
-	// PTX line 252: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x5c, 4, m, "testdata/ptx/O0/local_array.ptx:252")
-	// PTX line 253: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r30, m, u3)
-	// PTX line 254: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x60, 4, m, "testdata/ptx/O0/local_array.ptx:254")
-	_ = u3
-}
-
-// nibbleHistB7 runs b7 ($L__BB1_7) of kernel nibble_hist, PTX lines 257-258.
-func nibbleHistB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	k0 := uint64(0x7)
-	// PTX line 257: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x60, 4, 0, m, "testdata/ptx/O0/local_array.ptx:257")
-	// PTX lines 258: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 258: setp.gt.s32
-				c1t := int32(r31[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+		case 10:
+			// b10 ($L__BB0_10), PTX lines 113-120
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2)
+				k1 := uint64(0x18)
+				// PTX lines 113, 114, 115, 116, 117, 118, 119, 120: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					p6 := w.P[6]
+					v1aw := w.Window(23)
+					v5aw := w.Window(24)
+					v6aw := w.Window(25)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 113: ld.s32
+							v1a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 114: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 115: add.u64
+							v3 := uint64(uint64(r0[l]) + uint64(k1))
+							// 116: add.s64
+							v4 := uint64(uint64(v3) + uint64(v2))
+							// 117: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
+									continue
+								}
+								v5 = v5x
+							}
+							// 118: ld.u32
+							v6a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
+									continue
+								}
+								v6 = v6x
+							}
+							// 119: setp.gt.s32
+							c7t := int32(v5) > int32(v6)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p6 = p6&^(1<<l) | c7b0<<l
+							// 120: mov.pred
+							c8 := c7
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p5 = p5&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 113: ld.s32
+							v1a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:113")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 114: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 115: add.u64
+							v3 := uint64(uint64(r0[l]) + uint64(k1))
+							// 116: add.s64
+							v4 := uint64(uint64(v3) + uint64(v2))
+							// 117: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:117")
+									continue
+								}
+								v5 = v5x
+							}
+							// 118: ld.u32
+							v6a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:118")
+									continue
+								}
+								v6 = v6x
+							}
+							// 119: setp.gt.s32
+							c7t := int32(v5) > int32(v6)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p6 = p6&^(1<<l) | c7b0<<l
+							// 120: mov.pred
+							c8 := c7
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p5 = p5&^(1<<l) | c8b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[5] = p5
+					w.P[6] = p6
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 258: setp.gt.s32
-				c1t := int32(r31[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b11 ($L__BB0_11), PTX lines 123-123; divergent, reconverges at block 13 (b13 ($L__BB0_13))
+			{
+				// PTX lines 123: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: mov.pred
+							c1 := p5>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: mov.pred
+							c1 := p5>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// nibbleHistB8 runs b8 ($L__BB1_8) of kernel nibble_hist, PTX lines 262-272.
-func nibbleHistB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r32 := w.Reg(32)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	k0 := uint64(0xf)
-	k1 := uint64(0x2)
-	k2 := uint64(0x18)
-	k3 := uint64(0x1)
-	k4 := uint64(0x4)
-	// PTX line 262: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x5c, 4, 0, m, "testdata/ptx/O0/local_array.ptx:262")
-	// PTX lines 263, 264, 265, 266: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 263: and.b64
-				v1 := uint64(uint64(r32[l]) & uint64(k0))
-				// 264: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k1))
-				// 265: add.u64
-				v3 := uint64(uint64(r0[l]) + uint64(k2))
-				// 266: add.s64
-				v4 := uint64(uint64(v3) + uint64(v2))
-				r36[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 263: and.b64
-				v1 := uint64(uint64(r32[l]) & uint64(k0))
-				// 264: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k1))
-				// 265: add.u64
-				v3 := uint64(uint64(r0[l]) + uint64(k2))
-				// 266: add.s64
-				v4 := uint64(uint64(v3) + uint64(v2))
-				r36[l] = v4
+			t := m & ^w.P[7]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
 			}
-		}
-	}
-	// PTX line 267: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r36, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/local_array.ptx:267")
-	// PTX lines 268: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 268: add.s32
-				v5 := uint64(uint32(r37[l]) + uint32(k3))
-				r38[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 268: add.s32
-				v5 := uint64(uint32(r37[l]) + uint32(k3))
-				r38[l] = v5
-			}
-		}
-	}
-	// PTX line 269: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r38, r36, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/local_array.ptx:269")
-	// PTX line 270: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x5c, 4, 0, m, "testdata/ptx/O0/local_array.ptx:270")
-	// PTX lines 271: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 271: shr.u32
-				v6 := uint64(uint32(r39[l]) >> uint32(k4))
-				r40[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 271: shr.u32
-				v6 := uint64(uint32(r39[l]) >> uint32(k4))
-				r40[l] = v6
-			}
-		}
-	}
-	// PTX line 272: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r40, r0, 0xffffffffffffffff, 0x5c, 4, m, "testdata/ptx/O0/local_array.ptx:272")
-}
-
-// nibbleHistB9 runs b9 ($L__BB1_9) of kernel nibble_hist, PTX lines 275-277.
-func nibbleHistB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	k0 := uint64(0x1)
-	// PTX line 275: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x60, 4, 0, m, "testdata/ptx/O0/local_array.ptx:275")
-	// PTX lines 276: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 276: add.s32
-				v1 := uint64(uint32(r41[l]) + uint32(k0))
-				r42[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 276: add.s32
-				v1 := uint64(uint32(r41[l]) + uint32(k0))
-				r42[l] = v1
-			}
-		}
-	}
-	// PTX line 277: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x60, 4, m, "testdata/ptx/O0/local_array.ptx:277")
-}
-
-// nibbleHistB10 runs b10 ($L__BB1_10) of kernel nibble_hist, PTX lines 280-281.
-func nibbleHistB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r43 := w.Reg(43)
-	k0 := uint64(0x0)
-	// PTX line 280: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r43, m, u1)
-	// PTX line 281: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x64, 4, m, "testdata/ptx/O0/local_array.ptx:281")
-	_ = u1
-}
-
-// nibbleHistB11 runs b11 ($L__BB1_11) of kernel nibble_hist, PTX lines 284-285.
-func nibbleHistB11(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r44 := w.Reg(44)
-	k0 := uint64(0xf)
-	// PTX line 284: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x64, 4, 0, m, "testdata/ptx/O0/local_array.ptx:284")
-	// PTX lines 285: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 285: setp.gt.s32
-				c1t := int32(r44[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+		case 12:
+			// b12 ($L__BB0_12), PTX lines 127-135
+			{
+				r0 := w.Reg(0)
+				r52 := w.Reg(52)
+				r53 := w.Reg(53)
+				r55 := w.Reg(55)
+				k0 := uint64(0x2)
+				k1 := uint64(0x18)
+				k2 := uint64(0xffffffff)
+				// PTX lines 127, 128, 129, 130, 131: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(26)
+					v5aw := w.Window(27)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: ld.s32
+							v1a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 128: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 129: add.u64
+							v3 := uint64(uint64(r0[l]) + uint64(k1))
+							// 130: add.s64
+							v4 := uint64(uint64(v3) + uint64(v2))
+							r52[l] = v4
+							// 131: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
+									continue
+								}
+								v5 = v5x
+							}
+							r53[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: ld.s32
+							v1a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:127")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 128: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 129: add.u64
+							v3 := uint64(uint64(r0[l]) + uint64(k1))
+							// 130: add.s64
+							v4 := uint64(uint64(v3) + uint64(v2))
+							r52[l] = v4
+							// 131: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:131")
+									continue
+								}
+								v5 = v5x
+							}
+							r53[l] = v5
+						}
+					}
+					flt.Raise(w)
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 285: setp.gt.s32
-				c1t := int32(r44[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 132: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(28)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: st.u32
+							s6 := uint64(r52[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r53[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: st.u32
+							s6 := uint64(r52[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r53[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:132")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				// PTX lines 133, 134: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(29)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: ld.u32
+							v7a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
+									continue
+								}
+								v7 = v7x
+							}
+							// 134: add.s32
+							v8 := uint64(uint32(v7) + uint32(k2))
+							r55[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: ld.u32
+							v7a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/local_array.ptx:133")
+									continue
+								}
+								v7 = v7x
+							}
+							// 134: add.s32
+							v8 := uint64(uint32(v7) + uint32(k2))
+							r55[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 135: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: st.u32
+							s9 := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r55[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: st.u32
+							s9 := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r55[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/local_array.ptx:135")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 13:
+			// b13 ($L__BB0_13), PTX lines 138-143
+			{
+				r0 := w.Reg(0)
+				r56 := w.Reg(56)
+				r60 := w.Reg(60)
+				k0 := uint64(0x2)
+				k1 := uint64(0x18)
+				// PTX lines 138, 139, 140, 141, 142: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(31)
+					v2aw := w.Window(32)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: ld.u32
+							v1a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
+									continue
+								}
+								v1 = v1x
+							}
+							r56[l] = v1
+							// 139: ld.s32
+							v2a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 140: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 141: add.u64
+							v4 := uint64(uint64(r0[l]) + uint64(k1))
+							// 142: add.s64
+							v5 := uint64(uint64(v3) + uint64(v4))
+							r60[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: ld.u32
+							v1a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:138")
+									continue
+								}
+								v1 = v1x
+							}
+							r56[l] = v1
+							// 139: ld.s32
+							v2a := uint64(r0[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:139")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 140: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 141: add.u64
+							v4 := uint64(uint64(r0[l]) + uint64(k1))
+							// 142: add.s64
+							v5 := uint64(uint64(v3) + uint64(v4))
+							r60[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 143: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 143: st.u32
+							s6 := uint64(r60[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r56[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 143: st.u32
+							s6 := uint64(r60[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r56[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:143")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 14:
+			// b14 ($L__BB0_14), PTX lines 146-148
+			{
+				r0 := w.Reg(0)
+				r62 := w.Reg(62)
+				k0 := uint64(0x1)
+				// PTX lines 146, 147: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(34)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: ld.u32
+							v1a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
+									continue
+								}
+								v1 = v1x
+							}
+							// 147: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r62[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: ld.u32
+							v1a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:146")
+									continue
+								}
+								v1 = v1x
+							}
+							// 147: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r62[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 148: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(35)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: st.u32
+							s3 := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r62[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: st.u32
+							s3 := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r62[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:148")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 15:
+			// b15 ($L__BB0_15), PTX lines 151-152
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 151: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 152: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: st.u32
+							s2 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: st.u32
+							s2 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:152")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 16:
+			// b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x7)
+				// PTX lines 155, 156: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					v1aw := w.Window(37)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 155: ld.u32
+							v1a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
+									continue
+								}
+								v1 = v1x
+							}
+							// 156: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p8 = p8&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 155: ld.u32
+							v1a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:155")
+									continue
+								}
+								v1 = v1x
+							}
+							// 156: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p8 = p8&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b17 ($L__BB0_17), PTX lines 160-173
+			{
+				r0 := w.Reg(0)
+				r70 := w.Reg(70)
+				r77 := w.Reg(77)
+				k0 := uint64(0x2)
+				k1 := uint64(0x18)
+				k2 := uint64(0x3)
+				// PTX lines 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(38)
+					v6aw := w.Window(39)
+					v7aw := w.Window(40)
+					v8aw := w.Window(41)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: ld.u32
+							v1a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
+									continue
+								}
+								v1 = v1x
+							}
+							// 161: cvt.s64.s32
+							v2 := uint64(uint64(int32(v1)))
+							// 162: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 163: add.u64
+							v4 := uint64(uint64(r0[l]) + uint64(k1))
+							// 164: add.s64
+							v5 := uint64(uint64(v4) + uint64(v3))
+							// 165: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
+									continue
+								}
+								v6 = v6x
+							}
+							r70[l] = v6
+							// 166: ld.u64
+							v7a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
+									continue
+								}
+								v7 = v7x
+							}
+							// 167: ld.u32
+							v8a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
+									continue
+								}
+								v8 = v8x
+							}
+							// 168: shl.b32
+							v9 := uint64(uint32(v8) << uint32(k2))
+							// 169: add.s32
+							v10 := uint64(uint32(v9) + uint32(v1))
+							// 170: cvt.s64.s32
+							v11 := uint64(uint64(int32(v10)))
+							// 171: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k0))
+							// 172: add.s64
+							v13 := uint64(uint64(v7) + uint64(v12))
+							r77[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: ld.u32
+							v1a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:160")
+									continue
+								}
+								v1 = v1x
+							}
+							// 161: cvt.s64.s32
+							v2 := uint64(uint64(int32(v1)))
+							// 162: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 163: add.u64
+							v4 := uint64(uint64(r0[l]) + uint64(k1))
+							// 164: add.s64
+							v5 := uint64(uint64(v4) + uint64(v3))
+							// 165: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:165")
+									continue
+								}
+								v6 = v6x
+							}
+							r70[l] = v6
+							// 166: ld.u64
+							v7a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:166")
+									continue
+								}
+								v7 = v7x
+							}
+							// 167: ld.u32
+							v8a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:167")
+									continue
+								}
+								v8 = v8x
+							}
+							// 168: shl.b32
+							v9 := uint64(uint32(v8) << uint32(k2))
+							// 169: add.s32
+							v10 := uint64(uint32(v9) + uint32(v1))
+							// 170: cvt.s64.s32
+							v11 := uint64(uint64(int32(v10)))
+							// 171: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k0))
+							// 172: add.s64
+							v13 := uint64(uint64(v7) + uint64(v12))
+							r77[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 173: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: st.u32
+							s14 := uint64(r77[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r70[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: st.u32
+							s14 := uint64(r77[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r70[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:173")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 18
+		case 18:
+			// b18 ($L__BB0_18), PTX lines 176-178
+			{
+				r0 := w.Reg(0)
+				r79 := w.Reg(79)
+				k0 := uint64(0x1)
+				// PTX lines 176, 177: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(43)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: ld.u32
+							v1a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
+									continue
+								}
+								v1 = v1x
+							}
+							// 177: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r79[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: ld.u32
+							v1a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:176")
+									continue
+								}
+								v1 = v1x
+							}
+							// 177: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r79[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: st.u32
+							s3 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r79[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: st.u32
+							s3 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r79[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:178")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 19:
+			// b19 ($L__BB0_19), PTX line 180; ret
+			next = 26
+		case 20:
+			// b20, PTX line 49
+			next = 1
+		case 21:
+			// b21, PTX line 60
+			next = 4
+		case 22:
+			// b22, PTX line 91
+			next = 8
+		case 23:
+			// b23, PTX line 110
+			next = 10
+		case 24:
+			// b24, PTX line 124
+			next = 12
+		case 25:
+			// b25, PTX line 157
+			next = 17
+		default:
+			return pc, budget
 		}
-		w.P[3] = p3
+		if next == stop || next >= 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// nibbleHistB12 runs b12 ($L__BB1_12) of kernel nibble_hist, PTX lines 289-302.
-func nibbleHistB12(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r45 := w.Reg(45)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r57 := w.Reg(57)
-	k0 := uint64(0x2)
-	k1 := uint64(0x18)
-	k2 := uint64(0x4)
-	// PTX line 289: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x64, 4, 0, m, "testdata/ptx/O0/local_array.ptx:289")
-	// PTX lines 290, 291, 292, 293: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 290: cvt.s64.s32
-				v1 := uint64(uint64(int32(r45[l])))
-				// 291: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 292: add.u64
-				v3 := uint64(uint64(r0[l]) + uint64(k1))
-				// 293: add.s64
-				v4 := uint64(uint64(v3) + uint64(v2))
-				r49[l] = v4
+// nibbleHistRun runs blocks of kernel nibble_hist for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 199-219; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 199: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 200: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 201: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:201")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 202: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:202")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 203: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:203")
+				}
+				// PTX line 204: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 205: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 206: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 207: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 208: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(45)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 208: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 208: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/local_array.ptx:208")
+							}
+						}
+					}
+				}
+				// PTX lines 209: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/local_array.ptx:209")
+							}
+						}
+					}
+				}
+				// PTX lines 210: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(47)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 210: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 210: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
+							}
+						}
+					}
+				}
+				// PTX line 211: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 212: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 213: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 214, 215, 216: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(48)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 214: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 215: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 216: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 214: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 215: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 216: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/local_array.ptx:216")
+							}
+						}
+					}
+				}
+				// PTX lines 217, 218, 219: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(49)
+					v20aw := w.Window(50)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 217: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
+									continue
+								}
+								v19 = v19x
+							}
+							// 218: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
+									continue
+								}
+								v20 = v20x
+							}
+							// 219: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 217: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/local_array.ptx:217")
+									continue
+								}
+								v19 = v19x
+							}
+							// 218: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/local_array.ptx:218")
+									continue
+								}
+								v20 = v20x
+							}
+							// 219: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 290: cvt.s64.s32
-				v1 := uint64(uint64(int32(r45[l])))
-				// 291: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 292: add.u64
-				v3 := uint64(uint64(r0[l]) + uint64(k1))
-				// 293: add.s64
-				v4 := uint64(uint64(v3) + uint64(v2))
-				r49[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 222
+			next = 14
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 225-226
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 225: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 226: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(51)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 226: st.u32
+							s2 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 226: st.u32
+							s2 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:226")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xf)
+				// PTX lines 229, 230: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(52)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 229: ld.u32
+							v1a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
+									continue
+								}
+								v1 = v1x
+							}
+							// 230: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 229: ld.u32
+							v1a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:229")
+									continue
+								}
+								v1 = v1x
+							}
+							// 230: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_4), PTX lines 234-239
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				k0 := uint64(0x2)
+				k1 := uint64(0x18)
+				k2 := uint64(0x0)
+				// PTX lines 234, 235, 236, 237: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: ld.s32
+							v1a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 235: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 236: add.u64
+							v3 := uint64(uint64(r0[l]) + uint64(k1))
+							// 237: add.s64
+							v4 := uint64(uint64(v3) + uint64(v2))
+							r21[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: ld.s32
+							v1a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:234")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 235: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							// 236: add.u64
+							v3 := uint64(uint64(r0[l]) + uint64(k1))
+							// 237: add.s64
+							v4 := uint64(uint64(v3) + uint64(v2))
+							r21[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 238: mov.b32, warp-uniform
+				u5 := uint64(k2)
+				// PTX lines 239: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(54)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 239: st.u32
+							s6 := uint64(r21[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 239: st.u32
+							s6 := uint64(r21[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:239")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB1_5), PTX lines 242-244
+			{
+				r0 := w.Reg(0)
+				r24 := w.Reg(24)
+				k0 := uint64(0x1)
+				// PTX lines 242, 243: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(55)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 242: ld.u32
+							v1a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
+									continue
+								}
+								v1 = v1x
+							}
+							// 243: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r24[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 242: ld.u32
+							v1a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:242")
+									continue
+								}
+								v1 = v1x
+							}
+							// 243: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r24[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 244: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(56)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: st.u32
+							s3 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r24[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: st.u32
+							s3 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r24[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:244")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 6:
+			// b6 ($L__BB1_6), PTX lines 247-254
+			{
+				r0 := w.Reg(0)
+				r29 := w.Reg(29)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 247, 248, 249, 250, 251: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(57)
+					v2aw := w.Window(58)
+					v5aw := w.Window(59)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 247: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
+									continue
+								}
+								v1 = v1x
+							}
+							// 248: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 249: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 250: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 251: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
+									continue
+								}
+								v5 = v5x
+							}
+							r29[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 247: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/local_array.ptx:247")
+									continue
+								}
+								v1 = v1x
+							}
+							// 248: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/local_array.ptx:248")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 249: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 250: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 251: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/local_array.ptx:251")
+									continue
+								}
+								v5 = v5x
+							}
+							r29[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 252: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(60)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 252: st.u32
+							s6 := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r29[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 252: st.u32
+							s6 := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r29[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/local_array.ptx:252")
+							}
+						}
+					}
+				}
+				// PTX line 253: mov.b32, warp-uniform
+				u7 := uint64(k1)
+				// PTX lines 254: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(61)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 254: st.u32
+							s8 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(u7)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 254: st.u32
+							s8 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(u7)
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:254")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x7)
+				// PTX lines 257, 258: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(62)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 257: ld.u32
+							v1a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
+									continue
+								}
+								v1 = v1x
+							}
+							// 258: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 257: ld.u32
+							v1a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:257")
+									continue
+								}
+								v1 = v1x
+							}
+							// 258: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB1_8), PTX lines 262-272
+			{
+				r0 := w.Reg(0)
+				r36 := w.Reg(36)
+				r38 := w.Reg(38)
+				r40 := w.Reg(40)
+				k0 := uint64(0xf)
+				k1 := uint64(0x2)
+				k2 := uint64(0x18)
+				k3 := uint64(0x1)
+				k4 := uint64(0x4)
+				// PTX lines 262, 263, 264, 265, 266, 267, 268: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(63)
+					v6aw := w.Window(64)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 262: ld.u32
+							v1a := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
+									continue
+								}
+								v1 = v1x
+							}
+							// 263: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 264: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 265: add.u64
+							v4 := uint64(uint64(r0[l]) + uint64(k2))
+							// 266: add.s64
+							v5 := uint64(uint64(v4) + uint64(v3))
+							r36[l] = v5
+							// 267: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
+									continue
+								}
+								v6 = v6x
+							}
+							// 268: add.s32
+							v7 := uint64(uint32(v6) + uint32(k3))
+							r38[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 262: ld.u32
+							v1a := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:262")
+									continue
+								}
+								v1 = v1x
+							}
+							// 263: and.b64
+							v2 := uint64(uint64(v1) & uint64(k0))
+							// 264: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k1))
+							// 265: add.u64
+							v4 := uint64(uint64(r0[l]) + uint64(k2))
+							// 266: add.s64
+							v5 := uint64(uint64(v4) + uint64(v3))
+							r36[l] = v5
+							// 267: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:267")
+									continue
+								}
+								v6 = v6x
+							}
+							// 268: add.s32
+							v7 := uint64(uint32(v6) + uint32(k3))
+							r38[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 269: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(65)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 269: st.u32
+							s8 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r38[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 269: st.u32
+							s8 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r38[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/local_array.ptx:269")
+							}
+						}
+					}
+				}
+				// PTX lines 270, 271: lane-local, one loop over the lanes
+				{
+					v9aw := w.Window(66)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 270: ld.u32
+							v9a := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
+									continue
+								}
+								v9 = v9x
+							}
+							// 271: shr.u32
+							v10 := uint64(uint32(v9) >> uint32(k4))
+							r40[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 270: ld.u32
+							v9a := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/local_array.ptx:270")
+									continue
+								}
+								v9 = v9x
+							}
+							// 271: shr.u32
+							v10 := uint64(uint32(v9) >> uint32(k4))
+							r40[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 272: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(67)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 272: st.u32
+							s11 := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r40[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 272: st.u32
+							s11 := uint64(r0[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r40[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/local_array.ptx:272")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b9 ($L__BB1_9), PTX lines 275-277
+			{
+				r0 := w.Reg(0)
+				r42 := w.Reg(42)
+				k0 := uint64(0x1)
+				// PTX lines 275, 276: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(68)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 275: ld.u32
+							v1a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
+									continue
+								}
+								v1 = v1x
+							}
+							// 276: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r42[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 275: ld.u32
+							v1a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:275")
+									continue
+								}
+								v1 = v1x
+							}
+							// 276: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r42[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 277: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(69)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 277: st.u32
+							s3 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r42[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 277: st.u32
+							s3 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r42[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:277")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 10:
+			// b10 ($L__BB1_10), PTX lines 280-281
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 280: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 281: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(70)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 281: st.u32
+							s2 := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 281: st.u32
+							s2 := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/local_array.ptx:281")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xf)
+				// PTX lines 284, 285: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v1aw := w.Window(71)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 284: ld.u32
+							v1a := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
+									continue
+								}
+								v1 = v1x
+							}
+							// 285: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 284: ld.u32
+							v1a := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:284")
+									continue
+								}
+								v1 = v1x
+							}
+							// 285: setp.gt.s32
+							c2t := int32(v1) > int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 14
+			} else if t == 0 {
+				next = 18
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b12 ($L__BB1_12), PTX lines 289-302
+			{
+				r0 := w.Reg(0)
+				r50 := w.Reg(50)
+				r57 := w.Reg(57)
+				k0 := uint64(0x2)
+				k1 := uint64(0x18)
+				k2 := uint64(0x4)
+				// PTX lines 289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(72)
+					v6aw := w.Window(73)
+					v7aw := w.Window(74)
+					v8aw := w.Window(75)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 289: ld.u32
+							v1a := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
+									continue
+								}
+								v1 = v1x
+							}
+							// 290: cvt.s64.s32
+							v2 := uint64(uint64(int32(v1)))
+							// 291: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 292: add.u64
+							v4 := uint64(uint64(r0[l]) + uint64(k1))
+							// 293: add.s64
+							v5 := uint64(uint64(v4) + uint64(v3))
+							// 294: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
+									continue
+								}
+								v6 = v6x
+							}
+							r50[l] = v6
+							// 295: ld.u64
+							v7a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
+									continue
+								}
+								v7 = v7x
+							}
+							// 296: ld.u32
+							v8a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
+									continue
+								}
+								v8 = v8x
+							}
+							// 297: shl.b32
+							v9 := uint64(uint32(v8) << uint32(k2))
+							// 298: add.s32
+							v10 := uint64(uint32(v9) + uint32(v1))
+							// 299: cvt.s64.s32
+							v11 := uint64(uint64(int32(v10)))
+							// 300: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k0))
+							// 301: add.s64
+							v13 := uint64(uint64(v7) + uint64(v12))
+							r57[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 289: ld.u32
+							v1a := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:289")
+									continue
+								}
+								v1 = v1x
+							}
+							// 290: cvt.s64.s32
+							v2 := uint64(uint64(int32(v1)))
+							// 291: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 292: add.u64
+							v4 := uint64(uint64(r0[l]) + uint64(k1))
+							// 293: add.s64
+							v5 := uint64(uint64(v4) + uint64(v3))
+							// 294: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/local_array.ptx:294")
+									continue
+								}
+								v6 = v6x
+							}
+							r50[l] = v6
+							// 295: ld.u64
+							v7a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/local_array.ptx:295")
+									continue
+								}
+								v7 = v7x
+							}
+							// 296: ld.u32
+							v8a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/local_array.ptx:296")
+									continue
+								}
+								v8 = v8x
+							}
+							// 297: shl.b32
+							v9 := uint64(uint32(v8) << uint32(k2))
+							// 298: add.s32
+							v10 := uint64(uint32(v9) + uint32(v1))
+							// 299: cvt.s64.s32
+							v11 := uint64(uint64(int32(v10)))
+							// 300: shl.b64
+							v12 := uint64(uint64(v11) << uint32(k0))
+							// 301: add.s64
+							v13 := uint64(uint64(v7) + uint64(v12))
+							r57[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 302: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(76)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 302: st.u32
+							s14 := uint64(r57[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r50[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 302: st.u32
+							s14 := uint64(r57[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r50[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/local_array.ptx:302")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 13:
+			// b13 ($L__BB1_13), PTX lines 305-307
+			{
+				r0 := w.Reg(0)
+				r59 := w.Reg(59)
+				k0 := uint64(0x1)
+				// PTX lines 305, 306: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(77)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: ld.u32
+							v1a := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
+									continue
+								}
+								v1 = v1x
+							}
+							// 306: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r59[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: ld.u32
+							v1a := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/local_array.ptx:305")
+									continue
+								}
+								v1 = v1x
+							}
+							// 306: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r59[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 307: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(78)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 307: st.u32
+							s3 := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r59[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 307: st.u32
+							s3 := uint64(r0[l]) + 0x64
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r59[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/local_array.ptx:307")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 14:
+			// b14 ($L__BB1_14), PTX line 309; ret
+			next = 19
+		case 15:
+			// b15, PTX line 220
+			next = 1
+		case 16:
+			// b16, PTX line 231
+			next = 4
+		case 17:
+			// b17, PTX line 259
+			next = 8
+		case 18:
+			// b18, PTX line 286
+			next = 12
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 294: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r50, r49, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/local_array.ptx:294")
-	// PTX line 295: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r51, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/local_array.ptx:295")
-	// PTX line 296: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/local_array.ptx:296")
-	// PTX lines 297, 298, 299, 300, 301: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 297: shl.b32
-				v5 := uint64(uint32(r52[l]) << uint32(k2))
-				// 298: add.s32
-				v6 := uint64(uint32(v5) + uint32(r45[l]))
-				// 299: cvt.s64.s32
-				v7 := uint64(uint64(int32(v6)))
-				// 300: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				// 301: add.s64
-				v9 := uint64(uint64(r51[l]) + uint64(v8))
-				r57[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 297: shl.b32
-				v5 := uint64(uint32(r52[l]) << uint32(k2))
-				// 298: add.s32
-				v6 := uint64(uint32(v5) + uint32(r45[l]))
-				// 299: cvt.s64.s32
-				v7 := uint64(uint64(int32(v6)))
-				// 300: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				// 301: add.s64
-				v9 := uint64(uint64(r51[l]) + uint64(v8))
-				r57[l] = v9
-			}
+		if next == stop || next >= 19 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 302: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r50, r57, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/local_array.ptx:302")
-}
-
-// nibbleHistB13 runs b13 ($L__BB1_13) of kernel nibble_hist, PTX lines 305-307.
-func nibbleHistB13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r58 := w.Reg(58)
-	r59 := w.Reg(59)
-	k0 := uint64(0x1)
-	// PTX line 305: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r58, r0, 0xffffffffffffffff, 0x64, 4, 0, m, "testdata/ptx/O0/local_array.ptx:305")
-	// PTX lines 306: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 306: add.s32
-				v1 := uint64(uint32(r58[l]) + uint32(k0))
-				r59[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 306: add.s32
-				v1 := uint64(uint32(r58[l]) + uint32(k0))
-				r59[l] = v1
-			}
-		}
-	}
-	// PTX line 307: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r59, r0, 0xffffffffffffffff, 0x64, 4, m, "testdata/ptx/O0/local_array.ptx:307")
 }

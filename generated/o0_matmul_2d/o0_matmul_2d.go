@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/matmul_2d.ptx",
+	NumWindows: 108,
 	SM:         80,
 	SharedSize: 2048,
 }
@@ -155,9 +156,125 @@ func init() {
 	matmulFunc.Blocks = make([]runtime.Block, 13)
 	// b0, PTX lines 34-68; divergent, reconverges at block 8 (b8 ($L__BB0_8))
 	matmulFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{matmulB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:34",
 		PTXInstrs: 36,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -169,9 +286,29 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
 	matmulFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{matmulB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:72",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -185,6 +322,15 @@ func init() {
 	matmulFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:78",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:78",
@@ -195,9 +341,29 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 80-82
 	matmulFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{matmulB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:80",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:83",
@@ -208,9 +374,29 @@ func init() {
 	}
 	// b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
 	matmulFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{matmulB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:85",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -222,9 +408,86 @@ func init() {
 	}
 	// b5 ($L__BB0_5), PTX lines 91-112
 	matmulFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{matmulB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:91",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:113",
@@ -235,9 +498,29 @@ func init() {
 	}
 	// b6 ($L__BB0_6), PTX lines 115-117
 	matmulFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{matmulB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:115",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:118",
@@ -248,9 +531,53 @@ func init() {
 	}
 	// b7 ($L__BB0_7), PTX lines 120-130
 	matmulFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{matmulB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:120",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:131",
@@ -263,6 +590,13 @@ func init() {
 	matmulFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:133",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:133",
@@ -275,6 +609,15 @@ func init() {
 	matmulFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:70",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:70",
@@ -287,6 +630,15 @@ func init() {
 	matmulFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:76",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:76",
@@ -299,6 +651,15 @@ func init() {
 	matmulFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:89",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:89",
@@ -312,12 +673,135 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	matmulFunc.Run = matmulRun
 	matmulTiledFunc.Blocks = make([]runtime.Block, 35)
 	// b0, PTX lines 158-194
 	matmulTiledFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:158",
 		PTXInstrs: 38,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:195",
@@ -328,9 +812,29 @@ func init() {
 	}
 	// b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
 	matmulTiledFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:198",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -342,9 +846,29 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 	matmulTiledFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:204",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -356,9 +880,35 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 	matmulTiledFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:210",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -370,9 +920,59 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 218-230
 	matmulTiledFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:218",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:231",
@@ -383,9 +983,26 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 233-234
 	matmulTiledFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:233",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:235",
@@ -396,9 +1013,59 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 237-249; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 	matmulTiledFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:237",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -410,9 +1077,35 @@ func init() {
 	}
 	// b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 	matmulTiledFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:253",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -424,9 +1117,59 @@ func init() {
 	}
 	// b8 ($L__BB1_8), PTX lines 261-273
 	matmulTiledFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:261",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:274",
@@ -437,9 +1180,26 @@ func init() {
 	}
 	// b9 ($L__BB1_9), PTX lines 276-277
 	matmulTiledFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:276",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:278",
@@ -450,9 +1210,48 @@ func init() {
 	}
 	// b10 ($L__BB1_10), PTX lines 280-289; bar.sync at line 290
 	matmulTiledFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:280",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -466,9 +1265,32 @@ func init() {
 	}
 	// b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
 	matmulTiledFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB10_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:291",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -480,9 +1302,32 @@ func init() {
 	}
 	// b11 ($L__BB1_11), PTX lines 298-301
 	matmulTiledFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:298",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:302",
@@ -493,9 +1338,26 @@ func init() {
 	}
 	// b12 ($L__BB1_12), PTX lines 304-305
 	matmulTiledFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:304",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  306,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:306",
@@ -506,9 +1368,32 @@ func init() {
 	}
 	// b13 ($L__BB1_13), PTX lines 308-311
 	matmulTiledFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:308",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  308,
+			}, {
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  310,
+			}, {
+				Count: 1,
+				Line:  311,
+			}, {
+				Count: 1,
+				Line:  312,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:312",
@@ -519,9 +1404,29 @@ func init() {
 	}
 	// b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
 	matmulTiledFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:315",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  315,
+			}, {
+				Count: 1,
+				Line:  316,
+			}, {
+				Count: 1,
+				Line:  317,
+			}, {
+				Count: 1,
+				Line:  318,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    31,
 			Kind:   runtime.TermBranch,
@@ -533,9 +1438,80 @@ func init() {
 	}
 	// b15 ($L__BB1_15), PTX lines 321-340
 	matmulTiledFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:321",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  321,
+			}, {
+				Count: 1,
+				Line:  322,
+			}, {
+				Count: 1,
+				Line:  323,
+			}, {
+				Count: 1,
+				Line:  324,
+			}, {
+				Count: 1,
+				Line:  325,
+			}, {
+				Count: 1,
+				Line:  326,
+			}, {
+				Count: 1,
+				Line:  327,
+			}, {
+				Count: 1,
+				Line:  328,
+			}, {
+				Count: 1,
+				Line:  329,
+			}, {
+				Count: 1,
+				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}, {
+				Count: 1,
+				Line:  332,
+			}, {
+				Count: 1,
+				Line:  333,
+			}, {
+				Count: 1,
+				Line:  334,
+			}, {
+				Count: 1,
+				Line:  335,
+			}, {
+				Count: 1,
+				Line:  336,
+			}, {
+				Count: 1,
+				Line:  337,
+			}, {
+				Count: 1,
+				Line:  338,
+			}, {
+				Count: 1,
+				Line:  339,
+			}, {
+				Count: 1,
+				Line:  340,
+			}, {
+				Count: 1,
+				Line:  341,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:341",
@@ -546,9 +1522,29 @@ func init() {
 	}
 	// b16 ($L__BB1_16), PTX lines 343-345
 	matmulTiledFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:343",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  343,
+			}, {
+				Count: 1,
+				Line:  344,
+			}, {
+				Count: 1,
+				Line:  345,
+			}, {
+				Count: 1,
+				Line:  346,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:346",
@@ -561,6 +1557,13 @@ func init() {
 	matmulTiledFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:348",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  348,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -576,6 +1579,15 @@ func init() {
 	matmulTiledFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:349",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  349,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:349",
@@ -586,9 +1598,29 @@ func init() {
 	}
 	// b18 ($L__BB1_18), PTX lines 351-353
 	matmulTiledFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:351",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  351,
+			}, {
+				Count: 1,
+				Line:  352,
+			}, {
+				Count: 1,
+				Line:  353,
+			}, {
+				Count: 1,
+				Line:  354,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:354",
@@ -599,9 +1631,29 @@ func init() {
 	}
 	// b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
 	matmulTiledFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:356",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  356,
+			}, {
+				Count: 1,
+				Line:  357,
+			}, {
+				Count: 1,
+				Line:  358,
+			}, {
+				Count: 1,
+				Line:  359,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    32,
 			Kind:   runtime.TermBranch,
@@ -613,9 +1665,29 @@ func init() {
 	}
 	// b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
 	matmulTiledFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:362",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  362,
+			}, {
+				Count: 1,
+				Line:  363,
+			}, {
+				Count: 1,
+				Line:  364,
+			}, {
+				Count: 1,
+				Line:  365,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    33,
 			Kind:   runtime.TermBranch,
@@ -627,9 +1699,53 @@ func init() {
 	}
 	// b21 ($L__BB1_21), PTX lines 368-378
 	matmulTiledFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{matmulTiledB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matmulTiledRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:368",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  368,
+			}, {
+				Count: 1,
+				Line:  369,
+			}, {
+				Count: 1,
+				Line:  370,
+			}, {
+				Count: 1,
+				Line:  371,
+			}, {
+				Count: 1,
+				Line:  372,
+			}, {
+				Count: 1,
+				Line:  373,
+			}, {
+				Count: 1,
+				Line:  374,
+			}, {
+				Count: 1,
+				Line:  375,
+			}, {
+				Count: 1,
+				Line:  376,
+			}, {
+				Count: 1,
+				Line:  377,
+			}, {
+				Count: 1,
+				Line:  378,
+			}, {
+				Count: 1,
+				Line:  379,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:379",
@@ -642,6 +1758,13 @@ func init() {
 	matmulTiledFunc.Blocks[24] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:381",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  381,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:381",
@@ -654,6 +1777,15 @@ func init() {
 	matmulTiledFunc.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:202",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:202",
@@ -666,6 +1798,15 @@ func init() {
 	matmulTiledFunc.Blocks[26] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:208",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:208",
@@ -678,6 +1819,15 @@ func init() {
 	matmulTiledFunc.Blocks[27] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:216",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  216,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:216",
@@ -690,6 +1840,15 @@ func init() {
 	matmulTiledFunc.Blocks[28] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:251",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  251,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:251",
@@ -702,6 +1861,15 @@ func init() {
 	matmulTiledFunc.Blocks[29] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:259",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  259,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:259",
@@ -714,6 +1882,15 @@ func init() {
 	matmulTiledFunc.Blocks[30] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:296",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  296,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:296",
@@ -726,6 +1903,15 @@ func init() {
 	matmulTiledFunc.Blocks[31] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:319",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  319,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:319",
@@ -738,6 +1924,15 @@ func init() {
 	matmulTiledFunc.Blocks[32] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:360",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  360,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:360",
@@ -750,6 +1945,15 @@ func init() {
 	matmulTiledFunc.Blocks[33] = runtime.Block{
 		Loc:       "testdata/ptx/O0/matmul_2d.ptx:366",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  366,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/matmul_2d.ptx:366",
@@ -763,6 +1967,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	matmulTiledFunc.Run = matmulTiledRun
 }
 
 // Matmul launches PTX kernel matmul (testdata/ptx/O0/matmul_2d.ptx:16) on dev with the launch configuration cfg. Parameters: param0 is matmul_param_0, param1 is matmul_param_1, param2 is matmul_param_2, param3 is matmul_param_3, param4 is matmul_param_4, param5 is matmul_param_5.
@@ -789,1963 +1994,5390 @@ func MatmulTiled(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, matmulTiledFunc, cfg, p[:])
 }
 
-// matmulB0 runs b0 of kernel matmul, PTX lines 34-68.
-func matmulB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r18 := w.Reg(18)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 34: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 35: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 36: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:36")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 37: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:37")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 38: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:38")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 39: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:39")
-	// PTX line 40: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:40")
-	// PTX line 41: ld.param.u64
-	u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:41")
-	// PTX line 42: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u6)
-	// PTX line 43: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 44: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u7)
-	// PTX line 45: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r11, m, u12)
-	// PTX line 46: cvta.to.global.u64, warp-uniform
-	u13 := uint64(u8)
-	// PTX line 47: cvta.global.u64, warp-uniform
-	u14 := uint64(u13)
-	runtime.Broadcast(r13, m, u14)
-	// PTX line 48: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:48")
-	// PTX line 49: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:49")
-	// PTX line 50: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:50")
-	// PTX line 51: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:51")
-	// PTX line 52: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:52")
-	// PTX line 53: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:53")
-	// PTX line 54: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().Y))
-	// PTX line 55: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().Y))
-	// PTX line 56: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: mov.u32
-				v18 := uint64(uint64(tid1[l]))
-				// 58: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
-				r18[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: mov.u32
-				v18 := uint64(uint64(tid1[l]))
-				// 58: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
-				r18[l] = v19
-			}
-		}
-	}
-	// PTX line 59: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/matmul_2d.ptx:59")
-	// PTX line 60: mov.u32, warp-uniform
-	u20 := uint64(uint64(w.CTAID().X))
-	// PTX line 61: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.NTID().X))
-	// PTX line 62: mul.lo.s32, warp-uniform
-	u22 := uint64(uint32(u20) * uint32(u21))
-	// PTX lines 63, 64: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: mov.u32
-				v23 := uint64(uint64(tid0[l]))
-				// 64: add.s32
-				v24 := uint64(uint32(u22) + uint32(v23))
-				r23[l] = v24
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: mov.u32
-				v23 := uint64(uint64(tid0[l]))
-				// 64: add.s32
-				v24 := uint64(uint32(u22) + uint32(v23))
-				r23[l] = v24
-			}
-		}
-	}
-	// PTX line 65: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/matmul_2d.ptx:65")
-	// PTX line 66: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:66")
-	// PTX line 67: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:67")
-	// PTX lines 68: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: setp.ge.s32
-				c25t := int32(r24[l]) >= int32(r25[l])
-				c25 := c25t
-				c25b0 := uint32(0)
-				if c25 {
-					c25b0 = 1
+// matmulRun runs blocks of kernel matmul for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 34-68; divergent, reconverges at block 8 (b8 ($L__BB0_8))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 34: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 35: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c25b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: setp.ge.s32
-				c25t := int32(r24[l]) >= int32(r25[l])
-				c25 := c25t
-				c25b0 := uint32(0)
-				if c25 {
-					c25b0 = 1
-				}
-				p0 = p0&^(1<<l) | c25b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u5
-	_ = u10
-	_ = u12
-	_ = u14
-}
-
-// matmulB1 runs b1 ($L__BB0_1) of kernel matmul, PTX lines 72-74.
-func matmulB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	// PTX line 72: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:72")
-	// PTX line 73: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:73")
-	// PTX lines 74: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: setp.lt.s32
-				c1t := int32(r26[l]) < int32(r27[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: setp.lt.s32
-				c1t := int32(r26[l]) < int32(r27[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// matmulB3 runs b3 ($L__BB0_3) of kernel matmul, PTX lines 80-82.
-func matmulB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r28 := w.Reg(28)
-	k0 := uint64(0x0)
-	// PTX line 80: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r28, m, u1)
-	// PTX line 81: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:81")
-	// PTX line 82: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/matmul_2d.ptx:82")
-	_ = u1
-}
-
-// matmulB4 runs b4 ($L__BB0_4) of kernel matmul, PTX lines 85-87.
-func matmulB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	// PTX line 85: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:85")
-	// PTX line 86: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:86")
-	// PTX lines 87: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: setp.ge.s32
-				c1t := int32(r29[l]) >= int32(r30[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: setp.ge.s32
-				c1t := int32(r29[l]) >= int32(r30[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// matmulB5 runs b5 ($L__BB0_5) of kernel matmul, PTX lines 91-112.
-func matmulB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	k0 := uint64(0x2)
-	// PTX line 91: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/matmul_2d.ptx:91")
-	// PTX line 92: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:92")
-	// PTX line 93: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:93")
-	// PTX lines 94: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: mul.lo.s32
-				v1 := uint64(uint32(r32[l]) * uint32(r33[l]))
-				r34[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: mul.lo.s32
-				v1 := uint64(uint32(r32[l]) * uint32(r33[l]))
-				r34[l] = v1
-			}
-		}
-	}
-	// PTX line 95: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:95")
-	// PTX lines 96, 97, 98, 99: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: add.s32
-				v2 := uint64(uint32(r34[l]) + uint32(r35[l]))
-				// 97: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 98: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 99: add.s64
-				v5 := uint64(uint64(r31[l]) + uint64(v4))
-				r39[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: add.s32
-				v2 := uint64(uint32(r34[l]) + uint32(r35[l]))
-				// 97: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 98: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 99: add.s64
-				v5 := uint64(uint64(r31[l]) + uint64(v4))
-				r39[l] = v5
-			}
-		}
-	}
-	// PTX line 100: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r40, r39, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:100")
-	// PTX line 101: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/matmul_2d.ptx:101")
-	// PTX line 102: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:102")
-	// PTX lines 103: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 103: mul.lo.s32
-				v6 := uint64(uint32(r35[l]) * uint32(r42[l]))
-				r43[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 103: mul.lo.s32
-				v6 := uint64(uint32(r35[l]) * uint32(r42[l]))
-				r43[l] = v6
-			}
-		}
-	}
-	// PTX line 104: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:104")
-	// PTX lines 105, 106, 107, 108: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: add.s32
-				v7 := uint64(uint32(r43[l]) + uint32(r44[l]))
-				// 106: cvt.s64.s32
-				v8 := uint64(uint64(int32(v7)))
-				// 107: shl.b64
-				v9 := uint64(uint64(v8) << uint32(k0))
-				// 108: add.s64
-				v10 := uint64(uint64(r41[l]) + uint64(v9))
-				r48[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: add.s32
-				v7 := uint64(uint32(r43[l]) + uint32(r44[l]))
-				// 106: cvt.s64.s32
-				v8 := uint64(uint64(int32(v7)))
-				// 107: shl.b64
-				v9 := uint64(uint64(v8) << uint32(k0))
-				// 108: add.s64
-				v10 := uint64(uint64(r41[l]) + uint64(v9))
-				r48[l] = v10
-			}
-		}
-	}
-	// PTX line 109: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r48, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:109")
-	// PTX line 110: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:110")
-	// PTX lines 111: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: fma.rn.f32
-				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r40[l]))), float64(math.Float32frombits(uint32(r49[l]))), float64(math.Float32frombits(uint32(r50[l])))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+				// PTX line 36: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r40[l]), uint32(r49[l]), uint32(r50[l])))
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:36")
 				}
-				r51[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: fma.rn.f32
-				var v11 uint64
-				if v11f := math.FMA(float64(math.Float32frombits(uint32(r40[l]))), float64(math.Float32frombits(uint32(r49[l]))), float64(math.Float32frombits(uint32(r50[l])))); isa.FmaF32Direct(v11f) {
-					v11 = uint64(math.Float32bits(float32(v11f)))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 37: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
 				} else {
-					v11 = uint64(isa.FmaF32RN(uint32(r40[l]), uint32(r49[l]), uint32(r50[l])))
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:37")
 				}
-				r51[l] = v11
-			}
-		}
-	}
-	// PTX line 112: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r51, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:112")
-}
-
-// matmulB6 runs b6 ($L__BB0_6) of kernel matmul, PTX lines 115-117.
-func matmulB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	k0 := uint64(0x1)
-	// PTX line 115: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:115")
-	// PTX lines 116: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: add.s32
-				v1 := uint64(uint32(r52[l]) + uint32(k0))
-				r53[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: add.s32
-				v1 := uint64(uint32(r52[l]) + uint32(k0))
-				r53[l] = v1
-			}
-		}
-	}
-	// PTX line 117: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/matmul_2d.ptx:117")
-}
-
-// matmulB7 runs b7 ($L__BB0_7) of kernel matmul, PTX lines 120-130.
-func matmulB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	r59 := w.Reg(59)
-	r63 := w.Reg(63)
-	k0 := uint64(0x2)
-	// PTX line 120: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:120")
-	// PTX line 121: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/matmul_2d.ptx:121")
-	// PTX line 122: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:122")
-	// PTX line 123: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r57, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:123")
-	// PTX lines 124: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 124: mul.lo.s32
-				v1 := uint64(uint32(r56[l]) * uint32(r57[l]))
-				r58[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 124: mul.lo.s32
-				v1 := uint64(uint32(r56[l]) * uint32(r57[l]))
-				r58[l] = v1
-			}
-		}
-	}
-	// PTX line 125: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r59, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:125")
-	// PTX lines 126, 127, 128, 129: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 126: add.s32
-				v2 := uint64(uint32(r58[l]) + uint32(r59[l]))
-				// 127: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 128: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 129: add.s64
-				v5 := uint64(uint64(r55[l]) + uint64(v4))
-				r63[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 126: add.s32
-				v2 := uint64(uint32(r58[l]) + uint32(r59[l]))
-				// 127: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 128: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 129: add.s64
-				v5 := uint64(uint64(r55[l]) + uint64(v4))
-				r63[l] = v5
-			}
-		}
-	}
-	// PTX line 130: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r54, r63, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/matmul_2d.ptx:130")
-}
-
-// matmulTiledB0 runs b0 of kernel matmul_tiled, PTX lines 158-194.
-func matmulTiledB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x4)
-	// PTX line 158: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 159: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 160: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:160")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 161: ld.param.u32
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:161")
-	runtime.Broadcast(r3, m, u4)
-	// PTX line 162: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:162")
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 163: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:163")
-	// PTX line 164: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:164")
-	// PTX line 165: ld.param.u64
-	u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:165")
-	// PTX line 166: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u6)
-	// PTX line 167: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 168: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u7)
-	// PTX line 169: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r11, m, u12)
-	// PTX line 170: cvta.to.global.u64, warp-uniform
-	u13 := uint64(u8)
-	// PTX line 171: cvta.global.u64, warp-uniform
-	u14 := uint64(u13)
-	runtime.Broadcast(r13, m, u14)
-	// PTX line 172: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:172")
-	// PTX line 173: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:173")
-	// PTX line 174: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:174")
-	// PTX line 175: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:175")
-	// PTX line 176: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:176")
-	// PTX line 177: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:177")
-	// PTX lines 178: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 178: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 178: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 179: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/matmul_2d.ptx:179")
-	// PTX lines 180: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 180: mov.u32
-				v16 := uint64(uint64(tid1[l]))
-				r15[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 180: mov.u32
-				v16 := uint64(uint64(tid1[l]))
-				r15[l] = v16
-			}
-		}
-	}
-	// PTX line 181: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/matmul_2d.ptx:181")
-	// PTX line 182: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().Y))
-	// PTX line 183: shl.b32, warp-uniform
-	u18 := uint64(uint32(u17) << uint32(k2))
-	// PTX line 184: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:184")
-	// PTX lines 185: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 185: add.s32
-				v19 := uint64(uint32(u18) + uint32(r18[l]))
-				r19[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 185: add.s32
-				v19 := uint64(uint32(u18) + uint32(r18[l]))
-				r19[l] = v19
-			}
-		}
-	}
-	// PTX line 186: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:186")
-	// PTX line 187: mov.u32, warp-uniform
-	u20 := uint64(uint64(w.CTAID().X))
-	// PTX line 188: shl.b32, warp-uniform
-	u21 := uint64(uint32(u20) << uint32(k2))
-	// PTX line 189: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:189")
-	// PTX lines 190: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 190: add.s32
-				v22 := uint64(uint32(u21) + uint32(r22[l]))
-				r23[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 190: add.s32
-				v22 := uint64(uint32(u21) + uint32(r22[l]))
-				r23[l] = v22
-			}
-		}
-	}
-	// PTX line 191: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/O0/matmul_2d.ptx:191")
-	// PTX line 192: mov.b32, warp-uniform
-	u23 := uint64(k0)
-	runtime.Broadcast(r24, m, u23)
-	// PTX line 193: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x34, 4, m, "testdata/ptx/O0/matmul_2d.ptx:193")
-	// PTX line 194: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/O0/matmul_2d.ptx:194")
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u5
-	_ = u10
-	_ = u12
-	_ = u14
-	_ = u23
-}
-
-// matmulTiledB1 runs b1 ($L__BB1_1) of kernel matmul_tiled, PTX lines 198-200.
-func matmulTiledB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	// PTX line 198: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:198")
-	// PTX line 199: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:199")
-	// PTX lines 200: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 200: setp.ge.s32
-				c1t := int32(r25[l]) >= int32(r26[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 200: setp.ge.s32
-				c1t := int32(r25[l]) >= int32(r26[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// matmulTiledB2 runs b2 ($L__BB1_2) of kernel matmul_tiled, PTX lines 204-206.
-func matmulTiledB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	// PTX line 204: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:204")
-	// PTX line 205: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:205")
-	// PTX lines 206: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 206: setp.ge.s32
-				c1t := int32(r27[l]) >= int32(r28[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 206: setp.ge.s32
-				c1t := int32(r27[l]) >= int32(r28[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// matmulTiledB3 runs b3 ($L__BB1_3) of kernel matmul_tiled, PTX lines 210-214.
-func matmulTiledB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	// PTX line 210: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:210")
-	// PTX line 211: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:211")
-	// PTX lines 212: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 212: add.s32
-				v1 := uint64(uint32(r29[l]) + uint32(r30[l]))
-				r31[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 212: add.s32
-				v1 := uint64(uint32(r29[l]) + uint32(r30[l]))
-				r31[l] = v1
-			}
-		}
-	}
-	// PTX line 213: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:213")
-	// PTX lines 214: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 214: setp.ge.s32
-				c2t := int32(r31[l]) >= int32(r32[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 214: setp.ge.s32
-				c2t := int32(r31[l]) >= int32(r32[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// matmulTiledB4 runs b4 ($L__BB1_4) of kernel matmul_tiled, PTX lines 218-230.
-func matmulTiledB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	k0 := uint64(0x2)
-	// PTX line 218: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/matmul_2d.ptx:218")
-	// PTX line 219: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:219")
-	// PTX line 220: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:220")
-	// PTX lines 221: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 221: mul.lo.s32
-				v1 := uint64(uint32(r34[l]) * uint32(r35[l]))
-				r36[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 221: mul.lo.s32
-				v1 := uint64(uint32(r34[l]) * uint32(r35[l]))
-				r36[l] = v1
-			}
-		}
-	}
-	// PTX line 222: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r37, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:222")
-	// PTX lines 223: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 223: add.s32
-				v2 := uint64(uint32(r36[l]) + uint32(r37[l]))
-				r38[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 223: add.s32
-				v2 := uint64(uint32(r36[l]) + uint32(r37[l]))
-				r38[l] = v2
-			}
-		}
-	}
-	// PTX line 224: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:224")
-	// PTX lines 225, 226, 227, 228: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 225: add.s32
-				v3 := uint64(uint32(r38[l]) + uint32(r39[l]))
-				// 226: cvt.s64.s32
-				v4 := uint64(uint64(int32(v3)))
-				// 227: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 228: add.s64
-				v6 := uint64(uint64(r33[l]) + uint64(v5))
-				r43[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 225: add.s32
-				v3 := uint64(uint32(r38[l]) + uint32(r39[l]))
-				// 226: cvt.s64.s32
-				v4 := uint64(uint64(int32(v3)))
-				// 227: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 228: add.s64
-				v6 := uint64(uint64(r33[l]) + uint64(v5))
-				r43[l] = v6
-			}
-		}
-	}
-	// PTX line 229: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r44, r43, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:229")
-	// PTX lines 230: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 230: mov.f32
-				v7 := uint64(r44[l])
-				r45[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 230: mov.f32
-				v7 := uint64(r44[l])
-				r45[l] = v7
-			}
-		}
-	}
-}
-
-// matmulTiledB5 runs b5 ($L__BB1_5) of kernel matmul_tiled, PTX lines 233-234.
-func matmulTiledB5(w *runtime.Warp, m uint32) {
-	r45 := w.Reg(45)
-	k0 := uint64(0x0)
-	// PTX line 233: mov.f32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 234: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 234: mov.f32
-				v2 := uint64(u1)
-				r45[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 234: mov.f32
-				v2 := uint64(u1)
-				r45[l] = v2
-			}
-		}
-	}
-}
-
-// matmulTiledB6 runs b6 ($L__BB1_6) of kernel matmul_tiled, PTX lines 237-249.
-func matmulTiledB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r45 := w.Reg(45)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	k0 := uint64(0x6)
-	k1 := uint64(0x0)
-	k2 := uint64(0xe0000000)
-	k3 := uint64(0x2)
-	// PTX lines 237: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 237: mov.f32
-				v1 := uint64(r45[l])
-				r47[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 237: mov.f32
-				v1 := uint64(r45[l])
-				r47[l] = v1
-			}
-		}
-	}
-	// PTX line 238: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x28, 4, 64, m, "testdata/ptx/O0/matmul_2d.ptx:238")
-	// PTX lines 239: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 239: shl.b64
-				v2 := uint64(uint64(r48[l]) << uint32(k0))
-				r49[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 239: shl.b64
-				v2 := uint64(uint64(r48[l]) << uint32(k0))
-				r49[l] = v2
-			}
-		}
-	}
-	// PTX line 240: mov.u64, warp-uniform
-	u3 := uint64(k1)
-	// PTX line 241: cvta.shared.u64, warp-uniform
-	u4 := uint64(uint64(u3 + k2))
-	// PTX lines 242: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 242: add.s64
-				v5 := uint64(uint64(u4) + uint64(r49[l]))
-				r52[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 242: add.s64
-				v5 := uint64(uint64(u4) + uint64(r49[l]))
-				r52[l] = v5
-			}
-		}
-	}
-	// PTX line 243: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/matmul_2d.ptx:243")
-	// PTX lines 244, 245: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 244: shl.b64
-				v6 := uint64(uint64(r53[l]) << uint32(k3))
-				// 245: add.s64
-				v7 := uint64(uint64(r52[l]) + uint64(v6))
-				r55[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 244: shl.b64
-				v6 := uint64(uint64(r53[l]) << uint32(k3))
-				// 245: add.s64
-				v7 := uint64(uint64(r52[l]) + uint64(v6))
-				r55[l] = v7
-			}
-		}
-	}
-	// PTX line 246: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r47, r55, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/matmul_2d.ptx:246")
-	// PTX line 247: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:247")
-	// PTX line 248: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r57, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:248")
-	// PTX lines 249: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 249: setp.ge.s32
-				c8t := int32(r56[l]) >= int32(r57[l])
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p3 = p3&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 249: setp.ge.s32
-				c8t := int32(r56[l]) >= int32(r57[l])
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p3 = p3&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// matmulTiledB7 runs b7 ($L__BB1_7) of kernel matmul_tiled, PTX lines 253-257.
-func matmulTiledB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r58 := w.Reg(58)
-	r59 := w.Reg(59)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	// PTX line 253: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r58, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:253")
-	// PTX line 254: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r59, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:254")
-	// PTX lines 255: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 255: add.s32
-				v1 := uint64(uint32(r58[l]) + uint32(r59[l]))
-				r60[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 255: add.s32
-				v1 := uint64(uint32(r58[l]) + uint32(r59[l]))
-				r60[l] = v1
-			}
-		}
-	}
-	// PTX line 256: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:256")
-	// PTX lines 257: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 257: setp.ge.s32
-				c2t := int32(r60[l]) >= int32(r61[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p4 = p4&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 257: setp.ge.s32
-				c2t := int32(r60[l]) >= int32(r61[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p4 = p4&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// matmulTiledB8 runs b8 ($L__BB1_8) of kernel matmul_tiled, PTX lines 261-273.
-func matmulTiledB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r62 := w.Reg(62)
-	r63 := w.Reg(63)
-	r64 := w.Reg(64)
-	r65 := w.Reg(65)
-	r66 := w.Reg(66)
-	r67 := w.Reg(67)
-	r68 := w.Reg(68)
-	r72 := w.Reg(72)
-	r73 := w.Reg(73)
-	r74 := w.Reg(74)
-	k0 := uint64(0x2)
-	// PTX line 261: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/matmul_2d.ptx:261")
-	// PTX line 262: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r63, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:262")
-	// PTX line 263: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r64, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:263")
-	// PTX lines 264: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 264: add.s32
-				v1 := uint64(uint32(r63[l]) + uint32(r64[l]))
-				r65[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 264: add.s32
-				v1 := uint64(uint32(r63[l]) + uint32(r64[l]))
-				r65[l] = v1
-			}
-		}
-	}
-	// PTX line 265: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r66, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:265")
-	// PTX lines 266: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 266: mul.lo.s32
-				v2 := uint64(uint32(r65[l]) * uint32(r66[l]))
-				r67[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 266: mul.lo.s32
-				v2 := uint64(uint32(r65[l]) * uint32(r66[l]))
-				r67[l] = v2
-			}
-		}
-	}
-	// PTX line 267: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r68, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:267")
-	// PTX lines 268, 269, 270, 271: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 268: add.s32
-				v3 := uint64(uint32(r67[l]) + uint32(r68[l]))
-				// 269: cvt.s64.s32
-				v4 := uint64(uint64(int32(v3)))
-				// 270: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 271: add.s64
-				v6 := uint64(uint64(r62[l]) + uint64(v5))
-				r72[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 268: add.s32
-				v3 := uint64(uint32(r67[l]) + uint32(r68[l]))
-				// 269: cvt.s64.s32
-				v4 := uint64(uint64(int32(v3)))
-				// 270: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				// 271: add.s64
-				v6 := uint64(uint64(r62[l]) + uint64(v5))
-				r72[l] = v6
-			}
-		}
-	}
-	// PTX line 272: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r73, r72, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:272")
-	// PTX lines 273: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 273: mov.f32
-				v7 := uint64(r73[l])
-				r74[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 273: mov.f32
-				v7 := uint64(r73[l])
-				r74[l] = v7
-			}
-		}
-	}
-}
-
-// matmulTiledB9 runs b9 ($L__BB1_9) of kernel matmul_tiled, PTX lines 276-277.
-func matmulTiledB9(w *runtime.Warp, m uint32) {
-	r74 := w.Reg(74)
-	k0 := uint64(0x0)
-	// PTX line 276: mov.f32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 277: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 277: mov.f32
-				v2 := uint64(u1)
-				r74[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 277: mov.f32
-				v2 := uint64(u1)
-				r74[l] = v2
-			}
-		}
-	}
-}
-
-// matmulTiledB10 runs b10 ($L__BB1_10) of kernel matmul_tiled, PTX lines 280-289.
-func matmulTiledB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r74 := w.Reg(74)
-	r76 := w.Reg(76)
-	r77 := w.Reg(77)
-	r78 := w.Reg(78)
-	r81 := w.Reg(81)
-	r82 := w.Reg(82)
-	r84 := w.Reg(84)
-	k0 := uint64(0x6)
-	k1 := uint64(0x400)
-	k2 := uint64(0xe0000000)
-	k3 := uint64(0x2)
-	// PTX lines 280: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 280: mov.f32
-				v1 := uint64(r74[l])
-				r76[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 280: mov.f32
-				v1 := uint64(r74[l])
-				r76[l] = v1
-			}
-		}
-	}
-	// PTX line 281: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r77, r0, 0xffffffffffffffff, 0x28, 4, 64, m, "testdata/ptx/O0/matmul_2d.ptx:281")
-	// PTX lines 282: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 282: shl.b64
-				v2 := uint64(uint64(r77[l]) << uint32(k0))
-				r78[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 282: shl.b64
-				v2 := uint64(uint64(r77[l]) << uint32(k0))
-				r78[l] = v2
-			}
-		}
-	}
-	// PTX line 283: mov.u64, warp-uniform
-	u3 := uint64(k1)
-	// PTX line 284: cvta.shared.u64, warp-uniform
-	u4 := uint64(uint64(u3 + k2))
-	// PTX lines 285: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 285: add.s64
-				v5 := uint64(uint64(u4) + uint64(r78[l]))
-				r81[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 285: add.s64
-				v5 := uint64(uint64(u4) + uint64(r78[l]))
-				r81[l] = v5
-			}
-		}
-	}
-	// PTX line 286: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r82, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/matmul_2d.ptx:286")
-	// PTX lines 287, 288: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 287: shl.b64
-				v6 := uint64(uint64(r82[l]) << uint32(k3))
-				// 288: add.s64
-				v7 := uint64(uint64(r81[l]) + uint64(v6))
-				r84[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 287: shl.b64
-				v6 := uint64(uint64(r82[l]) << uint32(k3))
-				// 288: add.s64
-				v7 := uint64(uint64(r81[l]) + uint64(v6))
-				r84[l] = v7
-			}
-		}
-	}
-	// PTX line 289: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r76, r84, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/matmul_2d.ptx:289")
-}
-
-// matmulTiledB10_1 runs b10 ($L__BB1_10) of kernel matmul_tiled, PTX lines 291-294.
-func matmulTiledB10_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r85 := w.Reg(85)
-	r86 := w.Reg(86)
-	k0 := uint64(0xf)
-	// PTX line 291: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r85, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:291")
-	// PTX line 292: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r86, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:292")
-	// PTX lines 293, 294: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 293: sub.s32
-				v1 := uint64(uint32(r85[l]) - uint32(r86[l]))
-				// 294: setp.gt.s32
-				c2t := int32(v1) > int32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p5 = p5&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 293: sub.s32
-				v1 := uint64(uint32(r85[l]) - uint32(r86[l]))
-				// 294: setp.gt.s32
-				c2t := int32(v1) > int32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p5 = p5&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// matmulTiledB11 runs b11 ($L__BB1_11) of kernel matmul_tiled, PTX lines 298-301.
-func matmulTiledB11(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r88 := w.Reg(88)
-	r89 := w.Reg(89)
-	r91 := w.Reg(91)
-	// PTX line 298: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r88, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:298")
-	// PTX line 299: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r89, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:299")
-	// PTX lines 300, 301: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 300: sub.s32
-				v1 := uint64(uint32(r88[l]) - uint32(r89[l]))
-				// 301: mov.u32
-				v2 := uint64(v1)
-				r91[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 300: sub.s32
-				v1 := uint64(uint32(r88[l]) - uint32(r89[l]))
-				// 301: mov.u32
-				v2 := uint64(v1)
-				r91[l] = v2
-			}
-		}
-	}
-}
-
-// matmulTiledB12 runs b12 ($L__BB1_12) of kernel matmul_tiled, PTX lines 304-305.
-func matmulTiledB12(w *runtime.Warp, m uint32) {
-	r91 := w.Reg(91)
-	k0 := uint64(0x10)
-	// PTX line 304: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 305: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 305: mov.u32
-				v2 := uint64(u1)
-				r91[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 305: mov.u32
-				v2 := uint64(u1)
-				r91[l] = v2
-			}
-		}
-	}
-}
-
-// matmulTiledB13 runs b13 ($L__BB1_13) of kernel matmul_tiled, PTX lines 308-311.
-func matmulTiledB13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r91 := w.Reg(91)
-	r93 := w.Reg(93)
-	r94 := w.Reg(94)
-	k0 := uint64(0x0)
-	// PTX lines 308: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 308: mov.u32
-				v1 := uint64(r91[l])
-				r93[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 308: mov.u32
-				v1 := uint64(r91[l])
-				r93[l] = v1
-			}
-		}
-	}
-	// PTX line 309: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r93, r0, 0xffffffffffffffff, 0x3c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:309")
-	// PTX line 310: mov.b32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r94, m, u2)
-	// PTX line 311: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r94, r0, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/matmul_2d.ptx:311")
-	_ = u2
-}
-
-// matmulTiledB14 runs b14 ($L__BB1_14) of kernel matmul_tiled, PTX lines 315-317.
-func matmulTiledB14(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r95 := w.Reg(95)
-	r96 := w.Reg(96)
-	// PTX line 315: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r95, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:315")
-	// PTX line 316: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r96, r0, 0xffffffffffffffff, 0x3c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:316")
-	// PTX lines 317: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 317: setp.ge.s32
-				c1t := int32(r95[l]) >= int32(r96[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 317: setp.ge.s32
-				c1t := int32(r95[l]) >= int32(r96[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// matmulTiledB15 runs b15 ($L__BB1_15) of kernel matmul_tiled, PTX lines 321-340.
-func matmulTiledB15(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r97 := w.Reg(97)
-	r98 := w.Reg(98)
-	r101 := w.Reg(101)
-	r102 := w.Reg(102)
-	r104 := w.Reg(104)
-	r105 := w.Reg(105)
-	r106 := w.Reg(106)
-	r109 := w.Reg(109)
-	r110 := w.Reg(110)
-	r112 := w.Reg(112)
-	r113 := w.Reg(113)
-	r114 := w.Reg(114)
-	r115 := w.Reg(115)
-	k0 := uint64(0x6)
-	k1 := uint64(0x0)
-	k2 := uint64(0xe0000000)
-	k3 := uint64(0x2)
-	k4 := uint64(0x400)
-	// PTX line 321: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r97, r0, 0xffffffffffffffff, 0x28, 4, 64, m, "testdata/ptx/O0/matmul_2d.ptx:321")
-	// PTX lines 322: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 322: shl.b64
-				v1 := uint64(uint64(r97[l]) << uint32(k0))
-				r98[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 322: shl.b64
-				v1 := uint64(uint64(r97[l]) << uint32(k0))
-				r98[l] = v1
-			}
-		}
-	}
-	// PTX line 323: mov.u64, warp-uniform
-	u2 := uint64(k1)
-	// PTX line 324: cvta.shared.u64, warp-uniform
-	u3 := uint64(uint64(u2 + k2))
-	// PTX lines 325: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 325: add.s64
-				v4 := uint64(uint64(u3) + uint64(r98[l]))
-				r101[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 325: add.s64
-				v4 := uint64(uint64(u3) + uint64(r98[l]))
-				r101[l] = v4
-			}
-		}
-	}
-	// PTX line 326: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r102, r0, 0xffffffffffffffff, 0x40, 4, 64, m, "testdata/ptx/O0/matmul_2d.ptx:326")
-	// PTX lines 327, 328: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 327: shl.b64
-				v5 := uint64(uint64(r102[l]) << uint32(k3))
-				// 328: add.s64
-				v6 := uint64(uint64(r101[l]) + uint64(v5))
-				r104[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 327: shl.b64
-				v5 := uint64(uint64(r102[l]) << uint32(k3))
-				// 328: add.s64
-				v6 := uint64(uint64(r101[l]) + uint64(v5))
-				r104[l] = v6
-			}
-		}
-	}
-	// PTX line 329: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r105, r104, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:329")
-	// PTX lines 330: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 330: shl.b64
-				v7 := uint64(uint64(r102[l]) << uint32(k0))
-				r106[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 330: shl.b64
-				v7 := uint64(uint64(r102[l]) << uint32(k0))
-				r106[l] = v7
-			}
-		}
-	}
-	// PTX line 331: mov.u64, warp-uniform
-	u8 := uint64(k4)
-	// PTX line 332: cvta.shared.u64, warp-uniform
-	u9 := uint64(uint64(u8 + k2))
-	// PTX lines 333: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 333: add.s64
-				v10 := uint64(uint64(u9) + uint64(r106[l]))
-				r109[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 333: add.s64
-				v10 := uint64(uint64(u9) + uint64(r106[l]))
-				r109[l] = v10
-			}
-		}
-	}
-	// PTX line 334: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r110, r0, 0xffffffffffffffff, 0x24, 4, 64, m, "testdata/ptx/O0/matmul_2d.ptx:334")
-	// PTX lines 335, 336: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 335: shl.b64
-				v11 := uint64(uint64(r110[l]) << uint32(k3))
-				// 336: add.s64
-				v12 := uint64(uint64(r109[l]) + uint64(v11))
-				r112[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 335: shl.b64
-				v11 := uint64(uint64(r110[l]) << uint32(k3))
-				// 336: add.s64
-				v12 := uint64(uint64(r109[l]) + uint64(v11))
-				r112[l] = v12
-			}
-		}
-	}
-	// PTX line 337: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r113, r112, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:337")
-	// PTX line 338: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r114, r0, 0xffffffffffffffff, 0x34, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:338")
-	// PTX lines 339: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 339: fma.rn.f32
-				var v13 uint64
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(r113[l]))), float64(math.Float32frombits(uint32(r114[l])))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
+				// PTX line 38: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
 				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(r113[l]), uint32(r114[l])))
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:38")
 				}
-				r115[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 339: fma.rn.f32
-				var v13 uint64
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(r113[l]))), float64(math.Float32frombits(uint32(r114[l])))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 39: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
 				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(r113[l]), uint32(r114[l])))
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:39")
 				}
-				r115[l] = v13
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 40: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:40")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 41: ld.param.u64
+				var u8 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:41")
+				}
+				// PTX line 42: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u6)
+				// PTX line 43: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX line 44: cvta.to.global.u64, warp-uniform
+				u11 := uint64(u7)
+				// PTX line 45: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX line 46: cvta.to.global.u64, warp-uniform
+				u13 := uint64(u8)
+				// PTX line 47: cvta.global.u64, warp-uniform
+				u14 := uint64(u13)
+				// PTX lines 48: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: st.u64
+							s15 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u14)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: st.u64
+							s15 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u14)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:48")
+							}
+						}
+					}
+				}
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.u64
+							s16 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u12)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.u64
+							s16 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u12)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:49")
+							}
+						}
+					}
+				}
+				// PTX lines 50: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: st.u64
+							s17 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u10)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: st.u64
+							s17 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u10)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:50")
+							}
+						}
+					}
+				}
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(u5)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(u5)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:51")
+							}
+						}
+					}
+				}
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.u32
+							s19 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(u4)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.u32
+							s19 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(u4)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:52")
+							}
+						}
+					}
+				}
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.u32
+							s20 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.u32
+							s20 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
+							}
+						}
+					}
+				}
+				// PTX line 54: mov.u32, warp-uniform
+				u21 := uint64(uint64(w.CTAID().Y))
+				// PTX line 55: mov.u32, warp-uniform
+				u22 := uint64(uint64(w.NTID().Y))
+				// PTX line 56: mul.lo.s32, warp-uniform
+				u23 := uint64(uint32(u21) * uint32(u22))
+				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+				{
+					tid1 := &w.Tid[1]
+					s26w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: mov.u32
+							v24 := uint64(uint64(tid1[l]))
+							// 58: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 59: st.u32
+							s26 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: mov.u32
+							v24 := uint64(uint64(tid1[l]))
+							// 58: add.s32
+							v25 := uint64(uint32(u23) + uint32(v24))
+							// 59: st.u32
+							s26 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+							}
+							s26v := uint64(v25)
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+							}
+						}
+					}
+				}
+				// PTX line 60: mov.u32, warp-uniform
+				u27 := uint64(uint64(w.CTAID().X))
+				// PTX line 61: mov.u32, warp-uniform
+				u28 := uint64(uint64(w.NTID().X))
+				// PTX line 62: mul.lo.s32, warp-uniform
+				u29 := uint64(uint32(u27) * uint32(u28))
+				// PTX lines 63, 64, 65: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s32w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: mov.u32
+							v30 := uint64(uint64(tid0[l]))
+							// 64: add.s32
+							v31 := uint64(uint32(u29) + uint32(v30))
+							// 65: st.u32
+							s32 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+							}
+							s32v := uint64(v31)
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: mov.u32
+							v30 := uint64(uint64(tid0[l]))
+							// 64: add.s32
+							v31 := uint64(uint32(u29) + uint32(v30))
+							// 65: st.u32
+							s32 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
+							}
+							s32v := uint64(v31)
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGeneric, s32, 4, s32v, l, "testdata/ptx/O0/matmul_2d.ptx:65")
+							}
+						}
+					}
+				}
+				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v33aw := w.Window(8)
+					v34aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: ld.u32
+							v33a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+							}
+							var v33 uint64
+							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+								v33 = runtime.Load32(v33aw.Mem, v33ao)
+							} else {
+								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+								if !v33ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
+									continue
+								}
+								v33 = v33x
+							}
+							// 67: ld.u32
+							v34a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+								v34 = runtime.Load32(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+								if !v34ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
+									continue
+								}
+								v34 = v34x
+							}
+							// 68: setp.ge.s32
+							c35t := int32(v33) >= int32(v34)
+							c35 := c35t
+							c35b0 := uint32(0)
+							if c35 {
+								c35b0 = 1
+							}
+							p0 = p0&^(1<<l) | c35b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: ld.u32
+							v33a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+							}
+							var v33 uint64
+							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+								v33 = runtime.Load32(v33aw.Mem, v33ao)
+							} else {
+								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+								if !v33ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/matmul_2d.ptx:66")
+									continue
+								}
+								v33 = v33x
+							}
+							// 67: ld.u32
+							v34a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+								v34 = runtime.Load32(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+								if !v34ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/matmul_2d.ptx:67")
+									continue
+								}
+								v34 = v34x
+							}
+							// 68: setp.ge.s32
+							c35t := int32(v33) >= int32(v34)
+							c35 := c35t
+							c35b0 := uint32(0)
+							if c35 {
+								c35b0 = 1
+							}
+							p0 = p0&^(1<<l) | c35b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 72, 73, 74: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(10)
+					v2aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: ld.u32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							// 73: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
+									continue
+								}
+								v2 = v2x
+							}
+							// 74: setp.lt.s32
+							c3t := int32(v1) < int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: ld.u32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:72")
+									continue
+								}
+								v1 = v1x
+							}
+							// 73: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:73")
+									continue
+								}
+								v2 = v2x
+							}
+							// 74: setp.lt.s32
+							c3t := int32(v1) < int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB0_2), PTX line 77
+			next = 8
+		case 3:
+			// b3 ($L__BB0_3), PTX lines 80-82
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 80: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 81: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: st.u32
+							s2 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: st.u32
+							s2 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:81")
+							}
+						}
+					}
+				}
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(u1)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(u1)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:82")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(14)
+					v2aw := w.Window(15)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
+									continue
+								}
+								v1 = v1x
+							}
+							// 86: ld.u32
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
+									continue
+								}
+								v2 = v2x
+							}
+							// 87: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:85")
+									continue
+								}
+								v1 = v1x
+							}
+							// 86: ld.u32
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:86")
+									continue
+								}
+								v2 = v2x
+							}
+							// 87: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB0_5), PTX lines 91-112
+			{
+				r0 := w.Reg(0)
+				r51 := w.Reg(51)
+				k0 := uint64(0x2)
+				// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(16)
+					v2aw := w.Window(17)
+					v3aw := w.Window(18)
+					v5aw := w.Window(19)
+					v10aw := w.Window(20)
+					v11aw := w.Window(21)
+					v12aw := w.Window(22)
+					v14aw := w.Window(23)
+					v19aw := w.Window(24)
+					v20aw := w.Window(25)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
+									continue
+								}
+								v1 = v1x
+							}
+							// 92: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
+									continue
+								}
+								v2 = v2x
+							}
+							// 93: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
+									continue
+								}
+								v3 = v3x
+							}
+							// 94: mul.lo.s32
+							v4 := uint64(uint32(v2) * uint32(v3))
+							// 95: ld.u32
+							v5a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
+									continue
+								}
+								v5 = v5x
+							}
+							// 96: add.s32
+							v6 := uint64(uint32(v4) + uint32(v5))
+							// 97: cvt.s64.s32
+							v7 := uint64(uint64(int32(v6)))
+							// 98: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k0))
+							// 99: add.s64
+							v9 := uint64(uint64(v1) + uint64(v8))
+							// 100: ld.f32
+							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
+									continue
+								}
+								v10 = v10x
+							}
+							// 101: ld.u64
+							v11a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
+									continue
+								}
+								v11 = v11x
+							}
+							// 102: ld.u32
+							v12a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
+									continue
+								}
+								v12 = v12x
+							}
+							// 103: mul.lo.s32
+							v13 := uint64(uint32(v5) * uint32(v12))
+							// 104: ld.u32
+							v14a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
+									continue
+								}
+								v14 = v14x
+							}
+							// 105: add.s32
+							v15 := uint64(uint32(v13) + uint32(v14))
+							// 106: cvt.s64.s32
+							v16 := uint64(uint64(int32(v15)))
+							// 107: shl.b64
+							v17 := uint64(uint64(v16) << uint32(k0))
+							// 108: add.s64
+							v18 := uint64(uint64(v11) + uint64(v17))
+							// 109: ld.f32
+							v19a := uint64(v18) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
+									continue
+								}
+								v19 = v19x
+							}
+							// 110: ld.f32
+							v20a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
+									continue
+								}
+								v20 = v20x
+							}
+							// 111: fma.rn.f32
+							var v21 uint64
+							if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
+								v21 = uint64(math.Float32bits(float32(v21f)))
+							} else {
+								v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
+							}
+							r51[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:91")
+									continue
+								}
+								v1 = v1x
+							}
+							// 92: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:92")
+									continue
+								}
+								v2 = v2x
+							}
+							// 93: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:93")
+									continue
+								}
+								v3 = v3x
+							}
+							// 94: mul.lo.s32
+							v4 := uint64(uint32(v2) * uint32(v3))
+							// 95: ld.u32
+							v5a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:95")
+									continue
+								}
+								v5 = v5x
+							}
+							// 96: add.s32
+							v6 := uint64(uint32(v4) + uint32(v5))
+							// 97: cvt.s64.s32
+							v7 := uint64(uint64(int32(v6)))
+							// 98: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k0))
+							// 99: add.s64
+							v9 := uint64(uint64(v1) + uint64(v8))
+							// 100: ld.f32
+							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
+								if !v10ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/matmul_2d.ptx:100")
+									continue
+								}
+								v10 = v10x
+							}
+							// 101: ld.u64
+							v11a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 8)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
+								if !v11ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/matmul_2d.ptx:101")
+									continue
+								}
+								v11 = v11x
+							}
+							// 102: ld.u32
+							v12a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(6, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:102")
+									continue
+								}
+								v12 = v12x
+							}
+							// 103: mul.lo.s32
+							v13 := uint64(uint32(v5) * uint32(v12))
+							// 104: ld.u32
+							v14a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(7, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:104")
+									continue
+								}
+								v14 = v14x
+							}
+							// 105: add.s32
+							v15 := uint64(uint32(v13) + uint32(v14))
+							// 106: cvt.s64.s32
+							v16 := uint64(uint64(int32(v15)))
+							// 107: shl.b64
+							v17 := uint64(uint64(v16) << uint32(k0))
+							// 108: add.s64
+							v18 := uint64(uint64(v11) + uint64(v17))
+							// 109: ld.f32
+							v19a := uint64(v18) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(8, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/matmul_2d.ptx:109")
+									continue
+								}
+								v19 = v19x
+							}
+							// 110: ld.f32
+							v20a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(9, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/matmul_2d.ptx:110")
+									continue
+								}
+								v20 = v20x
+							}
+							// 111: fma.rn.f32
+							var v21 uint64
+							if v21f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))); isa.FmaF32Direct(v21f) {
+								v21 = uint64(math.Float32bits(float32(v21f)))
+							} else {
+								v21 = uint64(isa.FmaF32RN(uint32(v10), uint32(v19), uint32(v20)))
+							}
+							r51[l] = v21
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 112: lane-local, one loop over the lanes
+				{
+					s22w := w.Window(26)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: st.f32
+							s22 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(r51[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: st.f32
+							s22 := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(r51[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:112")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b6 ($L__BB0_6), PTX lines 115-117
+			{
+				r0 := w.Reg(0)
+				r53 := w.Reg(53)
+				k0 := uint64(0x1)
+				// PTX lines 115, 116: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(27)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
+									continue
+								}
+								v1 = v1x
+							}
+							// 116: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r53[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:115")
+									continue
+								}
+								v1 = v1x
+							}
+							// 116: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r53[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 117: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(28)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r53[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: st.u32
+							s3 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r53[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:117")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 7:
+			// b7 ($L__BB0_7), PTX lines 120-130
+			{
+				r0 := w.Reg(0)
+				r54 := w.Reg(54)
+				r63 := w.Reg(63)
+				k0 := uint64(0x2)
+				// PTX lines 120, 121, 122, 123, 124, 125, 126, 127, 128, 129: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(29)
+					v2aw := w.Window(30)
+					v3aw := w.Window(31)
+					v4aw := w.Window(32)
+					v6aw := w.Window(33)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 120: ld.f32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
+									continue
+								}
+								v1 = v1x
+							}
+							r54[l] = v1
+							// 121: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
+									continue
+								}
+								v2 = v2x
+							}
+							// 122: ld.u32
+							v3a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
+									continue
+								}
+								v3 = v3x
+							}
+							// 123: ld.u32
+							v4a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
+									continue
+								}
+								v4 = v4x
+							}
+							// 124: mul.lo.s32
+							v5 := uint64(uint32(v3) * uint32(v4))
+							// 125: ld.u32
+							v6a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
+									continue
+								}
+								v6 = v6x
+							}
+							// 126: add.s32
+							v7 := uint64(uint32(v5) + uint32(v6))
+							// 127: cvt.s64.s32
+							v8 := uint64(uint64(int32(v7)))
+							// 128: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 129: add.s64
+							v10 := uint64(uint64(v2) + uint64(v9))
+							r63[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 120: ld.f32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:120")
+									continue
+								}
+								v1 = v1x
+							}
+							r54[l] = v1
+							// 121: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:121")
+									continue
+								}
+								v2 = v2x
+							}
+							// 122: ld.u32
+							v3a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:122")
+									continue
+								}
+								v3 = v3x
+							}
+							// 123: ld.u32
+							v4a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:123")
+									continue
+								}
+								v4 = v4x
+							}
+							// 124: mul.lo.s32
+							v5 := uint64(uint32(v3) * uint32(v4))
+							// 125: ld.u32
+							v6a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:125")
+									continue
+								}
+								v6 = v6x
+							}
+							// 126: add.s32
+							v7 := uint64(uint32(v5) + uint32(v6))
+							// 127: cvt.s64.s32
+							v8 := uint64(uint64(int32(v7)))
+							// 128: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 129: add.s64
+							v10 := uint64(uint64(v2) + uint64(v9))
+							r63[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(34)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: st.f32
+							s11 := uint64(r63[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r54[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: st.f32
+							s11 := uint64(r63[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r54[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:130")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b8 ($L__BB0_8), PTX line 132; ret
+			next = 12
+		case 9:
+			// b9, PTX line 69
+			next = 1
+		case 10:
+			// b10, PTX line 75
+			next = 2
+		case 11:
+			// b11, PTX line 88
+			next = 5
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 340: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r115, r0, 0xffffffffffffffff, 0x34, 4, m, "testdata/ptx/O0/matmul_2d.ptx:340")
 }
 
-// matmulTiledB16 runs b16 ($L__BB1_16) of kernel matmul_tiled, PTX lines 343-345.
-func matmulTiledB16(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r116 := w.Reg(116)
-	r117 := w.Reg(117)
-	k0 := uint64(0x1)
-	// PTX line 343: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r116, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:343")
-	// PTX lines 344: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 344: add.s32
-				v1 := uint64(uint32(r116[l]) + uint32(k0))
-				r117[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 344: add.s32
-				v1 := uint64(uint32(r116[l]) + uint32(k0))
-				r117[l] = v1
-			}
-		}
-	}
-	// PTX line 345: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r117, r0, 0xffffffffffffffff, 0x40, 4, m, "testdata/ptx/O0/matmul_2d.ptx:345")
-}
-
-// matmulTiledB18 runs b18 ($L__BB1_18) of kernel matmul_tiled, PTX lines 351-353.
-func matmulTiledB18(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r118 := w.Reg(118)
-	r119 := w.Reg(119)
-	k0 := uint64(0x10)
-	// PTX line 351: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r118, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:351")
-	// PTX lines 352: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 352: add.s32
-				v1 := uint64(uint32(r118[l]) + uint32(k0))
-				r119[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 352: add.s32
-				v1 := uint64(uint32(r118[l]) + uint32(k0))
-				r119[l] = v1
-			}
-		}
-	}
-	// PTX line 353: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r119, r0, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/O0/matmul_2d.ptx:353")
-}
-
-// matmulTiledB19 runs b19 ($L__BB1_19) of kernel matmul_tiled, PTX lines 356-358.
-func matmulTiledB19(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r120 := w.Reg(120)
-	r121 := w.Reg(121)
-	// PTX line 356: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r120, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:356")
-	// PTX line 357: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r121, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:357")
-	// PTX lines 358: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 358: setp.ge.s32
-				c1t := int32(r120[l]) >= int32(r121[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// matmulTiledRun runs blocks of kernel matmul_tiled for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 158-194
+			{
+				r0 := w.Reg(0)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r19 := w.Reg(19)
+				r23 := w.Reg(23)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x4)
+				// PTX line 158: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 159: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 358: setp.ge.s32
-				c1t := int32(r120[l]) >= int32(r121[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 160: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:160")
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// matmulTiledB20 runs b20 ($L__BB1_20) of kernel matmul_tiled, PTX lines 362-364.
-func matmulTiledB20(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r122 := w.Reg(122)
-	r123 := w.Reg(123)
-	// PTX line 362: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r122, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:362")
-	// PTX line 363: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r123, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:363")
-	// PTX lines 364: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 364: setp.ge.s32
-				c1t := int32(r122[l]) >= int32(r123[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 364: setp.ge.s32
-				c1t := int32(r122[l]) >= int32(r123[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 161: ld.param.u32
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:161")
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 162: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:162")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 163: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:163")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 164: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:164")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 165: ld.param.u64
+				var u8 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:165")
+				}
+				// PTX line 166: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u6)
+				// PTX line 167: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX line 168: cvta.to.global.u64, warp-uniform
+				u11 := uint64(u7)
+				// PTX line 169: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX line 170: cvta.to.global.u64, warp-uniform
+				u13 := uint64(u8)
+				// PTX line 171: cvta.global.u64, warp-uniform
+				u14 := uint64(u13)
+				// PTX lines 172: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(35)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 172: st.u64
+							s15 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u14)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 172: st.u64
+							s15 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
+							s15v := uint64(u14)
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
+								runtime.Store64(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 8, s15v, l, "testdata/ptx/O0/matmul_2d.ptx:172")
+							}
+						}
+					}
+				}
+				// PTX lines 173: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: st.u64
+							s16 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u12)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: st.u64
+							s16 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
+							s16v := uint64(u12)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
+								runtime.Store64(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/matmul_2d.ptx:173")
+							}
+						}
+					}
+				}
+				// PTX lines 174: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(37)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: st.u64
+							s17 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u10)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: st.u64
+							s17 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(u10)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/matmul_2d.ptx:174")
+							}
+						}
+					}
+				}
+				// PTX lines 175: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(38)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(u5)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(u5)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/matmul_2d.ptx:175")
+							}
+						}
+					}
+				}
+				// PTX lines 176: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(39)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: st.u32
+							s19 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(u4)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: st.u32
+							s19 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(u4)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/matmul_2d.ptx:176")
+							}
+						}
+					}
+				}
+				// PTX lines 177, 178: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s20w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 177: st.u32
+							s20 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
+							}
+							// 178: mov.u32
+							v21 := uint64(uint64(tid0[l]))
+							r14[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 177: st.u32
+							s20 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(u3)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:177")
+							}
+							// 178: mov.u32
+							v21 := uint64(uint64(tid0[l]))
+							r14[l] = v21
+						}
+					}
+				}
+				// PTX lines 179, 180: lane-local, one loop over the lanes
+				{
+					tid1 := &w.Tid[1]
+					s22w := w.Window(41)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 179: st.u32
+							s22 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(r14[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
+							}
+							// 180: mov.u32
+							v23 := uint64(uint64(tid1[l]))
+							r15[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 179: st.u32
+							s22 := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(r14[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/matmul_2d.ptx:179")
+							}
+							// 180: mov.u32
+							v23 := uint64(uint64(tid1[l]))
+							r15[l] = v23
+						}
+					}
+				}
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					s24w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: st.u32
+							s24 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+							}
+							s24v := uint64(r15[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: st.u32
+							s24 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+							}
+							s24v := uint64(r15[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/matmul_2d.ptx:181")
+							}
+						}
+					}
+				}
+				// PTX line 182: mov.u32, warp-uniform
+				u25 := uint64(uint64(w.CTAID().Y))
+				// PTX line 183: shl.b32, warp-uniform
+				u26 := uint64(uint32(u25) << uint32(k2))
+				// PTX lines 184, 185: lane-local, one loop over the lanes
+				{
+					v27aw := w.Window(43)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: ld.u32
+							v27a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
+									continue
+								}
+								v27 = v27x
+							}
+							// 185: add.s32
+							v28 := uint64(uint32(u26) + uint32(v27))
+							r19[l] = v28
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: ld.u32
+							v27a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/matmul_2d.ptx:184")
+									continue
+								}
+								v27 = v27x
+							}
+							// 185: add.s32
+							v28 := uint64(uint32(u26) + uint32(v27))
+							r19[l] = v28
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 186: lane-local, one loop over the lanes
+				{
+					s29w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: st.u32
+							s29 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+							}
+							s29v := uint64(r19[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: st.u32
+							s29 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+							}
+							s29v := uint64(r19[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/matmul_2d.ptx:186")
+							}
+						}
+					}
+				}
+				// PTX line 187: mov.u32, warp-uniform
+				u30 := uint64(uint64(w.CTAID().X))
+				// PTX line 188: shl.b32, warp-uniform
+				u31 := uint64(uint32(u30) << uint32(k2))
+				// PTX lines 189, 190: lane-local, one loop over the lanes
+				{
+					v32aw := w.Window(45)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 189: ld.u32
+							v32a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
+									continue
+								}
+								v32 = v32x
+							}
+							// 190: add.s32
+							v33 := uint64(uint32(u31) + uint32(v32))
+							r23[l] = v33
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 189: ld.u32
+							v32a := uint64(u2) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/matmul_2d.ptx:189")
+									continue
+								}
+								v32 = v32x
+							}
+							// 190: add.s32
+							v33 := uint64(uint32(u31) + uint32(v32))
+							r23[l] = v33
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 191: lane-local, one loop over the lanes
+				{
+					s34w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 191: st.u32
+							s34 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+							}
+							s34v := uint64(r23[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 191: st.u32
+							s34 := uint64(u2) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
+							}
+							s34v := uint64(r23[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGeneric, s34, 4, s34v, l, "testdata/ptx/O0/matmul_2d.ptx:191")
+							}
+						}
+					}
+				}
+				// PTX line 192: mov.b32, warp-uniform
+				u35 := uint64(k0)
+				// PTX lines 193: lane-local, one loop over the lanes
+				{
+					s36w := w.Window(47)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 193: st.u32
+							s36 := uint64(u2) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+							}
+							s36v := uint64(u35)
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 193: st.u32
+							s36 := uint64(u2) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s36, 4)
+							}
+							s36v := uint64(u35)
+							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+								runtime.Store32(s36w.Mem, s36o, s36v)
+							} else {
+								w.StoreLane(s36w, runtime.SpaceGeneric, s36, 4, s36v, l, "testdata/ptx/O0/matmul_2d.ptx:193")
+							}
+						}
+					}
+				}
+				// PTX lines 194: lane-local, one loop over the lanes
+				{
+					s37w := w.Window(48)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: st.u32
+							s37 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+							}
+							s37v := uint64(u35)
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+								runtime.Store32(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: st.u32
+							s37 := uint64(u2) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s37, 4)
+							}
+							s37v := uint64(u35)
+							if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+								runtime.Store32(s37w.Mem, s37o, s37v)
+							} else {
+								w.StoreLane(s37w, runtime.SpaceGeneric, s37, 4, s37v, l, "testdata/ptx/O0/matmul_2d.ptx:194")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 198, 199, 200: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v1aw := w.Window(49)
+					v2aw := w.Window(50)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 198: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
+									continue
+								}
+								v1 = v1x
+							}
+							// 199: ld.u32
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
+									continue
+								}
+								v2 = v2x
+							}
+							// 200: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 198: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:198")
+									continue
+								}
+								v1 = v1x
+							}
+							// 199: ld.u32
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:199")
+									continue
+								}
+								v2 = v2x
+							}
+							// 200: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 21
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 204, 205, 206: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(51)
+					v2aw := w.Window(52)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
+									continue
+								}
+								v1 = v1x
+							}
+							// 205: ld.u32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
+									continue
+								}
+								v2 = v2x
+							}
+							// 206: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:204")
+									continue
+								}
+								v1 = v1x
+							}
+							// 205: ld.u32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:205")
+									continue
+								}
+								v2 = v2x
+							}
+							// 206: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 210, 211, 212, 213, 214: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(53)
+					v2aw := w.Window(54)
+					v4aw := w.Window(55)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 210: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
+									continue
+								}
+								v1 = v1x
+							}
+							// 211: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
+									continue
+								}
+								v2 = v2x
+							}
+							// 212: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							// 213: ld.u32
+							v4a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
+									continue
+								}
+								v4 = v4x
+							}
+							// 214: setp.ge.s32
+							c5t := int32(v3) >= int32(v4)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p2 = p2&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 210: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:210")
+									continue
+								}
+								v1 = v1x
+							}
+							// 211: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:211")
+									continue
+								}
+								v2 = v2x
+							}
+							// 212: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							// 213: ld.u32
+							v4a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:213")
+									continue
+								}
+								v4 = v4x
+							}
+							// 214: setp.ge.s32
+							c5t := int32(v3) >= int32(v4)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p2 = p2&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_4), PTX lines 218-230
+			{
+				r0 := w.Reg(0)
+				r45 := w.Reg(45)
+				k0 := uint64(0x2)
+				// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(56)
+					v2aw := w.Window(57)
+					v3aw := w.Window(58)
+					v5aw := w.Window(59)
+					v7aw := w.Window(60)
+					v12aw := w.Window(61)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 218: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
+									continue
+								}
+								v1 = v1x
+							}
+							// 219: ld.u32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
+									continue
+								}
+								v2 = v2x
+							}
+							// 220: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
+									continue
+								}
+								v3 = v3x
+							}
+							// 221: mul.lo.s32
+							v4 := uint64(uint32(v2) * uint32(v3))
+							// 222: ld.u32
+							v5a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
+									continue
+								}
+								v5 = v5x
+							}
+							// 223: add.s32
+							v6 := uint64(uint32(v4) + uint32(v5))
+							// 224: ld.u32
+							v7a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
+									continue
+								}
+								v7 = v7x
+							}
+							// 225: add.s32
+							v8 := uint64(uint32(v6) + uint32(v7))
+							// 226: cvt.s64.s32
+							v9 := uint64(uint64(int32(v8)))
+							// 227: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							// 228: add.s64
+							v11 := uint64(uint64(v1) + uint64(v10))
+							// 229: ld.f32
+							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
+									continue
+								}
+								v12 = v12x
+							}
+							// 230: mov.f32
+							v13 := uint64(v12)
+							r45[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 218: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:218")
+									continue
+								}
+								v1 = v1x
+							}
+							// 219: ld.u32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:219")
+									continue
+								}
+								v2 = v2x
+							}
+							// 220: ld.u32
+							v3a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:220")
+									continue
+								}
+								v3 = v3x
+							}
+							// 221: mul.lo.s32
+							v4 := uint64(uint32(v2) * uint32(v3))
+							// 222: ld.u32
+							v5a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:222")
+									continue
+								}
+								v5 = v5x
+							}
+							// 223: add.s32
+							v6 := uint64(uint32(v4) + uint32(v5))
+							// 224: ld.u32
+							v7a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:224")
+									continue
+								}
+								v7 = v7x
+							}
+							// 225: add.s32
+							v8 := uint64(uint32(v6) + uint32(v7))
+							// 226: cvt.s64.s32
+							v9 := uint64(uint64(int32(v8)))
+							// 227: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							// 228: add.s64
+							v11 := uint64(uint64(v1) + uint64(v10))
+							// 229: ld.f32
+							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:229")
+									continue
+								}
+								v12 = v12x
+							}
+							// 230: mov.f32
+							v13 := uint64(v12)
+							r45[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 5:
+			// b5 ($L__BB1_5), PTX lines 233-234
+			{
+				r45 := w.Reg(45)
+				k0 := uint64(0x0)
+				// PTX line 233: mov.f32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 234: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: mov.f32
+							v2 := uint64(u1)
+							r45[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: mov.f32
+							v2 := uint64(u1)
+							r45[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b6 ($L__BB1_6), PTX lines 237-249; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+			{
+				r0 := w.Reg(0)
+				r45 := w.Reg(45)
+				r47 := w.Reg(47)
+				r49 := w.Reg(49)
+				r55 := w.Reg(55)
+				k0 := uint64(0x6)
+				k1 := uint64(0x0)
+				k2 := uint64(0xe0000000)
+				k3 := uint64(0x2)
+				// PTX lines 237, 238, 239: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(62)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 237: mov.f32
+							v1 := uint64(r45[l])
+							r47[l] = v1
+							// 238: ld.s32
+							v2a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 239: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							r49[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 237: mov.f32
+							v1 := uint64(r45[l])
+							r47[l] = v1
+							// 238: ld.s32
+							v2a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 239: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							r49[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 240: mov.u64, warp-uniform
+				u4 := uint64(k1)
+				// PTX line 241: cvta.shared.u64, warp-uniform
+				u5 := uint64(uint64(u4 + k2))
+				// PTX lines 242, 243, 244, 245: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(63)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 242: add.s64
+							v6 := uint64(uint64(u5) + uint64(r49[l]))
+							// 243: ld.s32
+							v7a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
+									continue
+								}
+								v7 = v7x
+							}
+							v7 = uint64(uint64(int64(int32(v7))))
+							// 244: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k3))
+							// 245: add.s64
+							v9 := uint64(uint64(v6) + uint64(v8))
+							r55[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 242: add.s64
+							v6 := uint64(uint64(u5) + uint64(r49[l]))
+							// 243: ld.s32
+							v7a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
+									continue
+								}
+								v7 = v7x
+							}
+							v7 = uint64(uint64(int64(int32(v7))))
+							// 244: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k3))
+							// 245: add.s64
+							v9 := uint64(uint64(v6) + uint64(v8))
+							r55[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 246: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(64)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 246: st.f32
+							s10 := uint64(r55[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r47[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 246: st.f32
+							s10 := uint64(r55[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r47[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:246")
+							}
+						}
+					}
+				}
+				// PTX lines 247, 248, 249: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v11aw := w.Window(65)
+					v12aw := w.Window(66)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 247: ld.u32
+							v11a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
+									continue
+								}
+								v11 = v11x
+							}
+							// 248: ld.u32
+							v12a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
+									continue
+								}
+								v12 = v12x
+							}
+							// 249: setp.ge.s32
+							c13t := int32(v11) >= int32(v12)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p3 = p3&^(1<<l) | c13b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 247: ld.u32
+							v11a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/matmul_2d.ptx:247")
+									continue
+								}
+								v11 = v11x
+							}
+							// 248: ld.u32
+							v12a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:248")
+									continue
+								}
+								v12 = v12x
+							}
+							// 249: setp.ge.s32
+							c13t := int32(v11) >= int32(v12)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p3 = p3&^(1<<l) | c13b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 253, 254, 255, 256, 257: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					v1aw := w.Window(67)
+					v2aw := w.Window(68)
+					v4aw := w.Window(69)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 253: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
+									continue
+								}
+								v1 = v1x
+							}
+							// 254: ld.u32
+							v2a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
+									continue
+								}
+								v2 = v2x
+							}
+							// 255: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							// 256: ld.u32
+							v4a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
+									continue
+								}
+								v4 = v4x
+							}
+							// 257: setp.ge.s32
+							c5t := int32(v3) >= int32(v4)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p4 = p4&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 253: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:253")
+									continue
+								}
+								v1 = v1x
+							}
+							// 254: ld.u32
+							v2a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:254")
+									continue
+								}
+								v2 = v2x
+							}
+							// 255: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							// 256: ld.u32
+							v4a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:256")
+									continue
+								}
+								v4 = v4x
+							}
+							// 257: setp.ge.s32
+							c5t := int32(v3) >= int32(v4)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p4 = p4&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB1_8), PTX lines 261-273
+			{
+				r0 := w.Reg(0)
+				r74 := w.Reg(74)
+				k0 := uint64(0x2)
+				// PTX lines 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(70)
+					v2aw := w.Window(71)
+					v3aw := w.Window(72)
+					v5aw := w.Window(73)
+					v7aw := w.Window(74)
+					v12aw := w.Window(75)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 261: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
+									continue
+								}
+								v1 = v1x
+							}
+							// 262: ld.u32
+							v2a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
+									continue
+								}
+								v2 = v2x
+							}
+							// 263: ld.u32
+							v3a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
+									continue
+								}
+								v3 = v3x
+							}
+							// 264: add.s32
+							v4 := uint64(uint32(v2) + uint32(v3))
+							// 265: ld.u32
+							v5a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
+									continue
+								}
+								v5 = v5x
+							}
+							// 266: mul.lo.s32
+							v6 := uint64(uint32(v4) * uint32(v5))
+							// 267: ld.u32
+							v7a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
+									continue
+								}
+								v7 = v7x
+							}
+							// 268: add.s32
+							v8 := uint64(uint32(v6) + uint32(v7))
+							// 269: cvt.s64.s32
+							v9 := uint64(uint64(int32(v8)))
+							// 270: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							// 271: add.s64
+							v11 := uint64(uint64(v1) + uint64(v10))
+							// 272: ld.f32
+							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
+									continue
+								}
+								v12 = v12x
+							}
+							// 273: mov.f32
+							v13 := uint64(v12)
+							r74[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 261: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/matmul_2d.ptx:261")
+									continue
+								}
+								v1 = v1x
+							}
+							// 262: ld.u32
+							v2a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:262")
+									continue
+								}
+								v2 = v2x
+							}
+							// 263: ld.u32
+							v3a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:263")
+									continue
+								}
+								v3 = v3x
+							}
+							// 264: add.s32
+							v4 := uint64(uint32(v2) + uint32(v3))
+							// 265: ld.u32
+							v5a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/matmul_2d.ptx:265")
+									continue
+								}
+								v5 = v5x
+							}
+							// 266: mul.lo.s32
+							v6 := uint64(uint32(v4) * uint32(v5))
+							// 267: ld.u32
+							v7a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:267")
+									continue
+								}
+								v7 = v7x
+							}
+							// 268: add.s32
+							v8 := uint64(uint32(v6) + uint32(v7))
+							// 269: cvt.s64.s32
+							v9 := uint64(uint64(int32(v8)))
+							// 270: shl.b64
+							v10 := uint64(uint64(v9) << uint32(k0))
+							// 271: add.s64
+							v11 := uint64(uint64(v1) + uint64(v10))
+							// 272: ld.f32
+							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/matmul_2d.ptx:272")
+									continue
+								}
+								v12 = v12x
+							}
+							// 273: mov.f32
+							v13 := uint64(v12)
+							r74[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 9:
+			// b9 ($L__BB1_9), PTX lines 276-277
+			{
+				r74 := w.Reg(74)
+				k0 := uint64(0x0)
+				// PTX line 276: mov.f32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 277: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 277: mov.f32
+							v2 := uint64(u1)
+							r74[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 277: mov.f32
+							v2 := uint64(u1)
+							r74[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b10 ($L__BB1_10), PTX lines 280-289; bar.sync at line 290
+			{
+				r0 := w.Reg(0)
+				r74 := w.Reg(74)
+				r76 := w.Reg(76)
+				r78 := w.Reg(78)
+				r84 := w.Reg(84)
+				k0 := uint64(0x6)
+				k1 := uint64(0x400)
+				k2 := uint64(0xe0000000)
+				k3 := uint64(0x2)
+				// PTX lines 280, 281, 282: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(76)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 280: mov.f32
+							v1 := uint64(r74[l])
+							r76[l] = v1
+							// 281: ld.s32
+							v2a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 282: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							r78[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 280: mov.f32
+							v1 := uint64(r74[l])
+							r76[l] = v1
+							// 281: ld.s32
+							v2a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 282: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							r78[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 283: mov.u64, warp-uniform
+				u4 := uint64(k1)
+				// PTX line 284: cvta.shared.u64, warp-uniform
+				u5 := uint64(uint64(u4 + k2))
+				// PTX lines 285, 286, 287, 288: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(77)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 285: add.s64
+							v6 := uint64(uint64(u5) + uint64(r78[l]))
+							// 286: ld.s32
+							v7a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
+									continue
+								}
+								v7 = v7x
+							}
+							v7 = uint64(uint64(int64(int32(v7))))
+							// 287: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k3))
+							// 288: add.s64
+							v9 := uint64(uint64(v6) + uint64(v8))
+							r84[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 285: add.s64
+							v6 := uint64(uint64(u5) + uint64(r78[l]))
+							// 286: ld.s32
+							v7a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
+									continue
+								}
+								v7 = v7x
+							}
+							v7 = uint64(uint64(int64(int32(v7))))
+							// 287: shl.b64
+							v8 := uint64(uint64(v7) << uint32(k3))
+							// 288: add.s64
+							v9 := uint64(uint64(v6) + uint64(v8))
+							r84[l] = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 289: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(78)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 289: st.f32
+							s10 := uint64(r84[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r76[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 289: st.f32
+							s10 := uint64(r84[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 4)
+							}
+							s10v := uint64(r76[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/matmul_2d.ptx:289")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 11:
+			// b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xf)
+				// PTX lines 291, 292, 293, 294: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					v1aw := w.Window(79)
+					v2aw := w.Window(80)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 291: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
+									continue
+								}
+								v1 = v1x
+							}
+							// 292: ld.u32
+							v2a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
+									continue
+								}
+								v2 = v2x
+							}
+							// 293: sub.s32
+							v3 := uint64(uint32(v1) - uint32(v2))
+							// 294: setp.gt.s32
+							c4t := int32(v3) > int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 291: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:291")
+									continue
+								}
+								v1 = v1x
+							}
+							// 292: ld.u32
+							v2a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:292")
+									continue
+								}
+								v2 = v2x
+							}
+							// 293: sub.s32
+							v3 := uint64(uint32(v1) - uint32(v2))
+							// 294: setp.gt.s32
+							c4t := int32(v3) > int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p5 = p5&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b11 ($L__BB1_11), PTX lines 298-301
+			{
+				r0 := w.Reg(0)
+				r91 := w.Reg(91)
+				// PTX lines 298, 299, 300, 301: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(81)
+					v2aw := w.Window(82)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 298: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
+									continue
+								}
+								v1 = v1x
+							}
+							// 299: ld.u32
+							v2a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
+									continue
+								}
+								v2 = v2x
+							}
+							// 300: sub.s32
+							v3 := uint64(uint32(v1) - uint32(v2))
+							// 301: mov.u32
+							v4 := uint64(v3)
+							r91[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 298: ld.u32
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:298")
+									continue
+								}
+								v1 = v1x
+							}
+							// 299: ld.u32
+							v2a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:299")
+									continue
+								}
+								v2 = v2x
+							}
+							// 300: sub.s32
+							v3 := uint64(uint32(v1) - uint32(v2))
+							// 301: mov.u32
+							v4 := uint64(v3)
+							r91[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 13:
+			// b12 ($L__BB1_12), PTX lines 304-305
+			{
+				r91 := w.Reg(91)
+				k0 := uint64(0x10)
+				// PTX line 304: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 305: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: mov.u32
+							v2 := uint64(u1)
+							r91[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: mov.u32
+							v2 := uint64(u1)
+							r91[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 14:
+			// b13 ($L__BB1_13), PTX lines 308-311
+			{
+				r0 := w.Reg(0)
+				r91 := w.Reg(91)
+				k0 := uint64(0x0)
+				// PTX lines 308, 309: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(83)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 308: mov.u32
+							v1 := uint64(r91[l])
+							// 309: st.u32
+							s2 := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 308: mov.u32
+							v1 := uint64(r91[l])
+							// 309: st.u32
+							s2 := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/matmul_2d.ptx:309")
+							}
+						}
+					}
+				}
+				// PTX line 310: mov.b32, warp-uniform
+				u3 := uint64(k0)
+				// PTX lines 311: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(84)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 311: st.u32
+							s4 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 311: st.u32
+							s4 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/matmul_2d.ptx:311")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 15:
+			// b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 315, 316, 317: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					v1aw := w.Window(85)
+					v2aw := w.Window(86)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 315: ld.u32
+							v1a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
+									continue
+								}
+								v1 = v1x
+							}
+							// 316: ld.u32
+							v2a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
+									continue
+								}
+								v2 = v2x
+							}
+							// 317: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 315: ld.u32
+							v1a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:315")
+									continue
+								}
+								v1 = v1x
+							}
+							// 316: ld.u32
+							v2a := uint64(r0[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:316")
+									continue
+								}
+								v2 = v2x
+							}
+							// 317: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 18
+			} else if t == 0 {
+				next = 31
+			} else {
+				return pc, budget
+			}
+		case 16:
+			// b15 ($L__BB1_15), PTX lines 321-340
+			{
+				r0 := w.Reg(0)
+				r98 := w.Reg(98)
+				r105 := w.Reg(105)
+				r106 := w.Reg(106)
+				r115 := w.Reg(115)
+				k0 := uint64(0x6)
+				k1 := uint64(0x0)
+				k2 := uint64(0xe0000000)
+				k3 := uint64(0x2)
+				k4 := uint64(0x400)
+				// PTX lines 321, 322: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(87)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 321: ld.s32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 322: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							r98[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 321: ld.s32
+							v1a := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
+									continue
+								}
+								v1 = v1x
+							}
+							v1 = uint64(uint64(int64(int32(v1))))
+							// 322: shl.b64
+							v2 := uint64(uint64(v1) << uint32(k0))
+							r98[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 323: mov.u64, warp-uniform
+				u3 := uint64(k1)
+				// PTX line 324: cvta.shared.u64, warp-uniform
+				u4 := uint64(uint64(u3 + k2))
+				// PTX lines 325, 326, 327, 328, 329, 330: lane-local, one loop over the lanes
+				{
+					v6aw := w.Window(88)
+					v9aw := w.Window(89)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 325: add.s64
+							v5 := uint64(uint64(u4) + uint64(r98[l]))
+							// 326: ld.s32
+							v6a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 327: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k3))
+							// 328: add.s64
+							v8 := uint64(uint64(v5) + uint64(v7))
+							// 329: ld.f32
+							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
+									continue
+								}
+								v9 = v9x
+							}
+							r105[l] = v9
+							// 330: shl.b64
+							v10 := uint64(uint64(v6) << uint32(k0))
+							r106[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 325: add.s64
+							v5 := uint64(uint64(u4) + uint64(r98[l]))
+							// 326: ld.s32
+							v6a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
+									continue
+								}
+								v6 = v6x
+							}
+							v6 = uint64(uint64(int64(int32(v6))))
+							// 327: shl.b64
+							v7 := uint64(uint64(v6) << uint32(k3))
+							// 328: add.s64
+							v8 := uint64(uint64(v5) + uint64(v7))
+							// 329: ld.f32
+							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
+									continue
+								}
+								v9 = v9x
+							}
+							r105[l] = v9
+							// 330: shl.b64
+							v10 := uint64(uint64(v6) << uint32(k0))
+							r106[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 331: mov.u64, warp-uniform
+				u11 := uint64(k4)
+				// PTX line 332: cvta.shared.u64, warp-uniform
+				u12 := uint64(uint64(u11 + k2))
+				// PTX lines 333, 334, 335, 336, 337, 338, 339: lane-local, one loop over the lanes
+				{
+					v14aw := w.Window(90)
+					v17aw := w.Window(91)
+					v18aw := w.Window(92)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 333: add.s64
+							v13 := uint64(uint64(u12) + uint64(r106[l]))
+							// 334: ld.s32
+							v14a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
+									continue
+								}
+								v14 = v14x
+							}
+							v14 = uint64(uint64(int64(int32(v14))))
+							// 335: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k3))
+							// 336: add.s64
+							v16 := uint64(uint64(v13) + uint64(v15))
+							// 337: ld.f32
+							v17a := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
+									continue
+								}
+								v17 = v17x
+							}
+							// 338: ld.f32
+							v18a := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
+									continue
+								}
+								v18 = v18x
+							}
+							// 339: fma.rn.f32
+							var v19 uint64
+							if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+								v19 = uint64(math.Float32bits(float32(v19f)))
+							} else {
+								v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+							}
+							r115[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 333: add.s64
+							v13 := uint64(uint64(u12) + uint64(r106[l]))
+							// 334: ld.s32
+							v14a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
+									continue
+								}
+								v14 = v14x
+							}
+							v14 = uint64(uint64(int64(int32(v14))))
+							// 335: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k3))
+							// 336: add.s64
+							v16 := uint64(uint64(v13) + uint64(v15))
+							// 337: ld.f32
+							v17a := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
+									continue
+								}
+								v17 = v17x
+							}
+							// 338: ld.f32
+							v18a := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
+									continue
+								}
+								v18 = v18x
+							}
+							// 339: fma.rn.f32
+							var v19 uint64
+							if v19f := math.FMA(float64(math.Float32frombits(uint32(r105[l]))), float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+								v19 = uint64(math.Float32bits(float32(v19f)))
+							} else {
+								v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+							}
+							r115[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 340: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(93)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 340: st.f32
+							s20 := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r115[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 340: st.f32
+							s20 := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r115[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:340")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 17:
+			// b16 ($L__BB1_16), PTX lines 343-345
+			{
+				r0 := w.Reg(0)
+				r117 := w.Reg(117)
+				k0 := uint64(0x1)
+				// PTX lines 343, 344: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(94)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 343: ld.u32
+							v1a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
+									continue
+								}
+								v1 = v1x
+							}
+							// 344: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r117[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 343: ld.u32
+							v1a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:343")
+									continue
+								}
+								v1 = v1x
+							}
+							// 344: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r117[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 345: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(95)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 345: st.u32
+							s3 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r117[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 345: st.u32
+							s3 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r117[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:345")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 18:
+			// b17 ($L__BB1_17), PTX line 347; bar.sync at line 348
+			return pc, budget
+		case 19:
+			// b17 ($L__BB1_17), PTX line 347
+			next = 20
+		case 20:
+			// b18 ($L__BB1_18), PTX lines 351-353
+			{
+				r0 := w.Reg(0)
+				r119 := w.Reg(119)
+				k0 := uint64(0x10)
+				// PTX lines 351, 352: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(96)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 351: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
+									continue
+								}
+								v1 = v1x
+							}
+							// 352: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r119[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 351: ld.u32
+							v1a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:351")
+									continue
+								}
+								v1 = v1x
+							}
+							// 352: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r119[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 353: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(97)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 353: st.u32
+							s3 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r119[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 353: st.u32
+							s3 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r119[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/matmul_2d.ptx:353")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 21:
+			// b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 356, 357, 358: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					v1aw := w.Window(98)
+					v2aw := w.Window(99)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 356: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
+									continue
+								}
+								v1 = v1x
+							}
+							// 357: ld.u32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
+									continue
+								}
+								v2 = v2x
+							}
+							// 358: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p7 = p7&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 356: ld.u32
+							v1a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:356")
+									continue
+								}
+								v1 = v1x
+							}
+							// 357: ld.u32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:357")
+									continue
+								}
+								v2 = v2x
+							}
+							// 358: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p7 = p7&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 24
+			} else if t == 0 {
+				next = 32
+			} else {
+				return pc, budget
+			}
+		case 22:
+			// b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 362, 363, 364: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					v1aw := w.Window(100)
+					v2aw := w.Window(101)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 362: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
+									continue
+								}
+								v1 = v1x
+							}
+							// 363: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
+									continue
+								}
+								v2 = v2x
+							}
+							// 364: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p8 = p8&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 362: ld.u32
+							v1a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:362")
+									continue
+								}
+								v1 = v1x
+							}
+							// 363: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:363")
+									continue
+								}
+								v2 = v2x
+							}
+							// 364: setp.ge.s32
+							c3t := int32(v1) >= int32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p8 = p8&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 24
+			} else if t == 0 {
+				next = 33
+			} else {
+				return pc, budget
+			}
+		case 23:
+			// b21 ($L__BB1_21), PTX lines 368-378
+			{
+				r0 := w.Reg(0)
+				r124 := w.Reg(124)
+				r133 := w.Reg(133)
+				k0 := uint64(0x2)
+				// PTX lines 368, 369, 370, 371, 372, 373, 374, 375, 376, 377: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(102)
+					v2aw := w.Window(103)
+					v3aw := w.Window(104)
+					v4aw := w.Window(105)
+					v6aw := w.Window(106)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 368: ld.f32
+							v1a := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
+									continue
+								}
+								v1 = v1x
+							}
+							r124[l] = v1
+							// 369: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
+									continue
+								}
+								v2 = v2x
+							}
+							// 370: ld.u32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
+									continue
+								}
+								v3 = v3x
+							}
+							// 371: ld.u32
+							v4a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
+									continue
+								}
+								v4 = v4x
+							}
+							// 372: mul.lo.s32
+							v5 := uint64(uint32(v3) * uint32(v4))
+							// 373: ld.u32
+							v6a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
+									continue
+								}
+								v6 = v6x
+							}
+							// 374: add.s32
+							v7 := uint64(uint32(v5) + uint32(v6))
+							// 375: cvt.s64.s32
+							v8 := uint64(uint64(int32(v7)))
+							// 376: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 377: add.s64
+							v10 := uint64(uint64(v2) + uint64(v9))
+							r133[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 368: ld.f32
+							v1a := uint64(r0[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:368")
+									continue
+								}
+								v1 = v1x
+							}
+							r124[l] = v1
+							// 369: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/matmul_2d.ptx:369")
+									continue
+								}
+								v2 = v2x
+							}
+							// 370: ld.u32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/matmul_2d.ptx:370")
+									continue
+								}
+								v3 = v3x
+							}
+							// 371: ld.u32
+							v4a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/matmul_2d.ptx:371")
+									continue
+								}
+								v4 = v4x
+							}
+							// 372: mul.lo.s32
+							v5 := uint64(uint32(v3) * uint32(v4))
+							// 373: ld.u32
+							v6a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:373")
+									continue
+								}
+								v6 = v6x
+							}
+							// 374: add.s32
+							v7 := uint64(uint32(v5) + uint32(v6))
+							// 375: cvt.s64.s32
+							v8 := uint64(uint64(int32(v7)))
+							// 376: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 377: add.s64
+							v10 := uint64(uint64(v2) + uint64(v9))
+							r133[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 378: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(107)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 378: st.f32
+							s11 := uint64(r133[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r124[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 378: st.f32
+							s11 := uint64(r133[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(r124[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/matmul_2d.ptx:378")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 24
+		case 24:
+			// b22 ($L__BB1_22), PTX line 380; ret
+			next = 34
+		case 25:
+			// b23, PTX line 201
+			next = 2
+		case 26:
+			// b24, PTX line 207
+			next = 3
+		case 27:
+			// b25, PTX line 215
+			next = 4
+		case 28:
+			// b26, PTX line 250
+			next = 7
+		case 29:
+			// b27, PTX line 258
+			next = 8
+		case 30:
+			// b28, PTX line 295
+			next = 12
+		case 31:
+			// b29, PTX line 318
+			next = 16
+		case 32:
+			// b30, PTX line 359
+			next = 22
+		case 33:
+			// b31, PTX line 365
+			next = 23
+		default:
+			return pc, budget
 		}
-		w.P[8] = p8
-	}
-}
-
-// matmulTiledB21 runs b21 ($L__BB1_21) of kernel matmul_tiled, PTX lines 368-378.
-func matmulTiledB21(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r124 := w.Reg(124)
-	r125 := w.Reg(125)
-	r126 := w.Reg(126)
-	r127 := w.Reg(127)
-	r128 := w.Reg(128)
-	r129 := w.Reg(129)
-	r133 := w.Reg(133)
-	k0 := uint64(0x2)
-	// PTX line 368: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r124, r0, 0xffffffffffffffff, 0x34, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:368")
-	// PTX line 369: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r125, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/matmul_2d.ptx:369")
-	// PTX line 370: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r126, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:370")
-	// PTX line 371: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r127, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:371")
-	// PTX lines 372: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 372: mul.lo.s32
-				v1 := uint64(uint32(r126[l]) * uint32(r127[l]))
-				r128[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 372: mul.lo.s32
-				v1 := uint64(uint32(r126[l]) * uint32(r127[l]))
-				r128[l] = v1
-			}
+		if next == stop || next >= 34 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 373: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r129, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/matmul_2d.ptx:373")
-	// PTX lines 374, 375, 376, 377: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 374: add.s32
-				v2 := uint64(uint32(r128[l]) + uint32(r129[l]))
-				// 375: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 376: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 377: add.s64
-				v5 := uint64(uint64(r125[l]) + uint64(v4))
-				r133[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 374: add.s32
-				v2 := uint64(uint32(r128[l]) + uint32(r129[l]))
-				// 375: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 376: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 377: add.s64
-				v5 := uint64(uint64(r125[l]) + uint64(v4))
-				r133[l] = v5
-			}
-		}
-	}
-	// PTX line 378: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r124, r133, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/matmul_2d.ptx:378")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/recursion.ptx",
+	NumWindows: 59,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -172,9 +173,38 @@ func init() {
 	fibFunc.Blocks = make([]runtime.Block, 10)
 	// b0, PTX lines 25-30; divergent, reconverges at block 4 (b3 ($L__BB0_3))
 	fibFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fibB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:25",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -186,9 +216,26 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 34-35
 	fibFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{fibB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:34",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:36",
@@ -199,9 +246,24 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 38-42; code before the call
 	fibFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fibB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:38",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  42,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -212,6 +274,13 @@ func init() {
 	fibFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:44",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -236,9 +305,24 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 68-69; ret
 	fibFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{fibB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:68",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:70",
@@ -251,6 +335,15 @@ func init() {
 	fibFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:32",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:32",
@@ -261,9 +354,27 @@ func init() {
 	}
 	// b5, PTX lines 49-55; code before the call
 	fibFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{fibB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:49",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -274,6 +385,13 @@ func init() {
 	fibFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:57",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -299,9 +417,29 @@ func init() {
 	}
 	// b6, PTX lines 62-65
 	fibFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{fibB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fibRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:62",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:66",
@@ -315,12 +453,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fibFunc.Run = fibRun
 	treeDepthFunc.Blocks = make([]runtime.Block, 14)
 	// b0, PTX lines 85-90; divergent, reconverges at block 7 (b6 ($L__BB1_6))
 	treeDepthFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:85",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -332,9 +500,26 @@ func init() {
 	}
 	// b1 ($L__BB1_1), PTX lines 94-95
 	treeDepthFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:94",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:96",
@@ -345,9 +530,24 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 98-102; code before the call
 	treeDepthFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:98",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -358,6 +558,13 @@ func init() {
 	treeDepthFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:104",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -382,9 +589,26 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 133-134
 	treeDepthFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:133",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:135",
@@ -395,9 +619,26 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 137-138
 	treeDepthFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:137",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:139",
@@ -408,9 +649,29 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 141-143
 	treeDepthFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:141",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:144",
@@ -421,9 +682,24 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 146-147; ret
 	treeDepthFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:146",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:148",
@@ -436,6 +712,15 @@ func init() {
 	treeDepthFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:92",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:92",
@@ -446,9 +731,33 @@ func init() {
 	}
 	// b8, PTX lines 109-117; code before the call
 	treeDepthFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:109",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -459,6 +768,13 @@ func init() {
 	treeDepthFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:119",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -484,9 +800,35 @@ func init() {
 	}
 	// b9, PTX lines 124-129; divergent, reconverges at block 6 (b5 ($L__BB1_5))
 	treeDepthFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{treeDepthB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			treeDepthRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:124",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -500,6 +842,15 @@ func init() {
 	treeDepthFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:131",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:131",
@@ -513,12 +864,48 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	treeDepthFunc.Run = treeDepthRun
 	gcdFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 164-171; divergent, reconverges at block 4 (b3 ($L__BB2_3))
 	gcdFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gcdB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:164",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -530,9 +917,26 @@ func init() {
 	}
 	// b1 ($L__BB2_1), PTX lines 175-176
 	gcdFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{gcdB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:175",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:177",
@@ -543,9 +947,30 @@ func init() {
 	}
 	// b2 ($L__BB2_2), PTX lines 179-186; code before the call
 	gcdFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gcdB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:179",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -556,6 +981,13 @@ func init() {
 	gcdFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:188",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -584,9 +1016,24 @@ func init() {
 	}
 	// b3 ($L__BB2_3), PTX lines 199-200; ret
 	gcdFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{gcdB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:199",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:201",
@@ -599,6 +1046,15 @@ func init() {
 	gcdFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:173",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:173",
@@ -609,9 +1065,26 @@ func init() {
 	}
 	// b5, PTX lines 194-196
 	gcdFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{gcdB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gcdRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:194",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:197",
@@ -625,12 +1098,123 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gcdFunc.Run = gcdRun
 	recursionFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 222-254; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 	recursionFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{recursionB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:222",
 		PTXInstrs: 34,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -644,6 +1228,15 @@ func init() {
 	recursionFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:258",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  258,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:258",
@@ -654,9 +1247,33 @@ func init() {
 	}
 	// b2 ($L__BB3_2), PTX lines 260-267; code before the call
 	recursionFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{recursionB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:260",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  267,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -667,6 +1284,13 @@ func init() {
 	recursionFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:269",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  269,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -693,6 +1317,13 @@ func init() {
 	recursionFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:331",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  331,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:331",
@@ -705,6 +1336,15 @@ func init() {
 	recursionFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:256",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  256,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:256",
@@ -715,9 +1355,51 @@ func init() {
 	}
 	// b5, PTX lines 274-288; code before the call
 	recursionFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{recursionB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:274",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  288,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -728,6 +1410,13 @@ func init() {
 	recursionFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:290",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  290,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -753,9 +1442,63 @@ func init() {
 	}
 	// b6, PTX lines 295-314; code before the call
 	recursionFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{recursionB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:295",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  297,
+			}, {
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}, {
+				Count: 1,
+				Line:  303,
+			}, {
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}, {
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  312,
+			}, {
+				Count: 1,
+				Line:  314,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -766,6 +1509,13 @@ func init() {
 	recursionFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/recursion.ptx:316",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  316,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -795,9 +1545,38 @@ func init() {
 	}
 	// b7, PTX lines 322-328
 	recursionFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{recursionB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recursionRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/recursion.ptx:322",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  322,
+			}, {
+				Count: 1,
+				Line:  324,
+			}, {
+				Count: 1,
+				Line:  325,
+			}, {
+				Count: 1,
+				Line:  326,
+			}, {
+				Count: 1,
+				Line:  327,
+			}, {
+				Count: 1,
+				Line:  328,
+			}, {
+				Count: 1,
+				Line:  329,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/recursion.ptx:329",
@@ -811,6 +1590,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	recursionFunc.Run = recursionRun
 }
 
 // Recursion launches PTX kernel recursion (testdata/ptx/O0/recursion.ptx:205) on dev with the launch configuration cfg. Parameters: param0 is recursion_param_0, param1 is recursion_param_1, param2 is recursion_param_2, param3 is recursion_param_3, param4 is recursion_param_4, param5 is recursion_param_5.
@@ -825,943 +1605,4160 @@ func Recursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, recursionFunc, cfg, p[:])
 }
 
-// fibB0 runs b0 of function _Z3fibi, PTX lines 25-30.
-func fibB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x1)
-	// PTX line 25: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 26: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 27: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/recursion.ptx:27")
-	// PTX line 28: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/recursion.ptx:28")
-	// PTX line 29: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:29")
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: setp.gt.s32
-				c3t := int32(r3[l]) > int32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+// fibRun runs blocks of function _Z3fibi for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 25-30; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x1)
+				// PTX line 25: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 26: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				// PTX lines 27: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: ld.param.u32
+							v3a := uint64(0x10)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:27")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: ld.param.u32
+							v3a := uint64(0x10)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:27")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: setp.gt.s32
-				c3t := int32(r3[l]) > int32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 28: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: st.u32
+							s4 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:28")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: st.u32
+							s4 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:28")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-}
-
-// fibB1 runs b1 ($L__BB0_1) of function _Z3fibi, PTX lines 34-35.
-func fibB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	// PTX line 34: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:34")
-	// PTX line 35: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:35")
-}
-
-// fibB2 runs b2 ($L__BB0_2) of function _Z3fibi, PTX lines 38-42.
-func fibB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0xffffffff)
-	// PTX line 38: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:38")
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r6[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r6[l] = v1
-			}
-		}
-	}
-	// PTX line 42: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r6, nil, 0, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:42")
-}
-
-// fibB3 runs b3 ($L__BB0_3) of function _Z3fibi, PTX lines 68-69.
-func fibB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r12 := w.Reg(12)
-	// PTX line 68: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/recursion.ptx:68")
-	// PTX line 69: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r12, nil, 0, 0x14, 4, m, "testdata/ptx/O0/recursion.ptx:69")
-}
-
-// fibB5 runs b5 of function _Z3fibi, PTX lines 49-55.
-func fibB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	k0 := uint64(0xfffffffe)
-	// PTX line 49: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r7, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:49")
-	// PTX line 51: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:51")
-	// PTX lines 52: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: add.s32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: add.s32
-				v1 := uint64(uint32(r8[l]) + uint32(k0))
-				r9[l] = v1
-			}
-		}
-	}
-	// PTX line 55: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r9, nil, 0, 0x8, 4, m, "testdata/ptx/O0/recursion.ptx:55")
-}
-
-// fibB6 runs b6 of function _Z3fibi, PTX lines 62-65.
-func fibB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	// PTX line 62: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r10, nil, 0, 0xc, 4, 0, m, "testdata/ptx/O0/recursion.ptx:62")
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: add.s32
-				v1 := uint64(uint32(r7[l]) + uint32(r10[l]))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: add.s32
-				v1 := uint64(uint32(r7[l]) + uint32(r10[l]))
-				r11[l] = v1
-			}
-		}
-	}
-	// PTX line 65: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:65")
-}
-
-// treeDepthB0 runs b0 of function _Z10tree_depthj, PTX lines 85-90.
-func treeDepthB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x1)
-	// PTX line 85: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 86: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 87: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/recursion.ptx:87")
-	// PTX line 88: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/recursion.ptx:88")
-	// PTX line 89: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:89")
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: setp.gt.u32
-				c3t := uint32(r3[l]) > uint32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 29, 30: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: ld.u32
+							v5a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:29")
+									continue
+								}
+								v5 = v5x
+							}
+							// 30: setp.gt.s32
+							c6t := int32(v5) > int32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: ld.u32
+							v5a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:29")
+									continue
+								}
+								v5 = v5x
+							}
+							// 30: setp.gt.s32
+							c6t := int32(v5) > int32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: setp.gt.u32
-				c3t := uint32(r3[l]) > uint32(k2)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 34-35
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				// PTX lines 34: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:34")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:34")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-}
-
-// treeDepthB1 runs b1 ($L__BB1_1) of function _Z10tree_depthj, PTX lines 94-95.
-func treeDepthB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	// PTX line 94: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r4, m, u1)
-	// PTX line 95: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:95")
-	_ = u1
-}
-
-// treeDepthB2 runs b2 ($L__BB1_2) of function _Z10tree_depthj, PTX lines 98-102.
-func treeDepthB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x1)
-	// PTX line 98: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:98")
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: shr.u32
-				v1 := uint64(uint32(r5[l]) >> uint32(k0))
-				r6[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: shr.u32
-				v1 := uint64(uint32(r5[l]) >> uint32(k0))
-				r6[l] = v1
-			}
-		}
-	}
-	// PTX line 102: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r6, nil, 0, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:102")
-}
-
-// treeDepthB3 runs b3 ($L__BB1_3) of function _Z10tree_depthj, PTX lines 133-134.
-func treeDepthB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	// PTX line 133: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/recursion.ptx:133")
-	// PTX lines 134: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: mov.u32
-				v1 := uint64(r14[l])
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: mov.u32
-				v1 := uint64(r14[l])
-				r15[l] = v1
-			}
-		}
-	}
-}
-
-// treeDepthB4 runs b4 ($L__BB1_4) of function _Z10tree_depthj, PTX lines 137-138.
-func treeDepthB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	// PTX line 137: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/recursion.ptx:137")
-	// PTX lines 138: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 138: mov.u32
-				v1 := uint64(r16[l])
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 138: mov.u32
-				v1 := uint64(r16[l])
-				r15[l] = v1
-			}
-		}
-	}
-}
-
-// treeDepthB5 runs b5 ($L__BB1_5) of function _Z10tree_depthj, PTX lines 141-143.
-func treeDepthB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	k0 := uint64(0x1)
-	// PTX lines 141, 142: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: mov.u32
-				v1 := uint64(r15[l])
-				// 142: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r18[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: mov.u32
-				v1 := uint64(r15[l])
-				// 142: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r18[l] = v2
-			}
-		}
-	}
-	// PTX line 143: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:143")
-}
-
-// treeDepthB6 runs b6 ($L__BB1_6) of function _Z10tree_depthj, PTX lines 146-147.
-func treeDepthB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r19 := w.Reg(19)
-	// PTX line 146: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/recursion.ptx:146")
-	// PTX line 147: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x14, 4, m, "testdata/ptx/O0/recursion.ptx:147")
-}
-
-// treeDepthB8 runs b8 of function _Z10tree_depthj, PTX lines 109-117.
-func treeDepthB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	k0 := uint64(0xaaaaaaab)
-	k1 := uint64(0x1)
-	// PTX line 109: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r7, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:109")
-	// PTX line 111: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/recursion.ptx:111")
-	// PTX line 112: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:112")
-	// PTX lines 113, 114: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 113: mul.hi.u32
-				v1 := uint64(uint32(isa.MulHi(r8[l], k0, 32, false)))
-				// 114: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				r10[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 113: mul.hi.u32
-				v1 := uint64(uint32(isa.MulHi(r8[l], k0, 32, false)))
-				// 114: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				r10[l] = v2
-			}
-		}
-	}
-	// PTX line 117: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r10, nil, 0, 0x8, 4, m, "testdata/ptx/O0/recursion.ptx:117")
-}
-
-// treeDepthB9 runs b9 of function _Z10tree_depthj, PTX lines 124-129.
-func treeDepthB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	// PTX line 124: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r11, nil, 0, 0xc, 4, 0, m, "testdata/ptx/O0/recursion.ptx:124")
-	// PTX line 126: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/O0/recursion.ptx:126")
-	// PTX line 127: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/recursion.ptx:127")
-	// PTX line 128: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/recursion.ptx:128")
-	// PTX lines 129: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: setp.le.s32
-				c1t := int32(r12[l]) <= int32(r13[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 35: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r4[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:35")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r4[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:35")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 129: setp.le.s32
-				c1t := int32(r12[l]) <= int32(r13[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 38-42; code before the call
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				k0 := uint64(0xffffffff)
+				// PTX lines 38, 39: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:38")
+									continue
+								}
+								v1 = v1x
+							}
+							// 39: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r6[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:38")
+									continue
+								}
+								v1 = v1x
+							}
+							// 39: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r6[l] = v2
+						}
+					}
+					flt.Raise(w)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// gcdB0 runs b0 of function _Z3gcdjj, PTX lines 164-171.
-func gcdB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 164: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 165: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 166: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/recursion.ptx:166")
-	// PTX line 167: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0xc, 4, 0, m, "testdata/ptx/O0/recursion.ptx:167")
-	// PTX line 168: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r3, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/recursion.ptx:168")
-	// PTX line 169: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/recursion.ptx:169")
-	// PTX line 170: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r4, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/recursion.ptx:170")
-	// PTX lines 171: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 171: setp.ne.s32
-				c3t := uint32(r4[l]) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.param.b32
+							s3 := uint64(0x0)
+							s3v := uint64(r6[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.param.b32
+							s3 := uint64(0x0)
+							s3v := uint64(r6[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:42")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 171: setp.ne.s32
-				c3t := uint32(r4[l]) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB0_2), PTX line 37
+			return pc, budget
+		case 4:
+			// b3 ($L__BB0_3), PTX lines 68-69; ret
+			{
+				r0 := w.Reg(0)
+				r12 := w.Reg(12)
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: ld.u32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:68")
+									continue
+								}
+								v1 = v1x
+							}
+							r12[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: ld.u32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:68")
+									continue
+								}
+								v1 = v1x
+							}
+							r12[l] = v1
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-}
-
-// gcdB1 runs b1 ($L__BB2_1) of function _Z3gcdjj, PTX lines 175-176.
-func gcdB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	// PTX line 175: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:175")
-	// PTX line 176: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r5, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:176")
-}
-
-// gcdB2 runs b2 ($L__BB2_2) of function _Z3gcdjj, PTX lines 179-186.
-func gcdB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	// PTX line 179: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/recursion.ptx:179")
-	// PTX line 180: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:180")
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: rem.u32
-				v1 := isa.Rem(r7[l], r6[l], 32, false)
-				r8[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: rem.u32
-				v1 := isa.Rem(r7[l], r6[l], 32, false)
-				r8[l] = v1
-			}
-		}
-	}
-	// PTX line 184: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r6, nil, 0, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:184")
-	// PTX line 186: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r8, nil, 0, 0x4, 4, m, "testdata/ptx/O0/recursion.ptx:186")
-}
-
-// gcdB3 runs b3 ($L__BB2_3) of function _Z3gcdjj, PTX lines 199-200.
-func gcdB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	// PTX line 199: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/recursion.ptx:199")
-	// PTX line 200: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r10, nil, 0, 0x14, 4, m, "testdata/ptx/O0/recursion.ptx:200")
-}
-
-// gcdB5 runs b5 of function _Z3gcdjj, PTX lines 194-196.
-func gcdB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	// PTX line 194: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r9, nil, 0, 0x8, 4, 0, m, "testdata/ptx/O0/recursion.ptx:194")
-	// PTX line 196: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:196")
-}
-
-// recursionB0 runs b0 of kernel recursion, PTX lines 222-254.
-func recursionB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 222: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 223: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 224: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/O0/recursion.ptx:224")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 225: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/recursion.ptx:225")
-	// PTX line 226: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/recursion.ptx:226")
-	// PTX line 227: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/recursion.ptx:227")
-	// PTX line 228: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/recursion.ptx:228")
-	// PTX line 229: ld.param.u64
-	u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/recursion.ptx:229")
-	// PTX line 230: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u4)
-	// PTX line 231: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 232: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u5)
-	// PTX line 233: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r11, m, u12)
-	// PTX line 234: cvta.to.global.u64, warp-uniform
-	u13 := uint64(u6)
-	// PTX line 235: cvta.global.u64, warp-uniform
-	u14 := uint64(u13)
-	runtime.Broadcast(r13, m, u14)
-	// PTX line 236: cvta.to.global.u64, warp-uniform
-	u15 := uint64(u7)
-	// PTX line 237: cvta.global.u64, warp-uniform
-	u16 := uint64(u15)
-	runtime.Broadcast(r15, m, u16)
-	// PTX line 238: cvta.to.global.u64, warp-uniform
-	u17 := uint64(u8)
-	// PTX line 239: cvta.global.u64, warp-uniform
-	u18 := uint64(u17)
-	runtime.Broadcast(r17, m, u18)
-	// PTX line 240: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/recursion.ptx:240")
-	// PTX line 241: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/recursion.ptx:241")
-	// PTX line 242: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/recursion.ptx:242")
-	// PTX line 243: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/recursion.ptx:243")
-	// PTX line 244: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/recursion.ptx:244")
-	// PTX line 245: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/recursion.ptx:245")
-	// PTX line 246: mov.u32, warp-uniform
-	u19 := uint64(uint64(w.CTAID().X))
-	// PTX line 247: mov.u32, warp-uniform
-	u20 := uint64(uint64(w.NTID().X))
-	// PTX line 248: mul.lo.s32, warp-uniform
-	u21 := uint64(uint32(u19) * uint32(u20))
-	// PTX lines 249, 250: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 249: mov.u32
-				v22 := uint64(uint64(tid0[l]))
-				// 250: add.s32
-				v23 := uint64(uint32(u21) + uint32(v22))
-				r22[l] = v23
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 249: mov.u32
-				v22 := uint64(uint64(tid0[l]))
-				// 250: add.s32
-				v23 := uint64(uint32(u21) + uint32(v22))
-				r22[l] = v23
-			}
-		}
-	}
-	// PTX line 251: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/recursion.ptx:251")
-	// PTX line 252: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/recursion.ptx:252")
-	// PTX line 253: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/recursion.ptx:253")
-	// PTX lines 254: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 254: setp.lt.s32
-				c24t := int32(r23[l]) < int32(r24[l])
-				c24 := c24t
-				c24b0 := uint32(0)
-				if c24 {
-					c24b0 = 1
+				// PTX lines 69: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: st.param.b32
+							s2 := uint64(0x14)
+							s2v := uint64(r12[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:69")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: st.param.b32
+							s2 := uint64(0x14)
+							s2v := uint64(r12[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:69")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c24b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 254: setp.lt.s32
-				c24t := int32(r23[l]) < int32(r24[l])
-				c24 := c24t
-				c24b0 := uint32(0)
-				if c24 {
-					c24b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 5:
+			// b4, PTX line 31
+			next = 1
+		case 6:
+			// b5, PTX lines 49-55; code before the call
+			{
+				r0 := w.Reg(0)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				k0 := uint64(0xfffffffe)
+				// PTX lines 49, 51, 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:49")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+							// 51: ld.u32
+							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:51")
+									continue
+								}
+								v2 = v2x
+							}
+							// 52: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r9[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:49")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+							// 51: ld.u32
+							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:51")
+									continue
+								}
+								v2 = v2x
+							}
+							// 52: add.s32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r9[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c24b0<<l
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r9[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:55")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: st.param.b32
+							s4 := uint64(0x8)
+							s4v := uint64(r9[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:55")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b5, PTX line 44
+			return pc, budget
+		case 8:
+			// b6, PTX lines 62-65
+			{
+				r0 := w.Reg(0)
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				// PTX lines 62, 64: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:62")
+									continue
+								}
+								v1 = v1x
+							}
+							// 64: add.s32
+							v2 := uint64(uint32(r7[l]) + uint32(v1))
+							r11[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:62")
+									continue
+								}
+								v1 = v1x
+							}
+							// 64: add.s32
+							v2 := uint64(uint32(r7[l]) + uint32(v1))
+							r11[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 65: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.u32
+							s3 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r11[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.u32
+							s3 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r11[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:65")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u10
-	_ = u12
-	_ = u14
-	_ = u16
-	_ = u18
 }
 
-// recursionB2 runs b2 ($L__BB3_2) of kernel recursion, PTX lines 260-267.
-func recursionB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	k0 := uint64(0x2)
-	// PTX line 260: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/recursion.ptx:260")
-	// PTX line 261: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/recursion.ptx:261")
-	// PTX lines 262, 263: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 262: shl.b64
-				v1 := uint64(uint64(r26[l]) << uint32(k0))
-				// 263: add.s64
-				v2 := uint64(uint64(r25[l]) + uint64(v1))
-				r28[l] = v2
+// treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 85-90; divergent, reconverges at block 7 (b6 ($L__BB1_6))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x1)
+				// PTX line 85: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 86: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: ld.param.u32
+							v3a := uint64(0x10)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:87")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: ld.param.u32
+							v3a := uint64(0x10)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:87")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 88: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: st.u32
+							s4 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:88")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: st.u32
+							s4 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r2[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:88")
+							}
+						}
+					}
+				}
+				// PTX lines 89, 90: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v5aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: ld.u32
+							v5a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:89")
+									continue
+								}
+								v5 = v5x
+							}
+							// 90: setp.gt.u32
+							c6t := uint32(v5) > uint32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: ld.u32
+							v5a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:89")
+									continue
+								}
+								v5 = v5x
+							}
+							// 90: setp.gt.u32
+							c6t := uint32(v5) > uint32(k2)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 262: shl.b64
-				v1 := uint64(uint64(r26[l]) << uint32(k0))
-				// 263: add.s64
-				v2 := uint64(uint64(r25[l]) + uint64(v1))
-				r28[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX lines 94-95
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX line 94: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 95: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:95")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:95")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 98-102; code before the call
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				k0 := uint64(0x1)
+				// PTX lines 98, 99: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:98")
+									continue
+								}
+								v1 = v1x
+							}
+							// 99: shr.u32
+							v2 := uint64(uint32(v1) >> uint32(k0))
+							r6[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:98")
+									continue
+								}
+								v1 = v1x
+							}
+							// 99: shr.u32
+							v2 := uint64(uint32(v1) >> uint32(k0))
+							r6[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.param.b32
+							s3 := uint64(0x0)
+							s3v := uint64(r6[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.param.b32
+							s3 := uint64(0x0)
+							s3v := uint64(r6[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:102")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB1_2), PTX line 97
+			return pc, budget
+		case 4:
+			// b3 ($L__BB1_3), PTX lines 133-134
+			{
+				r0 := w.Reg(0)
+				r15 := w.Reg(15)
+				// PTX lines 133, 134: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(12)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:133")
+									continue
+								}
+								v1 = v1x
+							}
+							// 134: mov.u32
+							v2 := uint64(v1)
+							r15[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:133")
+									continue
+								}
+								v1 = v1x
+							}
+							// 134: mov.u32
+							v2 := uint64(v1)
+							r15[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 5:
+			// b4 ($L__BB1_4), PTX lines 137-138
+			{
+				r0 := w.Reg(0)
+				r15 := w.Reg(15)
+				// PTX lines 137, 138: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(13)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 137: ld.u32
+							v1a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:137")
+									continue
+								}
+								v1 = v1x
+							}
+							// 138: mov.u32
+							v2 := uint64(v1)
+							r15[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 137: ld.u32
+							v1a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:137")
+									continue
+								}
+								v1 = v1x
+							}
+							// 138: mov.u32
+							v2 := uint64(v1)
+							r15[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b5 ($L__BB1_5), PTX lines 141-143
+			{
+				r0 := w.Reg(0)
+				r15 := w.Reg(15)
+				k0 := uint64(0x1)
+				// PTX lines 141, 142, 143: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 141: mov.u32
+							v1 := uint64(r15[l])
+							// 142: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 143: st.u32
+							s3 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(v2)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:143")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 141: mov.u32
+							v1 := uint64(r15[l])
+							// 142: add.s32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							// 143: st.u32
+							s3 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(v2)
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:143")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b6 ($L__BB1_6), PTX lines 146-147; ret
+			{
+				r0 := w.Reg(0)
+				r19 := w.Reg(19)
+				// PTX lines 146: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(15)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: ld.u32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:146")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: ld.u32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:146")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 147: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: st.param.b32
+							s2 := uint64(0x14)
+							s2v := uint64(r19[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:147")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: st.param.b32
+							s2 := uint64(0x14)
+							s2v := uint64(r19[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:147")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 8:
+			// b7, PTX line 91
+			next = 1
+		case 9:
+			// b8, PTX lines 109-117; code before the call
+			{
+				r0 := w.Reg(0)
+				r7 := w.Reg(7)
+				r10 := w.Reg(10)
+				k0 := uint64(0xaaaaaaab)
+				k1 := uint64(0x1)
+				// PTX lines 109: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:109")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:109")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 111: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: st.u32
+							s2 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r7[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:111")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: st.u32
+							s2 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r7[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:111")
+							}
+						}
+					}
+				}
+				// PTX lines 112, 113, 114: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: ld.u32
+							v3a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:112")
+									continue
+								}
+								v3 = v3x
+							}
+							// 113: mul.hi.u32
+							v4 := uint64(uint32(isa.MulHi(v3, k0, 32, false)))
+							// 114: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k1))
+							r10[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: ld.u32
+							v3a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:112")
+									continue
+								}
+								v3 = v3x
+							}
+							// 113: mul.hi.u32
+							v4 := uint64(uint32(isa.MulHi(v3, k0, 32, false)))
+							// 114: shr.u32
+							v5 := uint64(uint32(v4) >> uint32(k1))
+							r10[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 117: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: st.param.b32
+							s6 := uint64(0x8)
+							s6v := uint64(r10[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:117")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: st.param.b32
+							s6 := uint64(0x8)
+							s6v := uint64(r10[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:117")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b8, PTX line 104
+			return pc, budget
+		case 11:
+			// b9, PTX lines 124-129; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+			{
+				r0 := w.Reg(0)
+				r11 := w.Reg(11)
+				// PTX lines 124: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:124")
+									continue
+								}
+								v1 = v1x
+							}
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:124")
+									continue
+								}
+								v1 = v1x
+							}
+							r11[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 126: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: st.u32
+							s2 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r11[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:126")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: st.u32
+							s2 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r11[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:126")
+							}
+						}
+					}
+				}
+				// PTX lines 127, 128, 129: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v3aw := w.Window(19)
+					v4aw := w.Window(20)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: ld.u32
+							v3a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:127")
+									continue
+								}
+								v3 = v3x
+							}
+							// 128: ld.u32
+							v4a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/recursion.ptx:128")
+									continue
+								}
+								v4 = v4x
+							}
+							// 129: setp.le.s32
+							c5t := int32(v3) <= int32(v4)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: ld.u32
+							v3a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:127")
+									continue
+								}
+								v3 = v3x
+							}
+							// 128: ld.u32
+							v4a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 4, "testdata/ptx/O0/recursion.ptx:128")
+									continue
+								}
+								v4 = v4x
+							}
+							// 129: setp.le.s32
+							c5t := int32(v3) <= int32(v4)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p1 = p1&^(1<<l) | c5b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b10, PTX line 130
+			next = 4
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 264: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r28, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/recursion.ptx:264")
-	// PTX line 267: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r29, nil, 0, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:267")
 }
 
-// recursionB5 runs b5 of kernel recursion, PTX lines 274-288.
-func recursionB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	k0 := uint64(0x2)
-	// PTX line 274: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r30, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/recursion.ptx:274")
-	// PTX line 276: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/recursion.ptx:276")
-	// PTX line 277: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/recursion.ptx:277")
-	// PTX lines 278, 279: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 278: shl.b64
-				v1 := uint64(uint64(r32[l]) << uint32(k0))
-				// 279: add.s64
-				v2 := uint64(uint64(r31[l]) + uint64(v1))
-				r34[l] = v2
+// gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 164-171; divergent, reconverges at block 4 (b3 ($L__BB2_3))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 164: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 165: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				// PTX lines 166, 167: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: ld.param.u32
+							v3a := uint64(0x10)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:166")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 167: ld.param.u32
+							v4a := uint64(0xc)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/recursion.ptx:167")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: ld.param.u32
+							v3a := uint64(0x10)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:166")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 167: ld.param.u32
+							v4a := uint64(0xc)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/recursion.ptx:167")
+									continue
+								}
+								v4 = v4x
+							}
+							r3[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 168: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: st.u32
+							s5 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:168")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: st.u32
+							s5 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:168")
+							}
+						}
+					}
+				}
+				// PTX lines 169: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 169: st.u32
+							s6 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:169")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 169: st.u32
+							s6 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r2[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:169")
+							}
+						}
+					}
+				}
+				// PTX lines 170, 171: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v7aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: ld.u32
+							v7a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/recursion.ptx:170")
+									continue
+								}
+								v7 = v7x
+							}
+							// 171: setp.ne.s32
+							c8t := uint32(v7) != uint32(k0)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: ld.u32
+							v7a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/recursion.ptx:170")
+									continue
+								}
+								v7 = v7x
+							}
+							// 171: setp.ne.s32
+							c8t := uint32(v7) != uint32(k0)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 278: shl.b64
-				v1 := uint64(uint64(r32[l]) << uint32(k0))
-				// 279: add.s64
-				v2 := uint64(uint64(r31[l]) + uint64(v1))
-				r34[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_1), PTX lines 175-176
+			{
+				r0 := w.Reg(0)
+				r5 := w.Reg(5)
+				// PTX lines 175: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(24)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:175")
+									continue
+								}
+								v1 = v1x
+							}
+							r5[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: ld.u32
+							v1a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:175")
+									continue
+								}
+								v1 = v1x
+							}
+							r5[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 176: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r5[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:176")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r5[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:176")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 2:
+			// b2 ($L__BB2_2), PTX lines 179-186; code before the call
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				r8 := w.Reg(8)
+				// PTX lines 179, 180, 181: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(26)
+					v2aw := w.Window(27)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 179: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:179")
+									continue
+								}
+								v1 = v1x
+							}
+							r6[l] = v1
+							// 180: ld.u32
+							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:180")
+									continue
+								}
+								v2 = v2x
+							}
+							// 181: rem.u32
+							v3 := isa.Rem(v2, v1, 32, false)
+							r8[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 179: ld.u32
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:179")
+									continue
+								}
+								v1 = v1x
+							}
+							r6[l] = v1
+							// 180: ld.u32
+							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:180")
+									continue
+								}
+								v2 = v2x
+							}
+							// 181: rem.u32
+							v3 := isa.Rem(v2, v1, 32, false)
+							r8[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 184: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: st.param.b32
+							s4 := uint64(0x0)
+							s4v := uint64(r6[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:184")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: st.param.b32
+							s4 := uint64(0x0)
+							s4v := uint64(r6[l])
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:184")
+							}
+						}
+					}
+				}
+				// PTX lines 186: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 186: st.param.b32
+							s5 := uint64(0x4)
+							s5v := uint64(r8[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:186")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 186: st.param.b32
+							s5 := uint64(0x4)
+							s5v := uint64(r8[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:186")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB2_2), PTX line 178
+			return pc, budget
+		case 4:
+			// b3 ($L__BB2_3), PTX lines 199-200; ret
+			{
+				r0 := w.Reg(0)
+				r10 := w.Reg(10)
+				// PTX lines 199: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(28)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: ld.u32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:199")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: ld.u32
+							v1a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/recursion.ptx:199")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 200: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 200: st.param.b32
+							s2 := uint64(0x14)
+							s2v := uint64(r10[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:200")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 200: st.param.b32
+							s2 := uint64(0x14)
+							s2v := uint64(r10[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:200")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 5:
+			// b4, PTX line 172
+			next = 1
+		case 6:
+			// b5, PTX lines 194-196
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				// PTX lines 194: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: ld.param.b32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:194")
+									continue
+								}
+								v1 = v1x
+							}
+							r9[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: ld.param.b32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:194")
+									continue
+								}
+								v1 = v1x
+							}
+							r9[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 196: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r9[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:196")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: st.u32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r9[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:196")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 280: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r30, r34, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:280")
-	// PTX line 281: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/recursion.ptx:281")
-	// PTX line 282: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/recursion.ptx:282")
-	// PTX lines 283, 284: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 283: shl.b64
-				v3 := uint64(uint64(r36[l]) << uint32(k0))
-				// 284: add.s64
-				v4 := uint64(uint64(r35[l]) + uint64(v3))
-				r38[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 283: shl.b64
-				v3 := uint64(uint64(r36[l]) << uint32(k0))
-				// 284: add.s64
-				v4 := uint64(uint64(r35[l]) + uint64(v3))
-				r38[l] = v4
-			}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 285: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r38, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/recursion.ptx:285")
-	// PTX line 288: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r39, nil, 0, 0x8, 4, m, "testdata/ptx/O0/recursion.ptx:288")
 }
 
-// recursionB6 runs b6 of kernel recursion, PTX lines 295-314.
-func recursionB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	k0 := uint64(0x2)
-	// PTX line 295: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r40, nil, 0, 0xc, 4, 0, m, "testdata/ptx/O0/recursion.ptx:295")
-	// PTX line 297: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/recursion.ptx:297")
-	// PTX line 298: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/recursion.ptx:298")
-	// PTX lines 299, 300: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 299: shl.b64
-				v1 := uint64(uint64(r42[l]) << uint32(k0))
-				// 300: add.s64
-				v2 := uint64(uint64(r41[l]) + uint64(v1))
-				r44[l] = v2
+// recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 222-254; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 222: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 223: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 224: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 44 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/O0/recursion.ptx:224")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 225: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/recursion.ptx:225")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 226: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/recursion.ptx:226")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 227: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/recursion.ptx:227")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 228: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/recursion.ptx:228")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 229: ld.param.u64
+				var u8 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/recursion.ptx:229")
+				}
+				// PTX line 230: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u4)
+				// PTX line 231: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX line 232: cvta.to.global.u64, warp-uniform
+				u11 := uint64(u5)
+				// PTX line 233: cvta.global.u64, warp-uniform
+				u12 := uint64(u11)
+				// PTX line 234: cvta.to.global.u64, warp-uniform
+				u13 := uint64(u6)
+				// PTX line 235: cvta.global.u64, warp-uniform
+				u14 := uint64(u13)
+				// PTX line 236: cvta.to.global.u64, warp-uniform
+				u15 := uint64(u7)
+				// PTX line 237: cvta.global.u64, warp-uniform
+				u16 := uint64(u15)
+				// PTX line 238: cvta.to.global.u64, warp-uniform
+				u17 := uint64(u8)
+				// PTX line 239: cvta.global.u64, warp-uniform
+				u18 := uint64(u17)
+				// PTX lines 240: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 240: st.u64
+							s19 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u18)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/recursion.ptx:240")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 240: st.u64
+							s19 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 8)
+							}
+							s19v := uint64(u18)
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
+								runtime.Store64(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 8, s19v, l, "testdata/ptx/O0/recursion.ptx:240")
+							}
+						}
+					}
+				}
+				// PTX lines 241: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(31)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 241: st.u64
+							s20 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+							}
+							s20v := uint64(u16)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+								runtime.Store64(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/recursion.ptx:241")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 241: st.u64
+							s20 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+							}
+							s20v := uint64(u16)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+								runtime.Store64(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/recursion.ptx:241")
+							}
+						}
+					}
+				}
+				// PTX lines 242: lane-local, one loop over the lanes
+				{
+					s21w := w.Window(32)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 242: st.u64
+							s21 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+							}
+							s21v := uint64(u14)
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/recursion.ptx:242")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 242: st.u64
+							s21 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+							}
+							s21v := uint64(u14)
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/recursion.ptx:242")
+							}
+						}
+					}
+				}
+				// PTX lines 243: lane-local, one loop over the lanes
+				{
+					s22w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 243: st.u64
+							s22 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+							}
+							s22v := uint64(u12)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+								runtime.Store64(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/recursion.ptx:243")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 243: st.u64
+							s22 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+							}
+							s22v := uint64(u12)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+								runtime.Store64(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/recursion.ptx:243")
+							}
+						}
+					}
+				}
+				// PTX lines 244: lane-local, one loop over the lanes
+				{
+					s23w := w.Window(34)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: st.u64
+							s23 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+							}
+							s23v := uint64(u10)
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+								runtime.Store64(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/recursion.ptx:244")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: st.u64
+							s23 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 8)
+							}
+							s23v := uint64(u10)
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+								runtime.Store64(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 8, s23v, l, "testdata/ptx/O0/recursion.ptx:244")
+							}
+						}
+					}
+				}
+				// PTX lines 245: lane-local, one loop over the lanes
+				{
+					s24w := w.Window(35)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 245: st.u32
+							s24 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+							}
+							s24v := uint64(u3)
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/recursion.ptx:245")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 245: st.u32
+							s24 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
+							}
+							s24v := uint64(u3)
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/recursion.ptx:245")
+							}
+						}
+					}
+				}
+				// PTX line 246: mov.u32, warp-uniform
+				u25 := uint64(uint64(w.CTAID().X))
+				// PTX line 247: mov.u32, warp-uniform
+				u26 := uint64(uint64(w.NTID().X))
+				// PTX line 248: mul.lo.s32, warp-uniform
+				u27 := uint64(uint32(u25) * uint32(u26))
+				// PTX lines 249, 250, 251: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s30w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 249: mov.u32
+							v28 := uint64(uint64(tid0[l]))
+							// 250: add.s32
+							v29 := uint64(uint32(u27) + uint32(v28))
+							// 251: st.u32
+							s30 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+							}
+							s30v := uint64(v29)
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+								runtime.Store32(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/recursion.ptx:251")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 249: mov.u32
+							v28 := uint64(uint64(tid0[l]))
+							// 250: add.s32
+							v29 := uint64(uint32(u27) + uint32(v28))
+							// 251: st.u32
+							s30 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
+							}
+							s30v := uint64(v29)
+							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+								runtime.Store32(s30w.Mem, s30o, s30v)
+							} else {
+								w.StoreLane(s30w, runtime.SpaceGeneric, s30, 4, s30v, l, "testdata/ptx/O0/recursion.ptx:251")
+							}
+						}
+					}
+				}
+				// PTX lines 252, 253, 254: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v31aw := w.Window(37)
+					v32aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 252: ld.u32
+							v31a := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/recursion.ptx:252")
+									continue
+								}
+								v31 = v31x
+							}
+							// 253: ld.u32
+							v32a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/recursion.ptx:253")
+									continue
+								}
+								v32 = v32x
+							}
+							// 254: setp.lt.s32
+							c33t := int32(v31) < int32(v32)
+							c33 := c33t
+							c33b0 := uint32(0)
+							if c33 {
+								c33b0 = 1
+							}
+							p0 = p0&^(1<<l) | c33b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 252: ld.u32
+							v31a := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/recursion.ptx:252")
+									continue
+								}
+								v31 = v31x
+							}
+							// 253: ld.u32
+							v32a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/recursion.ptx:253")
+									continue
+								}
+								v32 = v32x
+							}
+							// 254: setp.lt.s32
+							c33t := int32(v31) < int32(v32)
+							c33 := c33t
+							c33b0 := uint32(0)
+							if c33 {
+								c33b0 = 1
+							}
+							p0 = p0&^(1<<l) | c33b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 299: shl.b64
-				v1 := uint64(uint64(r42[l]) << uint32(k0))
-				// 300: add.s64
-				v2 := uint64(uint64(r41[l]) + uint64(v1))
-				r44[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_1), PTX line 257
+			next = 4
+		case 2:
+			// b2 ($L__BB3_2), PTX lines 260-267; code before the call
+			{
+				r0 := w.Reg(0)
+				r29 := w.Reg(29)
+				k0 := uint64(0x2)
+				// PTX lines 260, 261, 262, 263, 264: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(39)
+					v2aw := w.Window(40)
+					v5aw := w.Window(41)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 260: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/recursion.ptx:260")
+									continue
+								}
+								v1 = v1x
+							}
+							// 261: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:261")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 262: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 263: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 264: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:264")
+									continue
+								}
+								v5 = v5x
+							}
+							r29[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 260: ld.u64
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/recursion.ptx:260")
+									continue
+								}
+								v1 = v1x
+							}
+							// 261: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/recursion.ptx:261")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 262: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 263: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 264: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/recursion.ptx:264")
+									continue
+								}
+								v5 = v5x
+							}
+							r29[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 267: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 267: st.param.b32
+							s6 := uint64(0x0)
+							s6v := uint64(r29[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:267")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 267: st.param.b32
+							s6 := uint64(0x0)
+							s6v := uint64(r29[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:267")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB3_2), PTX line 259
+			return pc, budget
+		case 4:
+			// b3 ($L__BB3_3), PTX line 330; ret
+			next = 11
+		case 5:
+			// b4, PTX line 255
+			next = 1
+		case 6:
+			// b5, PTX lines 274-288; code before the call
+			{
+				r0 := w.Reg(0)
+				r30 := w.Reg(30)
+				r34 := w.Reg(34)
+				r39 := w.Reg(39)
+				k0 := uint64(0x2)
+				// PTX lines 274, 276, 277, 278, 279: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(42)
+					v3aw := w.Window(43)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 274: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:274")
+									continue
+								}
+								v1 = v1x
+							}
+							r30[l] = v1
+							// 276: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:276")
+									continue
+								}
+								v2 = v2x
+							}
+							// 277: ld.s32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:277")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 278: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 279: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r34[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 274: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:274")
+									continue
+								}
+								v1 = v1x
+							}
+							r30[l] = v1
+							// 276: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:276")
+									continue
+								}
+								v2 = v2x
+							}
+							// 277: ld.s32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:277")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 278: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 279: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r34[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 280: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 280: st.u32
+							s6 := uint64(r34[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r30[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:280")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 280: st.u32
+							s6 := uint64(r34[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r30[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:280")
+							}
+						}
+					}
+				}
+				// PTX lines 281, 282, 283, 284, 285: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(45)
+					v8aw := w.Window(46)
+					v11aw := w.Window(47)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 281: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:281")
+									continue
+								}
+								v7 = v7x
+							}
+							// 282: ld.s32
+							v8a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:282")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 283: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 284: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 285: ld.u32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:285")
+									continue
+								}
+								v11 = v11x
+							}
+							r39[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 281: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:281")
+									continue
+								}
+								v7 = v7x
+							}
+							// 282: ld.s32
+							v8a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:282")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 283: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 284: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 285: ld.u32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:285")
+									continue
+								}
+								v11 = v11x
+							}
+							r39[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 288: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 288: st.param.b32
+							s12 := uint64(0x8)
+							s12v := uint64(r39[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/recursion.ptx:288")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 288: st.param.b32
+							s12 := uint64(0x8)
+							s12v := uint64(r39[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/recursion.ptx:288")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b5, PTX line 269
+			return pc, budget
+		case 8:
+			// b6, PTX lines 295-314; code before the call
+			{
+				r0 := w.Reg(0)
+				r40 := w.Reg(40)
+				r44 := w.Reg(44)
+				r49 := w.Reg(49)
+				r52 := w.Reg(52)
+				k0 := uint64(0x2)
+				// PTX lines 295, 297, 298, 299, 300: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(48)
+					v3aw := w.Window(49)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 295: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:295")
+									continue
+								}
+								v1 = v1x
+							}
+							r40[l] = v1
+							// 297: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:297")
+									continue
+								}
+								v2 = v2x
+							}
+							// 298: ld.s32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:298")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 299: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 300: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r44[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 295: ld.param.b32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:295")
+									continue
+								}
+								v1 = v1x
+							}
+							r40[l] = v1
+							// 297: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:297")
+									continue
+								}
+								v2 = v2x
+							}
+							// 298: ld.s32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:298")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 299: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 300: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r44[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 301: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 301: st.u32
+							s6 := uint64(r44[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r40[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:301")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 301: st.u32
+							s6 := uint64(r44[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r40[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:301")
+							}
+						}
+					}
+				}
+				// PTX lines 302, 303, 304, 305, 306, 307, 308, 309: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(51)
+					v8aw := w.Window(52)
+					v11aw := w.Window(53)
+					v12aw := w.Window(54)
+					v14aw := w.Window(55)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 302: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:302")
+									continue
+								}
+								v7 = v7x
+							}
+							// 303: ld.s32
+							v8a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:303")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 304: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 305: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 306: ld.u32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:306")
+									continue
+								}
+								v11 = v11x
+							}
+							r49[l] = v11
+							// 307: ld.u64
+							v12a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+								v12 = runtime.Load64(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+								if !v12ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/recursion.ptx:307")
+									continue
+								}
+								v12 = v12x
+							}
+							// 308: add.s64
+							v13 := uint64(uint64(v12) + uint64(v9))
+							// 309: ld.u32
+							v14a := uint64(v13) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/recursion.ptx:309")
+									continue
+								}
+								v14 = v14x
+							}
+							r52[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 302: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/recursion.ptx:302")
+									continue
+								}
+								v7 = v7x
+							}
+							// 303: ld.s32
+							v8a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/recursion.ptx:303")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 304: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k0))
+							// 305: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							// 306: ld.u32
+							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/recursion.ptx:306")
+									continue
+								}
+								v11 = v11x
+							}
+							r49[l] = v11
+							// 307: ld.u64
+							v12a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 8)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+								v12 = runtime.Load64(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 8, l)
+								if !v12ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v12a, 8, "testdata/ptx/O0/recursion.ptx:307")
+									continue
+								}
+								v12 = v12x
+							}
+							// 308: add.s64
+							v13 := uint64(uint64(v12) + uint64(v9))
+							// 309: ld.u32
+							v14a := uint64(v13) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/recursion.ptx:309")
+									continue
+								}
+								v14 = v14x
+							}
+							r52[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 312: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 312: st.param.b32
+							s15 := uint64(0x10)
+							s15v := uint64(r49[l])
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/O0/recursion.ptx:312")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 312: st.param.b32
+							s15 := uint64(0x10)
+							s15v := uint64(r49[l])
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/O0/recursion.ptx:312")
+							}
+						}
+					}
+				}
+				// PTX lines 314: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 314: st.param.b32
+							s16 := uint64(0x14)
+							s16v := uint64(r52[l])
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/O0/recursion.ptx:314")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 314: st.param.b32
+							s16 := uint64(0x14)
+							s16v := uint64(r52[l])
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/O0/recursion.ptx:314")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b6, PTX line 290
+			return pc, budget
+		case 10:
+			// b7, PTX lines 322-328
+			{
+				r0 := w.Reg(0)
+				r53 := w.Reg(53)
+				r57 := w.Reg(57)
+				k0 := uint64(0x2)
+				// PTX lines 322, 324, 325, 326, 327: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(56)
+					v3aw := w.Window(57)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 322: ld.param.b32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:322")
+									continue
+								}
+								v1 = v1x
+							}
+							r53[l] = v1
+							// 324: ld.u64
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:324")
+									continue
+								}
+								v2 = v2x
+							}
+							// 325: ld.s32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:325")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 326: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 327: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r57[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 322: ld.param.b32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:322")
+									continue
+								}
+								v1 = v1x
+							}
+							r53[l] = v1
+							// 324: ld.u64
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/recursion.ptx:324")
+									continue
+								}
+								v2 = v2x
+							}
+							// 325: ld.s32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/recursion.ptx:325")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 326: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 327: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r57[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 328: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(58)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 328: st.u32
+							s6 := uint64(r57[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r53[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:328")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 328: st.u32
+							s6 := uint64(r57[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r53[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:328")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 301: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r40, r44, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:301")
-	// PTX line 302: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/recursion.ptx:302")
-	// PTX line 303: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/recursion.ptx:303")
-	// PTX lines 304, 305: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 304: shl.b64
-				v3 := uint64(uint64(r46[l]) << uint32(k0))
-				r47[l] = v3
-				// 305: add.s64
-				v4 := uint64(uint64(r45[l]) + uint64(v3))
-				r48[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 304: shl.b64
-				v3 := uint64(uint64(r46[l]) << uint32(k0))
-				r47[l] = v3
-				// 305: add.s64
-				v4 := uint64(uint64(r45[l]) + uint64(v3))
-				r48[l] = v4
-			}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 306: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r48, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/recursion.ptx:306")
-	// PTX line 307: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r50, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/recursion.ptx:307")
-	// PTX lines 308: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 308: add.s64
-				v5 := uint64(uint64(r50[l]) + uint64(r47[l]))
-				r51[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 308: add.s64
-				v5 := uint64(uint64(r50[l]) + uint64(r47[l]))
-				r51[l] = v5
-			}
-		}
-	}
-	// PTX line 309: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r51, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/recursion.ptx:309")
-	// PTX line 312: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r49, nil, 0, 0x10, 4, m, "testdata/ptx/O0/recursion.ptx:312")
-	// PTX line 314: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r52, nil, 0, 0x14, 4, m, "testdata/ptx/O0/recursion.ptx:314")
-}
-
-// recursionB7 runs b7 of kernel recursion, PTX lines 322-328.
-func recursionB7(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r57 := w.Reg(57)
-	k0 := uint64(0x2)
-	// PTX line 322: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r53, nil, 0, 0x18, 4, 0, m, "testdata/ptx/O0/recursion.ptx:322")
-	// PTX line 324: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/recursion.ptx:324")
-	// PTX line 325: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r55, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/recursion.ptx:325")
-	// PTX lines 326, 327: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 326: shl.b64
-				v1 := uint64(uint64(r55[l]) << uint32(k0))
-				// 327: add.s64
-				v2 := uint64(uint64(r54[l]) + uint64(v1))
-				r57[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 326: shl.b64
-				v1 := uint64(uint64(r55[l]) << uint32(k0))
-				// 327: add.s64
-				v2 := uint64(uint64(r54[l]) + uint64(v1))
-				r57[l] = v2
-			}
-		}
-	}
-	// PTX line 328: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r53, r57, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/recursion.ptx:328")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/reduce_shared.ptx",
+	NumWindows: 61,
 	SM:         80,
 	SharedSize: 2048,
 }
@@ -116,9 +117,86 @@ func init() {
 	reduceSumFunc.Blocks = make([]runtime.Block, 19)
 	// b0, PTX lines 30-51; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 	reduceSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:30",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -130,9 +208,38 @@ func init() {
 	}
 	// b1 ($L__BB0_1), PTX lines 55-60
 	reduceSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:55",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:61",
@@ -143,9 +250,26 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 63-64
 	reduceSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:63",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:65",
@@ -156,9 +280,39 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 67-73; bar.sync at line 74
 	reduceSumFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:67",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -172,9 +326,26 @@ func init() {
 	}
 	// b3 ($L__BB0_3), PTX lines 75-76
 	reduceSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:75",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:77",
@@ -185,9 +356,26 @@ func init() {
 	}
 	// b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
 	reduceSumFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:79",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -199,9 +387,29 @@ func init() {
 	}
 	// b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
 	reduceSumFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:84",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -213,9 +421,65 @@ func init() {
 	}
 	// b6 ($L__BB0_6), PTX lines 90-104
 	reduceSumFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:90",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:105",
@@ -228,6 +492,13 @@ func init() {
 	reduceSumFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:107",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -243,6 +514,15 @@ func init() {
 	reduceSumFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:108",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:108",
@@ -253,9 +533,29 @@ func init() {
 	}
 	// b8 ($L__BB0_8), PTX lines 110-112
 	reduceSumFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:110",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:113",
@@ -266,9 +566,26 @@ func init() {
 	}
 	// b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
 	reduceSumFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:115",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -280,9 +597,47 @@ func init() {
 	}
 	// b10 ($L__BB0_10), PTX lines 120-128
 	reduceSumFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:120",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:129",
@@ -295,6 +650,13 @@ func init() {
 	reduceSumFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:131",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:131",
@@ -307,6 +669,15 @@ func init() {
 	reduceSumFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:53",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:53",
@@ -319,6 +690,15 @@ func init() {
 	reduceSumFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:82",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:82",
@@ -331,6 +711,15 @@ func init() {
 	reduceSumFunc.Blocks[16] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:88",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:88",
@@ -343,6 +732,15 @@ func init() {
 	reduceSumFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:118",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  118,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:118",
@@ -356,12 +754,90 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceSumFunc.Run = reduceSumRun
 	reduceMaxFunc.Blocks = make([]runtime.Block, 19)
 	// b0, PTX lines 151-172; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 	reduceMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:151",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -373,9 +849,38 @@ func init() {
 	}
 	// b1 ($L__BB1_1), PTX lines 176-181
 	reduceMaxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:176",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:182",
@@ -386,9 +891,26 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 184-185
 	reduceMaxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:184",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:186",
@@ -399,9 +921,39 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 188-194; bar.sync at line 195
 	reduceMaxFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:188",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -415,9 +967,26 @@ func init() {
 	}
 	// b3 ($L__BB1_3), PTX lines 196-197
 	reduceMaxFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:196",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:198",
@@ -428,9 +997,26 @@ func init() {
 	}
 	// b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
 	reduceMaxFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:200",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -442,9 +1028,29 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
 	reduceMaxFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:205",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -456,9 +1062,86 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 211-232
 	reduceMaxFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:211",
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:233",
@@ -471,6 +1154,13 @@ func init() {
 	reduceMaxFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:235",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -486,6 +1176,15 @@ func init() {
 	reduceMaxFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:236",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  236,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:236",
@@ -496,9 +1195,29 @@ func init() {
 	}
 	// b8 ($L__BB1_8), PTX lines 238-240
 	reduceMaxFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:238",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:241",
@@ -509,9 +1228,26 @@ func init() {
 	}
 	// b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
 	reduceMaxFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:243",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -523,9 +1259,47 @@ func init() {
 	}
 	// b10 ($L__BB1_10), PTX lines 248-256
 	reduceMaxFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:248",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:257",
@@ -538,6 +1312,13 @@ func init() {
 	reduceMaxFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:259",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  259,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:259",
@@ -550,6 +1331,15 @@ func init() {
 	reduceMaxFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:174",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  174,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:174",
@@ -562,6 +1352,15 @@ func init() {
 	reduceMaxFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:203",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  203,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:203",
@@ -574,6 +1373,15 @@ func init() {
 	reduceMaxFunc.Blocks[16] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:209",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  209,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:209",
@@ -586,6 +1394,15 @@ func init() {
 	reduceMaxFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/O0/reduce_shared.ptx:246",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  246,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/reduce_shared.ptx:246",
@@ -599,6 +1416,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceMaxFunc.Run = reduceMaxRun
 }
 
 // ReduceSum launches PTX kernel reduce_sum (testdata/ptx/O0/reduce_shared.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is reduce_sum_param_0, param1 is reduce_sum_param_1, param2 is reduce_sum_param_2.
@@ -619,1231 +1437,3290 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, reduceMaxFunc, cfg, p[:])
 }
 
-// reduceSumB0 runs b0 of kernel reduce_sum, PTX lines 30-51.
-func reduceSumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x8)
-	// PTX line 30: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 31: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 32: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:32")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 33: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:33")
-	// PTX line 34: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:34")
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 36: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 38: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 39: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:39")
-	// PTX line 40: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:40")
-	// PTX line 41: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:41")
-	// PTX lines 42: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 43: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/reduce_shared.ptx:43")
-	// PTX line 44: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 45: shl.b32, warp-uniform
-	u12 := uint64(uint32(u11) << uint32(k2))
-	// PTX line 46: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:46")
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		}
-	}
-	// PTX line 48: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/reduce_shared.ptx:48")
-	// PTX line 49: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:49")
-	// PTX line 50: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:50")
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: setp.ge.s32
-				c14t := int32(r14[l]) >= int32(r15[l])
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+// reduceSumRun runs blocks of kernel reduce_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-51; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x8)
+				// PTX line 30: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 31: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c14b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: setp.ge.s32
-				c14t := int32(r14[l]) >= int32(r15[l])
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				// PTX line 32: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:32")
 				}
-				p0 = p0&^(1<<l) | c14b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// reduceSumB1 runs b1 ($L__BB0_1) of kernel reduce_sum, PTX lines 55-60.
-func reduceSumB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x2)
-	// PTX line 55: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/reduce_shared.ptx:55")
-	// PTX line 56: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/reduce_shared.ptx:56")
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 58: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 58: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		}
-	}
-	// PTX line 59: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:59")
-	// PTX lines 60: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: mov.u32
-				v3 := uint64(r20[l])
-				r21[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: mov.u32
-				v3 := uint64(r20[l])
-				r21[l] = v3
-			}
-		}
-	}
-}
-
-// reduceSumB2 runs b2 ($L__BB0_2) of kernel reduce_sum, PTX lines 63-64.
-func reduceSumB2(w *runtime.Warp, m uint32) {
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	// PTX line 63: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: mov.u32
-				v2 := uint64(u1)
-				r21[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: mov.u32
-				v2 := uint64(u1)
-				r21[l] = v2
-			}
-		}
-	}
-}
-
-// reduceSumB3 runs b3 ($L__BB0_3) of kernel reduce_sum, PTX lines 67-73.
-func reduceSumB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r28 := w.Reg(28)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	k2 := uint64(0xe0000000)
-	// PTX lines 67: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mov.u32
-				v1 := uint64(r21[l])
-				r23[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: mov.u32
-				v1 := uint64(r21[l])
-				r23[l] = v1
-			}
-		}
-	}
-	// PTX line 68: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:68")
-	// PTX lines 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 69: shl.b64
-				v2 := uint64(uint64(r24[l]) << uint32(k0))
-				r25[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 69: shl.b64
-				v2 := uint64(uint64(r24[l]) << uint32(k0))
-				r25[l] = v2
-			}
-		}
-	}
-	// PTX line 70: mov.u64, warp-uniform
-	u3 := uint64(k1)
-	// PTX line 71: cvta.shared.u64, warp-uniform
-	u4 := uint64(uint64(u3 + k2))
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: add.s64
-				v5 := uint64(uint64(u4) + uint64(r25[l]))
-				r28[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: add.s64
-				v5 := uint64(uint64(u4) + uint64(r25[l]))
-				r28[l] = v5
-			}
-		}
-	}
-	// PTX line 73: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/reduce_shared.ptx:73")
-}
-
-// reduceSumB3_1 runs b3 ($L__BB0_3) of kernel reduce_sum, PTX lines 75-76.
-func reduceSumB3_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	k0 := uint64(0x80)
-	// PTX line 75: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r29, m, u1)
-	// PTX line 76: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/reduce_shared.ptx:76")
-	_ = u1
-}
-
-// reduceSumB4 runs b4 ($L__BB0_4) of kernel reduce_sum, PTX lines 79-80.
-func reduceSumB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	k0 := uint64(0x0)
-	// PTX line 79: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:79")
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: setp.eq.s32
-				c1t := uint32(r30[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: setp.eq.s32
-				c1t := uint32(r30[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 33: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:33")
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// reduceSumB5 runs b5 ($L__BB0_5) of kernel reduce_sum, PTX lines 84-86.
-func reduceSumB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	// PTX line 84: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:84")
-	// PTX line 85: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:85")
-	// PTX lines 86: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: setp.ge.u32
-				c1t := uint32(r31[l]) >= uint32(r32[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: setp.ge.u32
-				c1t := uint32(r31[l]) >= uint32(r32[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 34: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:34")
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// reduceSumB6 runs b6 ($L__BB0_6) of kernel reduce_sum, PTX lines 90-104.
-func reduceSumB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r37 := w.Reg(37)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	k2 := uint64(0xe0000000)
-	// PTX line 90: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:90")
-	// PTX line 91: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:91")
-	// PTX lines 92, 93, 94: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: add.s32
-				v1 := uint64(uint32(r33[l]) + uint32(r34[l]))
-				// 93: cvt.u64.u32
-				v2 := uint64(uint64(uint32(v1)))
-				// 94: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				r37[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: add.s32
-				v1 := uint64(uint32(r33[l]) + uint32(r34[l]))
-				// 93: cvt.u64.u32
-				v2 := uint64(uint64(uint32(v1)))
-				// 94: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				r37[l] = v3
-			}
-		}
-	}
-	// PTX line 95: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 96: cvta.shared.u64, warp-uniform
-	u5 := uint64(uint64(u4 + k2))
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: add.s64
-				v6 := uint64(uint64(u5) + uint64(r37[l]))
-				r40[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: add.s64
-				v6 := uint64(uint64(u5) + uint64(r37[l]))
-				r40[l] = v6
-			}
-		}
-	}
-	// PTX line 98: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r40, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:98")
-	// PTX lines 99, 100, 101: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: cvt.u64.u32
-				v7 := uint64(uint64(uint32(r33[l])))
-				// 100: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				// 101: add.s64
-				v9 := uint64(uint64(u5) + uint64(v8))
-				r44[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: cvt.u64.u32
-				v7 := uint64(uint64(uint32(r33[l])))
-				// 100: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				// 101: add.s64
-				v9 := uint64(uint64(u5) + uint64(v8))
-				r44[l] = v9
-			}
-		}
-	}
-	// PTX line 102: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r44, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:102")
-	// PTX lines 103: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 103: add.s32
-				v10 := uint64(uint32(r45[l]) + uint32(r41[l]))
-				r46[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 103: add.s32
-				v10 := uint64(uint32(r45[l]) + uint32(r41[l]))
-				r46[l] = v10
-			}
-		}
-	}
-	// PTX line 104: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r46, r44, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/reduce_shared.ptx:104")
-}
-
-// reduceSumB8 runs b8 ($L__BB0_8) of kernel reduce_sum, PTX lines 110-112.
-func reduceSumB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	k0 := uint64(0x1)
-	// PTX line 110: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:110")
-	// PTX lines 111: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: shr.u32
-				v1 := uint64(uint32(r47[l]) >> uint32(k0))
-				r48[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: shr.u32
-				v1 := uint64(uint32(r47[l]) >> uint32(k0))
-				r48[l] = v1
-			}
-		}
-	}
-	// PTX line 112: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/reduce_shared.ptx:112")
-}
-
-// reduceSumB9 runs b9 ($L__BB0_9) of kernel reduce_sum, PTX lines 115-116.
-func reduceSumB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r49 := w.Reg(49)
-	k0 := uint64(0x0)
-	// PTX line 115: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:115")
-	// PTX lines 116: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: setp.ne.s32
-				c1t := uint32(r49[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 36: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 38: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:39")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: setp.ne.s32
-				c1t := uint32(r49[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:40")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// reduceSumB10 runs b10 ($L__BB0_10) of kernel reduce_sum, PTX lines 120-128.
-func reduceSumB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r57 := w.Reg(57)
-	k0 := uint64(0x0)
-	k1 := uint64(0xe0000000)
-	k2 := uint64(0x2)
-	// PTX line 120: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	// PTX line 121: cvta.shared.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r51, m, u2)
-	// PTX line 122: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r51, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:122")
-	// PTX line 123: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/reduce_shared.ptx:123")
-	// PTX line 124: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX line 125: cvt.u64.u32, warp-uniform
-	u4 := uint64(uint64(uint32(u3)))
-	// PTX line 126: shl.b64, warp-uniform
-	u5 := uint64(uint64(u4) << uint32(k2))
-	// PTX lines 127: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: add.s64
-				v6 := uint64(uint64(r53[l]) + uint64(u5))
-				r57[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: add.s64
-				v6 := uint64(uint64(r53[l]) + uint64(u5))
-				r57[l] = v6
-			}
-		}
-	}
-	// PTX line 128: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r52, r57, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/reduce_shared.ptx:128")
-	_ = u2
-}
-
-// reduceMaxB0 runs b0 of kernel reduce_max, PTX lines 151-172.
-func reduceMaxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x8)
-	// PTX line 151: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 152: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 153: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:153")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 154: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:154")
-	// PTX line 155: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:155")
-	// PTX line 156: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 157: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 158: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 159: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 160: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:160")
-	// PTX line 161: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/reduce_shared.ptx:161")
-	// PTX line 162: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/reduce_shared.ptx:162")
-	// PTX lines 163: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 164: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/reduce_shared.ptx:164")
-	// PTX line 165: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 166: shl.b32, warp-uniform
-	u12 := uint64(uint32(u11) << uint32(k2))
-	// PTX line 167: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r12, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:167")
-	// PTX lines 168: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: add.s32
-				v13 := uint64(uint32(u12) + uint32(r12[l]))
-				r13[l] = v13
-			}
-		}
-	}
-	// PTX line 169: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/O0/reduce_shared.ptx:169")
-	// PTX line 170: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:170")
-	// PTX line 171: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:171")
-	// PTX lines 172: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 172: setp.ge.s32
-				c14t := int32(r14[l]) >= int32(r15[l])
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				// PTX lines 41, 42: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s12w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
+							}
+							// 42: mov.u32
+							v13 := uint64(uint64(tid0[l]))
+							r9[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:41")
+							}
+							// 42: mov.u32
+							v13 := uint64(uint64(tid0[l]))
+							r9[l] = v13
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c14b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 172: setp.ge.s32
-				c14t := int32(r14[l]) >= int32(r15[l])
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r9[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.u32
+							s14 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r9[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:43")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c14b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// reduceMaxB1 runs b1 ($L__BB1_1) of kernel reduce_max, PTX lines 176-181.
-func reduceMaxB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x2)
-	// PTX line 176: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/reduce_shared.ptx:176")
-	// PTX line 177: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x20, 4, 64, m, "testdata/ptx/O0/reduce_shared.ptx:177")
-	// PTX lines 178, 179: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 178: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 179: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 178: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 179: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		}
-	}
-	// PTX line 180: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:180")
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: mov.f32
-				v3 := uint64(r20[l])
-				r21[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: mov.f32
-				v3 := uint64(r20[l])
-				r21[l] = v3
-			}
-		}
-	}
-}
-
-// reduceMaxB2 runs b2 ($L__BB1_2) of kernel reduce_max, PTX lines 184-185.
-func reduceMaxB2(w *runtime.Warp, m uint32) {
-	r21 := w.Reg(21)
-	k0 := uint64(0xff800000)
-	// PTX line 184: mov.f32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 185: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 185: mov.f32
-				v2 := uint64(u1)
-				r21[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 185: mov.f32
-				v2 := uint64(u1)
-				r21[l] = v2
-			}
-		}
-	}
-}
-
-// reduceMaxB3 runs b3 ($L__BB1_3) of kernel reduce_max, PTX lines 188-194.
-func reduceMaxB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r21 := w.Reg(21)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r28 := w.Reg(28)
-	k0 := uint64(0x2)
-	k1 := uint64(0x400)
-	k2 := uint64(0xe0000000)
-	// PTX lines 188: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: mov.f32
-				v1 := uint64(r21[l])
-				r23[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 188: mov.f32
-				v1 := uint64(r21[l])
-				r23[l] = v1
-			}
-		}
-	}
-	// PTX line 189: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:189")
-	// PTX lines 190: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 190: shl.b64
-				v2 := uint64(uint64(r24[l]) << uint32(k0))
-				r25[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 190: shl.b64
-				v2 := uint64(uint64(r24[l]) << uint32(k0))
-				r25[l] = v2
-			}
-		}
-	}
-	// PTX line 191: mov.u64, warp-uniform
-	u3 := uint64(k1)
-	// PTX line 192: cvta.shared.u64, warp-uniform
-	u4 := uint64(uint64(u3 + k2))
-	// PTX lines 193: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 193: add.s64
-				v5 := uint64(uint64(u4) + uint64(r25[l]))
-				r28[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 193: add.s64
-				v5 := uint64(uint64(u4) + uint64(r25[l]))
-				r28[l] = v5
-			}
-		}
-	}
-	// PTX line 194: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/reduce_shared.ptx:194")
-}
-
-// reduceMaxB3_1 runs b3 ($L__BB1_3) of kernel reduce_max, PTX lines 196-197.
-func reduceMaxB3_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	k0 := uint64(0x80)
-	// PTX line 196: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r29, m, u1)
-	// PTX line 197: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/reduce_shared.ptx:197")
-	_ = u1
-}
-
-// reduceMaxB4 runs b4 ($L__BB1_4) of kernel reduce_max, PTX lines 200-201.
-func reduceMaxB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	k0 := uint64(0x0)
-	// PTX line 200: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:200")
-	// PTX lines 201: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 201: setp.eq.s32
-				c1t := uint32(r30[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 44: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 45: shl.b32, warp-uniform
+				u16 := uint64(uint32(u15) << uint32(k2))
+				// PTX lines 46, 47: lane-local, one loop over the lanes
+				{
+					v17aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: ld.u32
+							v17a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
+									continue
+								}
+								v17 = v17x
+							}
+							// 47: add.s32
+							v18 := uint64(uint32(u16) + uint32(v17))
+							r13[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: ld.u32
+							v17a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:46")
+									continue
+								}
+								v17 = v17x
+							}
+							// 47: add.s32
+							v18 := uint64(uint32(u16) + uint32(v17))
+							r13[l] = v18
+						}
+					}
+					flt.Raise(w)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 201: setp.eq.s32
-				c1t := uint32(r30[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 48: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: st.u32
+							s19 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(r13[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: st.u32
+							s19 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(r13[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:48")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v20aw := w.Window(6)
+					v21aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: ld.u32
+							v20a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
+									continue
+								}
+								v20 = v20x
+							}
+							// 50: ld.u32
+							v21a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
+									continue
+								}
+								v21 = v21x
+							}
+							// 51: setp.ge.s32
+							c22t := int32(v20) >= int32(v21)
+							c22 := c22t
+							c22b0 := uint32(0)
+							if c22 {
+								c22b0 = 1
+							}
+							p0 = p0&^(1<<l) | c22b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: ld.u32
+							v20a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:49")
+									continue
+								}
+								v20 = v20x
+							}
+							// 50: ld.u32
+							v21a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:50")
+									continue
+								}
+								v21 = v21x
+							}
+							// 51: setp.ge.s32
+							c22t := int32(v20) >= int32(v21)
+							c22 := c22t
+							c22b0 := uint32(0)
+							if c22 {
+								c22b0 = 1
+							}
+							p0 = p0&^(1<<l) | c22b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX lines 55-60
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				k0 := uint64(0x2)
+				// PTX lines 55, 56, 57, 58, 59, 60: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(8)
+					v2aw := w.Window(9)
+					v5aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
+									continue
+								}
+								v1 = v1x
+							}
+							// 56: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 57: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 58: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 59: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
+									continue
+								}
+								v5 = v5x
+							}
+							// 60: mov.u32
+							v6 := uint64(v5)
+							r21[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:55")
+									continue
+								}
+								v1 = v1x
+							}
+							// 56: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:56")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 57: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 58: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 59: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:59")
+									continue
+								}
+								v5 = v5x
+							}
+							// 60: mov.u32
+							v6 := uint64(v5)
+							r21[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 63-64
+			{
+				r21 := w.Reg(21)
+				k0 := uint64(0x0)
+				// PTX line 63: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 64: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 64: mov.u32
+							v2 := uint64(u1)
+							r21[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 64: mov.u32
+							v2 := uint64(u1)
+							r21[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB0_3), PTX lines 67-73; bar.sync at line 74
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				r25 := w.Reg(25)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				k2 := uint64(0xe0000000)
+				// PTX lines 67, 68, 69: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: mov.u32
+							v1 := uint64(r21[l])
+							r23[l] = v1
+							// 68: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
+									continue
+								}
+								v2 = v2x
+							}
+							// 69: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							r25[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: mov.u32
+							v1 := uint64(r21[l])
+							r23[l] = v1
+							// 68: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:68")
+									continue
+								}
+								v2 = v2x
+							}
+							// 69: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							r25[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 70: mov.u64, warp-uniform
+				u4 := uint64(k1)
+				// PTX line 71: cvta.shared.u64, warp-uniform
+				u5 := uint64(uint64(u4 + k2))
+				// PTX lines 72, 73: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: add.s64
+							v6 := uint64(uint64(u5) + uint64(r25[l]))
+							// 73: st.u32
+							s7 := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r23[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: add.s64
+							v6 := uint64(uint64(u5) + uint64(r25[l]))
+							// 73: st.u32
+							s7 := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r23[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:73")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b3 ($L__BB0_3), PTX lines 75-76
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x80)
+				// PTX line 75: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 76: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: st.u32
+							s2 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: st.u32
+							s2 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:76")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 79, 80: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(14)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
+									continue
+								}
+								v1 = v1x
+							}
+							// 80: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:79")
+									continue
+								}
+								v1 = v1x
+							}
+							// 80: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(15)
+					v2aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
+									continue
+								}
+								v1 = v1x
+							}
+							// 85: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							// 86: setp.ge.u32
+							c3t := uint32(v1) >= uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:84")
+									continue
+								}
+								v1 = v1x
+							}
+							// 85: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							// 86: setp.ge.u32
+							c3t := uint32(v1) >= uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b6 ($L__BB0_6), PTX lines 90-104
+			{
+				r0 := w.Reg(0)
+				r33 := w.Reg(33)
+				r37 := w.Reg(37)
+				r44 := w.Reg(44)
+				r46 := w.Reg(46)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				k2 := uint64(0xe0000000)
+				// PTX lines 90, 91, 92, 93, 94: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(17)
+					v2aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 91: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
+									continue
+								}
+								v2 = v2x
+							}
+							// 92: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							// 93: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							// 94: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k0))
+							r37[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 91: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
+									continue
+								}
+								v2 = v2x
+							}
+							// 92: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							// 93: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							// 94: shl.b64
+							v5 := uint64(uint64(v4) << uint32(k0))
+							r37[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 95: mov.u64, warp-uniform
+				u6 := uint64(k1)
+				// PTX line 96: cvta.shared.u64, warp-uniform
+				u7 := uint64(uint64(u6 + k2))
+				// PTX lines 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
+				{
+					v9aw := w.Window(19)
+					v13aw := w.Window(20)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: add.s64
+							v8 := uint64(uint64(u7) + uint64(r37[l]))
+							// 98: ld.u32
+							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
+									continue
+								}
+								v9 = v9x
+							}
+							// 99: cvt.u64.u32
+							v10 := uint64(uint64(uint32(r33[l])))
+							// 100: shl.b64
+							v11 := uint64(uint64(v10) << uint32(k0))
+							// 101: add.s64
+							v12 := uint64(uint64(u7) + uint64(v11))
+							r44[l] = v12
+							// 102: ld.u32
+							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
+									continue
+								}
+								v13 = v13x
+							}
+							// 103: add.s32
+							v14 := uint64(uint32(v13) + uint32(v9))
+							r46[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: add.s64
+							v8 := uint64(uint64(u7) + uint64(r37[l]))
+							// 98: ld.u32
+							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
+									continue
+								}
+								v9 = v9x
+							}
+							// 99: cvt.u64.u32
+							v10 := uint64(uint64(uint32(r33[l])))
+							// 100: shl.b64
+							v11 := uint64(uint64(v10) << uint32(k0))
+							// 101: add.s64
+							v12 := uint64(uint64(u7) + uint64(v11))
+							r44[l] = v12
+							// 102: ld.u32
+							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
+									continue
+								}
+								v13 = v13x
+							}
+							// 103: add.s32
+							v14 := uint64(uint32(v13) + uint32(v9))
+							r46[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(21)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.u32
+							s15 := uint64(r44[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r46[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.u32
+							s15 := uint64(r44[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r46[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:104")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b7 ($L__BB0_7), PTX line 106; bar.sync at line 107
+			return pc, budget
+		case 9:
+			// b7 ($L__BB0_7), PTX line 106
+			next = 10
+		case 10:
+			// b8 ($L__BB0_8), PTX lines 110-112
+			{
+				r0 := w.Reg(0)
+				r48 := w.Reg(48)
+				k0 := uint64(0x1)
+				// PTX lines 110, 111: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(22)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
+									continue
+								}
+								v1 = v1x
+							}
+							// 111: shr.u32
+							v2 := uint64(uint32(v1) >> uint32(k0))
+							r48[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:110")
+									continue
+								}
+								v1 = v1x
+							}
+							// 111: shr.u32
+							v2 := uint64(uint32(v1) >> uint32(k0))
+							r48[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 112: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(23)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r48[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r48[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:112")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 11:
+			// b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 115, 116: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v1aw := w.Window(24)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
+									continue
+								}
+								v1 = v1x
+							}
+							// 116: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:115")
+									continue
+								}
+								v1 = v1x
+							}
+							// 116: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b10 ($L__BB0_10), PTX lines 120-128
+			{
+				r0 := w.Reg(0)
+				r52 := w.Reg(52)
+				r53 := w.Reg(53)
+				k0 := uint64(0x0)
+				k1 := uint64(0xe0000000)
+				k2 := uint64(0x2)
+				// PTX line 120: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				// PTX line 121: cvta.shared.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 122, 123: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(25)
+					v4aw := w.Window(26)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: ld.u32
+							v3a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
+									continue
+								}
+								v3 = v3x
+							}
+							r52[l] = v3
+							// 123: ld.u64
+							v4a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
+									continue
+								}
+								v4 = v4x
+							}
+							r53[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: ld.u32
+							v3a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:122")
+									continue
+								}
+								v3 = v3x
+							}
+							r52[l] = v3
+							// 123: ld.u64
+							v4a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:123")
+									continue
+								}
+								v4 = v4x
+							}
+							r53[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 124: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 125: cvt.u64.u32, warp-uniform
+				u6 := uint64(uint64(uint32(u5)))
+				// PTX line 126: shl.b64, warp-uniform
+				u7 := uint64(uint64(u6) << uint32(k2))
+				// PTX lines 127, 128: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(27)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: add.s64
+							v8 := uint64(uint64(r53[l]) + uint64(u7))
+							// 128: st.u32
+							s9 := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r52[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: add.s64
+							v8 := uint64(uint64(r53[l]) + uint64(u7))
+							// 128: st.u32
+							s9 := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r52[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:128")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 13:
+			// b11 ($L__BB0_11), PTX line 130; ret
+			next = 18
+		case 14:
+			// b12, PTX line 52
+			next = 1
+		case 15:
+			// b13, PTX line 81
+			next = 6
+		case 16:
+			// b14, PTX line 87
+			next = 7
+		case 17:
+			// b15, PTX line 117
+			next = 12
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// reduceMaxB5 runs b5 ($L__BB1_5) of kernel reduce_max, PTX lines 205-207.
-func reduceMaxB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	// PTX line 205: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:205")
-	// PTX line 206: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:206")
-	// PTX lines 207: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: setp.ge.u32
-				c1t := uint32(r31[l]) >= uint32(r32[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 151-172; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x8)
+				// PTX line 151: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 152: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: setp.ge.u32
-				c1t := uint32(r31[l]) >= uint32(r32[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 153: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:153")
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// reduceMaxB6 runs b6 ($L__BB1_6) of kernel reduce_max, PTX lines 211-232.
-func reduceMaxB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r51 := w.Reg(51)
-	k0 := uint64(0x400)
-	k1 := uint64(0xe0000000)
-	k2 := uint64(0x2)
-	// PTX line 211: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:211")
-	// PTX lines 212: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 212: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r33[l])))
-				r34[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 212: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r33[l])))
-				r34[l] = v1
-			}
-		}
-	}
-	// PTX line 213: mov.u64, warp-uniform
-	u2 := uint64(k0)
-	// PTX line 214: cvta.shared.u64, warp-uniform
-	u3 := uint64(uint64(u2 + k1))
-	// PTX lines 215, 216: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 215: shl.b64
-				v4 := uint64(uint64(r34[l]) << uint32(k2))
-				// 216: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r38[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 215: shl.b64
-				v4 := uint64(uint64(r34[l]) << uint32(k2))
-				// 216: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r38[l] = v5
-			}
-		}
-	}
-	// PTX line 217: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r38, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:217")
-	// PTX line 218: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r40, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:218")
-	// PTX lines 219, 220, 221, 222: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 219: add.s32
-				v6 := uint64(uint32(r33[l]) + uint32(r40[l]))
-				// 220: cvt.u64.u32
-				v7 := uint64(uint64(uint32(v6)))
-				// 221: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k2))
-				// 222: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
-				r44[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 219: add.s32
-				v6 := uint64(uint32(r33[l]) + uint32(r40[l]))
-				// 220: cvt.u64.u32
-				v7 := uint64(uint64(uint32(v6)))
-				// 221: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k2))
-				// 222: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
-				r44[l] = v9
-			}
-		}
-	}
-	// PTX line 223: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r44, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:223")
-	// PTX line 224: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r39, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/reduce_shared.ptx:224")
-	// PTX line 225: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/reduce_shared.ptx:225")
-	// PTX line 226: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:226")
-	// PTX line 227: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:227")
-	// PTX lines 228: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 228: max.f32
-				v10 := uint64(isa.MaxF32(uint32(r46[l]), uint32(r47[l]), false))
-				r48[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 228: max.f32
-				v10 := uint64(isa.MaxF32(uint32(r46[l]), uint32(r47[l]), false))
-				r48[l] = v10
-			}
-		}
-	}
-	// PTX line 229: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:229")
-	// PTX lines 230, 231: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 230: shl.b64
-				v11 := uint64(uint64(r49[l]) << uint32(k2))
-				// 231: add.s64
-				v12 := uint64(uint64(u3) + uint64(v11))
-				r51[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 230: shl.b64
-				v11 := uint64(uint64(r49[l]) << uint32(k2))
-				// 231: add.s64
-				v12 := uint64(uint64(u3) + uint64(v11))
-				r51[l] = v12
-			}
-		}
-	}
-	// PTX line 232: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r48, r51, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/reduce_shared.ptx:232")
-}
-
-// reduceMaxB8 runs b8 ($L__BB1_8) of kernel reduce_max, PTX lines 238-240.
-func reduceMaxB8(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	k0 := uint64(0x1)
-	// PTX line 238: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:238")
-	// PTX lines 239: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 239: shr.u32
-				v1 := uint64(uint32(r52[l]) >> uint32(k0))
-				r53[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 239: shr.u32
-				v1 := uint64(uint32(r52[l]) >> uint32(k0))
-				r53[l] = v1
-			}
-		}
-	}
-	// PTX line 240: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/O0/reduce_shared.ptx:240")
-}
-
-// reduceMaxB9 runs b9 ($L__BB1_9) of kernel reduce_max, PTX lines 243-244.
-func reduceMaxB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r54 := w.Reg(54)
-	k0 := uint64(0x0)
-	// PTX line 243: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r54, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:243")
-	// PTX lines 244: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 244: setp.ne.s32
-				c1t := uint32(r54[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 244: setp.ne.s32
-				c1t := uint32(r54[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 154: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:154")
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 155: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:155")
+				}
+				// PTX line 156: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 157: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 158: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 159: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 160: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(28)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: st.u64
+							s10 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/reduce_shared.ptx:160")
+							}
+						}
+					}
+				}
+				// PTX lines 161: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: st.u64
+							s11 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: st.u64
+							s11 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/reduce_shared.ptx:161")
+							}
+						}
+					}
+				}
+				// PTX lines 162, 163: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s12w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: st.u32
+							s12 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
+							}
+							// 163: mov.u32
+							v13 := uint64(uint64(tid0[l]))
+							r9[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: st.u32
+							s12 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/reduce_shared.ptx:162")
+							}
+							// 163: mov.u32
+							v13 := uint64(uint64(tid0[l]))
+							r9[l] = v13
+						}
+					}
+				}
+				// PTX lines 164: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(31)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 164: st.u32
+							s14 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r9[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 164: st.u32
+							s14 := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r9[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:164")
+							}
+						}
+					}
+				}
+				// PTX line 165: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 166: shl.b32, warp-uniform
+				u16 := uint64(uint32(u15) << uint32(k2))
+				// PTX lines 167, 168: lane-local, one loop over the lanes
+				{
+					v17aw := w.Window(32)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 167: ld.u32
+							v17a := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
+									continue
+								}
+								v17 = v17x
+							}
+							// 168: add.s32
+							v18 := uint64(uint32(u16) + uint32(v17))
+							r13[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 167: ld.u32
+							v17a := uint64(u2) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:167")
+									continue
+								}
+								v17 = v17x
+							}
+							// 168: add.s32
+							v18 := uint64(uint32(u16) + uint32(v17))
+							r13[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 169: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 169: st.u32
+							s19 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(r13[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 169: st.u32
+							s19 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(r13[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/reduce_shared.ptx:169")
+							}
+						}
+					}
+				}
+				// PTX lines 170, 171, 172: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v20aw := w.Window(34)
+					v21aw := w.Window(35)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: ld.u32
+							v20a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
+									continue
+								}
+								v20 = v20x
+							}
+							// 171: ld.u32
+							v21a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
+									continue
+								}
+								v21 = v21x
+							}
+							// 172: setp.ge.s32
+							c22t := int32(v20) >= int32(v21)
+							c22 := c22t
+							c22b0 := uint32(0)
+							if c22 {
+								c22b0 = 1
+							}
+							p0 = p0&^(1<<l) | c22b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: ld.u32
+							v20a := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/reduce_shared.ptx:170")
+									continue
+								}
+								v20 = v20x
+							}
+							// 171: ld.u32
+							v21a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/reduce_shared.ptx:171")
+									continue
+								}
+								v21 = v21x
+							}
+							// 172: setp.ge.s32
+							c22t := int32(v20) >= int32(v21)
+							c22 := c22t
+							c22b0 := uint32(0)
+							if c22 {
+								c22b0 = 1
+							}
+							p0 = p0&^(1<<l) | c22b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX lines 176-181
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				k0 := uint64(0x2)
+				// PTX lines 176, 177, 178, 179, 180, 181: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(36)
+					v2aw := w.Window(37)
+					v5aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
+									continue
+								}
+								v1 = v1x
+							}
+							// 177: ld.s32
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 178: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 179: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 180: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
+									continue
+								}
+								v5 = v5x
+							}
+							// 181: mov.f32
+							v6 := uint64(v5)
+							r21[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/reduce_shared.ptx:176")
+									continue
+								}
+								v1 = v1x
+							}
+							// 177: ld.s32
+							v2a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:177")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 178: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 179: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 180: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/reduce_shared.ptx:180")
+									continue
+								}
+								v5 = v5x
+							}
+							// 181: mov.f32
+							v6 := uint64(v5)
+							r21[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 184-185
+			{
+				r21 := w.Reg(21)
+				k0 := uint64(0xff800000)
+				// PTX line 184: mov.f32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 185: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 185: mov.f32
+							v2 := uint64(u1)
+							r21[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 185: mov.f32
+							v2 := uint64(u1)
+							r21[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB1_3), PTX lines 188-194; bar.sync at line 195
+			{
+				r0 := w.Reg(0)
+				r21 := w.Reg(21)
+				r23 := w.Reg(23)
+				r25 := w.Reg(25)
+				k0 := uint64(0x2)
+				k1 := uint64(0x400)
+				k2 := uint64(0xe0000000)
+				// PTX lines 188, 189, 190: lane-local, one loop over the lanes
+				{
+					v2aw := w.Window(39)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: mov.f32
+							v1 := uint64(r21[l])
+							r23[l] = v1
+							// 189: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
+									continue
+								}
+								v2 = v2x
+							}
+							// 190: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							r25[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: mov.f32
+							v1 := uint64(r21[l])
+							r23[l] = v1
+							// 189: ld.u32
+							v2a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:189")
+									continue
+								}
+								v2 = v2x
+							}
+							// 190: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							r25[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 191: mov.u64, warp-uniform
+				u4 := uint64(k1)
+				// PTX line 192: cvta.shared.u64, warp-uniform
+				u5 := uint64(uint64(u4 + k2))
+				// PTX lines 193, 194: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 193: add.s64
+							v6 := uint64(uint64(u5) + uint64(r25[l]))
+							// 194: st.f32
+							s7 := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r23[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 193: add.s64
+							v6 := uint64(uint64(u5) + uint64(r25[l]))
+							// 194: st.f32
+							s7 := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r23[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/reduce_shared.ptx:194")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b3 ($L__BB1_3), PTX lines 196-197
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x80)
+				// PTX line 196: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 197: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(41)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: st.u32
+							s2 := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: st.u32
+							s2 := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/reduce_shared.ptx:197")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 200, 201: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(42)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 200: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
+									continue
+								}
+								v1 = v1x
+							}
+							// 201: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 200: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:200")
+									continue
+								}
+								v1 = v1x
+							}
+							// 201: setp.eq.s32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
+			{
+				r0 := w.Reg(0)
+				// PTX lines 205, 206, 207: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(43)
+					v2aw := w.Window(44)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 205: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
+									continue
+								}
+								v1 = v1x
+							}
+							// 206: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
+									continue
+								}
+								v2 = v2x
+							}
+							// 207: setp.ge.u32
+							c3t := uint32(v1) >= uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 205: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:205")
+									continue
+								}
+								v1 = v1x
+							}
+							// 206: ld.u32
+							v2a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:206")
+									continue
+								}
+								v2 = v2x
+							}
+							// 207: setp.ge.u32
+							c3t := uint32(v1) >= uint32(v2)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p2 = p2&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b6 ($L__BB1_6), PTX lines 211-232
+			{
+				r0 := w.Reg(0)
+				r33 := w.Reg(33)
+				r34 := w.Reg(34)
+				r39 := w.Reg(39)
+				r45 := w.Reg(45)
+				r48 := w.Reg(48)
+				r51 := w.Reg(51)
+				k0 := uint64(0x400)
+				k1 := uint64(0xe0000000)
+				k2 := uint64(0x2)
+				// PTX lines 211, 212: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(45)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 211: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 212: cvt.u64.u32
+							v2 := uint64(uint64(uint32(v1)))
+							r34[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 211: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
+									continue
+								}
+								v1 = v1x
+							}
+							r33[l] = v1
+							// 212: cvt.u64.u32
+							v2 := uint64(uint64(uint32(v1)))
+							r34[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 213: mov.u64, warp-uniform
+				u3 := uint64(k0)
+				// PTX line 214: cvta.shared.u64, warp-uniform
+				u4 := uint64(uint64(u3 + k1))
+				// PTX lines 215, 216, 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(46)
+					v8aw := w.Window(47)
+					v13aw := w.Window(48)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: shl.b64
+							v5 := uint64(uint64(r34[l]) << uint32(k2))
+							// 216: add.s64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							// 217: ld.f32
+							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
+									continue
+								}
+								v7 = v7x
+							}
+							r39[l] = v7
+							// 218: ld.u32
+							v8a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
+									continue
+								}
+								v8 = v8x
+							}
+							// 219: add.s32
+							v9 := uint64(uint32(r33[l]) + uint32(v8))
+							// 220: cvt.u64.u32
+							v10 := uint64(uint64(uint32(v9)))
+							// 221: shl.b64
+							v11 := uint64(uint64(v10) << uint32(k2))
+							// 222: add.s64
+							v12 := uint64(uint64(u4) + uint64(v11))
+							// 223: ld.f32
+							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
+									continue
+								}
+								v13 = v13x
+							}
+							r45[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: shl.b64
+							v5 := uint64(uint64(r34[l]) << uint32(k2))
+							// 216: add.s64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							// 217: ld.f32
+							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
+									continue
+								}
+								v7 = v7x
+							}
+							r39[l] = v7
+							// 218: ld.u32
+							v8a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
+									continue
+								}
+								v8 = v8x
+							}
+							// 219: add.s32
+							v9 := uint64(uint32(r33[l]) + uint32(v8))
+							// 220: cvt.u64.u32
+							v10 := uint64(uint64(uint32(v9)))
+							// 221: shl.b64
+							v11 := uint64(uint64(v10) << uint32(k2))
+							// 222: add.s64
+							v12 := uint64(uint64(u4) + uint64(v11))
+							// 223: ld.f32
+							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
+									continue
+								}
+								v13 = v13x
+							}
+							r45[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 224: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(49)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 224: st.f32
+							s14 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r39[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 224: st.f32
+							s14 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r39[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/reduce_shared.ptx:224")
+							}
+						}
+					}
+				}
+				// PTX lines 225: lane-local, one loop over the lanes
+				{
+					s15w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 225: st.f32
+							s15 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r45[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 225: st.f32
+							s15 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
+							s15v := uint64(r45[l])
+							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+								runtime.Store32(s15w.Mem, s15o, s15v)
+							} else {
+								w.StoreLane(s15w, runtime.SpaceGeneric, s15, 4, s15v, l, "testdata/ptx/O0/reduce_shared.ptx:225")
+							}
+						}
+					}
+				}
+				// PTX lines 226, 227, 228, 229, 230, 231: lane-local, one loop over the lanes
+				{
+					v16aw := w.Window(51)
+					v17aw := w.Window(52)
+					v19aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 226: ld.f32
+							v16a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
+									continue
+								}
+								v16 = v16x
+							}
+							// 227: ld.f32
+							v17a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
+									continue
+								}
+								v17 = v17x
+							}
+							// 228: max.f32
+							v18 := uint64(isa.MaxF32(uint32(v16), uint32(v17), false))
+							r48[l] = v18
+							// 229: ld.u32
+							v19a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
+									continue
+								}
+								v19 = v19x
+							}
+							// 230: shl.b64
+							v20 := uint64(uint64(v19) << uint32(k2))
+							// 231: add.s64
+							v21 := uint64(uint64(u4) + uint64(v20))
+							r51[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 226: ld.f32
+							v16a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/reduce_shared.ptx:226")
+									continue
+								}
+								v16 = v16x
+							}
+							// 227: ld.f32
+							v17a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 4)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+								v17 = runtime.Load32(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
+								if !v17ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/reduce_shared.ptx:227")
+									continue
+								}
+								v17 = v17x
+							}
+							// 228: max.f32
+							v18 := uint64(isa.MaxF32(uint32(v16), uint32(v17), false))
+							r48[l] = v18
+							// 229: ld.u32
+							v19a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/reduce_shared.ptx:229")
+									continue
+								}
+								v19 = v19x
+							}
+							// 230: shl.b64
+							v20 := uint64(uint64(v19) << uint32(k2))
+							// 231: add.s64
+							v21 := uint64(uint64(u4) + uint64(v20))
+							r51[l] = v21
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 232: lane-local, one loop over the lanes
+				{
+					s22w := w.Window(54)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 232: st.f32
+							s22 := uint64(r51[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(r48[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 232: st.f32
+							s22 := uint64(r51[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
+							}
+							s22v := uint64(r48[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 4, s22v, l, "testdata/ptx/O0/reduce_shared.ptx:232")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 8
+		case 8:
+			// b7 ($L__BB1_7), PTX line 234; bar.sync at line 235
+			return pc, budget
+		case 9:
+			// b7 ($L__BB1_7), PTX line 234
+			next = 10
+		case 10:
+			// b8 ($L__BB1_8), PTX lines 238-240
+			{
+				r0 := w.Reg(0)
+				r53 := w.Reg(53)
+				k0 := uint64(0x1)
+				// PTX lines 238, 239: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(55)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 238: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
+									continue
+								}
+								v1 = v1x
+							}
+							// 239: shr.u32
+							v2 := uint64(uint32(v1) >> uint32(k0))
+							r53[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 238: ld.u32
+							v1a := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:238")
+									continue
+								}
+								v1 = v1x
+							}
+							// 239: shr.u32
+							v2 := uint64(uint32(v1) >> uint32(k0))
+							r53[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 240: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(56)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 240: st.u32
+							s3 := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r53[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 240: st.u32
+							s3 := uint64(r0[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r53[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/reduce_shared.ptx:240")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 11:
+			// b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 243, 244: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					v1aw := w.Window(57)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 243: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
+									continue
+								}
+								v1 = v1x
+							}
+							// 244: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 243: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:243")
+									continue
+								}
+								v1 = v1x
+							}
+							// 244: setp.ne.s32
+							c2t := uint32(v1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 12:
+			// b10 ($L__BB1_10), PTX lines 248-256
+			{
+				r0 := w.Reg(0)
+				r57 := w.Reg(57)
+				r58 := w.Reg(58)
+				k0 := uint64(0x400)
+				k1 := uint64(0xe0000000)
+				k2 := uint64(0x2)
+				// PTX line 248: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				// PTX line 249: cvta.shared.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX lines 250, 251: lane-local, one loop over the lanes
+				{
+					v3aw := w.Window(58)
+					v4aw := w.Window(59)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 250: ld.f32
+							v3a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
+									continue
+								}
+								v3 = v3x
+							}
+							r57[l] = v3
+							// 251: ld.u64
+							v4a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
+									continue
+								}
+								v4 = v4x
+							}
+							r58[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 250: ld.f32
+							v3a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/reduce_shared.ptx:250")
+									continue
+								}
+								v3 = v3x
+							}
+							r57[l] = v3
+							// 251: ld.u64
+							v4a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 8)
+							}
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&7 == 0 {
+								v4 = runtime.Load64(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/reduce_shared.ptx:251")
+									continue
+								}
+								v4 = v4x
+							}
+							r58[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 252: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 253: cvt.u64.u32, warp-uniform
+				u6 := uint64(uint64(uint32(u5)))
+				// PTX line 254: shl.b64, warp-uniform
+				u7 := uint64(uint64(u6) << uint32(k2))
+				// PTX lines 255, 256: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(60)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 255: add.s64
+							v8 := uint64(uint64(r58[l]) + uint64(u7))
+							// 256: st.f32
+							s9 := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r57[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 255: add.s64
+							v8 := uint64(uint64(r58[l]) + uint64(u7))
+							// 256: st.f32
+							s9 := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r57[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/reduce_shared.ptx:256")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 13:
+			// b11 ($L__BB1_11), PTX line 258; ret
+			next = 18
+		case 14:
+			// b12, PTX line 173
+			next = 1
+		case 15:
+			// b13, PTX line 202
+			next = 6
+		case 16:
+			// b14, PTX line 208
+			next = 7
+		case 17:
+			// b15, PTX line 245
+			next = 12
+		default:
+			return pc, budget
 		}
-		w.P[3] = p3
-	}
-}
-
-// reduceMaxB10 runs b10 ($L__BB1_10) of kernel reduce_max, PTX lines 248-256.
-func reduceMaxB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	r62 := w.Reg(62)
-	k0 := uint64(0x400)
-	k1 := uint64(0xe0000000)
-	k2 := uint64(0x2)
-	// PTX line 248: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	// PTX line 249: cvta.shared.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r56, m, u2)
-	// PTX line 250: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r57, r56, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/reduce_shared.ptx:250")
-	// PTX line 251: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r58, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/reduce_shared.ptx:251")
-	// PTX line 252: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	// PTX line 253: cvt.u64.u32, warp-uniform
-	u4 := uint64(uint64(uint32(u3)))
-	// PTX line 254: shl.b64, warp-uniform
-	u5 := uint64(uint64(u4) << uint32(k2))
-	// PTX lines 255: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 255: add.s64
-				v6 := uint64(uint64(r58[l]) + uint64(u5))
-				r62[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 255: add.s64
-				v6 := uint64(uint64(r58[l]) + uint64(u5))
-				r62[l] = v6
-			}
+		if next == stop || next >= 18 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 256: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r57, r62, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/reduce_shared.ptx:256")
-	_ = u2
 }

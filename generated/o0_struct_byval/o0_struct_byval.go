@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/struct_byval.ptx",
+	NumWindows: 95,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -222,9 +223,54 @@ func init() {
 	dot3Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 23-34; ret
 	dot3Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{dot3B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dot3Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:23",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:35",
@@ -238,12 +284,124 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	dot3Func.Run = dot3Run
 	cross3Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 51-84; ret
 	cross3Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{cross3B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cross3Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:51",
 		PTXInstrs: 35,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:85",
@@ -257,12 +415,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	cross3Func.Run = cross3Run
 	affineFunc.Blocks = make([]runtime.Block, 9)
 	// b0, PTX lines 104-124; divergent, reconverges at block 5 (b5 ($L__BB2_5))
 	affineFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{affineB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			affineRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:104",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -276,6 +509,15 @@ func init() {
 	affineFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:128",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  128,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:128",
@@ -286,9 +528,65 @@ func init() {
 	}
 	// b2 ($L__BB2_2), PTX lines 130-144; divergent, reconverges at block 4 (b4 ($L__BB2_4))
 	affineFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{affineB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			affineRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:130",
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -300,9 +598,44 @@ func init() {
 	}
 	// b3 ($L__BB2_3), PTX lines 148-155
 	affineFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{affineB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			affineRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:148",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:156",
@@ -313,9 +646,38 @@ func init() {
 	}
 	// b4 ($L__BB2_4), PTX lines 158-163
 	affineFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{affineB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			affineRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:158",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:164",
@@ -328,6 +690,13 @@ func init() {
 	affineFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:166",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:166",
@@ -340,6 +709,15 @@ func init() {
 	affineFunc.Blocks[6] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:126",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:126",
@@ -352,6 +730,15 @@ func init() {
 	affineFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:146",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:146",
@@ -365,12 +752,120 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	affineFunc.Run = affineRun
 	vecOpsFunc.Blocks = make([]runtime.Block, 10)
 	// b0, PTX lines 187-218; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 	vecOpsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{vecOpsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecOpsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:187",
 		PTXInstrs: 33,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -384,6 +879,15 @@ func init() {
 	vecOpsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:222",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  222,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:222",
@@ -394,9 +898,117 @@ func init() {
 	}
 	// b2 ($L__BB3_2), PTX lines 224-260; code before the call
 	vecOpsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{vecOpsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecOpsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:224",
 		PTXInstrs: 34,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -407,6 +1019,13 @@ func init() {
 	vecOpsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:262",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  262,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -437,6 +1056,13 @@ func init() {
 	vecOpsFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:338",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  338,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:338",
@@ -449,6 +1075,15 @@ func init() {
 	vecOpsFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:220",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  220,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:220",
@@ -459,9 +1094,135 @@ func init() {
 	}
 	// b5, PTX lines 268-311; code before the call
 	vecOpsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{vecOpsB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecOpsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:268",
 		PTXInstrs: 40,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  287,
+			}, {
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  296,
+			}, {
+				Count: 1,
+				Line:  297,
+			}, {
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}, {
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  310,
+			}, {
+				Count: 1,
+				Line:  311,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -472,6 +1233,13 @@ func init() {
 	vecOpsFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:313",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  313,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -501,9 +1269,68 @@ func init() {
 	}
 	// b6, PTX lines 319-335
 	vecOpsFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{vecOpsB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecOpsRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:319",
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  319,
+			}, {
+				Count: 1,
+				Line:  320,
+			}, {
+				Count: 1,
+				Line:  321,
+			}, {
+				Count: 1,
+				Line:  323,
+			}, {
+				Count: 1,
+				Line:  324,
+			}, {
+				Count: 1,
+				Line:  325,
+			}, {
+				Count: 1,
+				Line:  326,
+			}, {
+				Count: 1,
+				Line:  327,
+			}, {
+				Count: 1,
+				Line:  328,
+			}, {
+				Count: 1,
+				Line:  329,
+			}, {
+				Count: 1,
+				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}, {
+				Count: 1,
+				Line:  332,
+			}, {
+				Count: 1,
+				Line:  333,
+			}, {
+				Count: 1,
+				Line:  334,
+			}, {
+				Count: 1,
+				Line:  335,
+			}, {
+				Count: 1,
+				Line:  336,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:336",
@@ -517,12 +1344,93 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	vecOpsFunc.Run = vecOpsRun
 	mixedParamFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 358-380; divergent, reconverges at block 3 (b3 ($L__BB4_3))
 	mixedParamFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mixedParamB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mixedParamRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:358",
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  358,
+			}, {
+				Count: 1,
+				Line:  359,
+			}, {
+				Count: 1,
+				Line:  360,
+			}, {
+				Count: 1,
+				Line:  361,
+			}, {
+				Count: 1,
+				Line:  362,
+			}, {
+				Count: 1,
+				Line:  363,
+			}, {
+				Count: 1,
+				Line:  364,
+			}, {
+				Count: 1,
+				Line:  365,
+			}, {
+				Count: 1,
+				Line:  366,
+			}, {
+				Count: 1,
+				Line:  367,
+			}, {
+				Count: 1,
+				Line:  368,
+			}, {
+				Count: 1,
+				Line:  369,
+			}, {
+				Count: 1,
+				Line:  370,
+			}, {
+				Count: 1,
+				Line:  371,
+			}, {
+				Count: 1,
+				Line:  372,
+			}, {
+				Count: 1,
+				Line:  373,
+			}, {
+				Count: 1,
+				Line:  374,
+			}, {
+				Count: 1,
+				Line:  375,
+			}, {
+				Count: 1,
+				Line:  376,
+			}, {
+				Count: 1,
+				Line:  377,
+			}, {
+				Count: 1,
+				Line:  378,
+			}, {
+				Count: 1,
+				Line:  379,
+			}, {
+				Count: 1,
+				Line:  380,
+			}, {
+				Count: 1,
+				Line:  381,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -536,6 +1444,15 @@ func init() {
 	mixedParamFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:384",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  384,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:384",
@@ -546,9 +1463,80 @@ func init() {
 	}
 	// b2 ($L__BB4_2), PTX lines 386-405
 	mixedParamFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mixedParamB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mixedParamRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:386",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  386,
+			}, {
+				Count: 1,
+				Line:  387,
+			}, {
+				Count: 1,
+				Line:  388,
+			}, {
+				Count: 1,
+				Line:  389,
+			}, {
+				Count: 1,
+				Line:  390,
+			}, {
+				Count: 1,
+				Line:  391,
+			}, {
+				Count: 1,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}, {
+				Count: 1,
+				Line:  395,
+			}, {
+				Count: 1,
+				Line:  396,
+			}, {
+				Count: 1,
+				Line:  397,
+			}, {
+				Count: 1,
+				Line:  398,
+			}, {
+				Count: 1,
+				Line:  399,
+			}, {
+				Count: 1,
+				Line:  400,
+			}, {
+				Count: 1,
+				Line:  401,
+			}, {
+				Count: 1,
+				Line:  402,
+			}, {
+				Count: 1,
+				Line:  403,
+			}, {
+				Count: 1,
+				Line:  404,
+			}, {
+				Count: 1,
+				Line:  405,
+			}, {
+				Count: 1,
+				Line:  406,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:406",
@@ -561,6 +1549,13 @@ func init() {
 	mixedParamFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:408",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  408,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:408",
@@ -573,6 +1568,15 @@ func init() {
 	mixedParamFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/O0/struct_byval.ptx:382",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  382,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/struct_byval.ptx:382",
@@ -586,6 +1590,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mixedParamFunc.Run = mixedParamRun
 }
 
 // Affine launches PTX kernel affine (testdata/ptx/O0/struct_byval.ptx:89) on dev with the launch configuration cfg. Parameters: param0 is affine_param_0, param1 is affine_param_1, param2 is affine_param_2.
@@ -618,1530 +1623,6364 @@ func MixedParam(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, mixedParamFunc, cfg, p[:])
 }
 
-// dot3B0 runs b0 of function _Z4dot34Vec3S_, PTX lines 23-34.
-func dot3B0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0xc)
-	k1 := uint64(0x0)
-	// PTX line 23: mov.b64, warp-uniform
-	u1 := uint64(k0)
-	// PTX line 24: mov.b64, warp-uniform
-	u2 := uint64(k1)
-	// PTX line 25: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:25")
-	// PTX line 26: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0xc, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:26")
-	// PTX line 27: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:27")
-	// PTX line 28: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r5, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:28")
-	// PTX lines 29, 30: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: mul.rn.f32
-				v3 := uint64(isa.MulF32RN(uint32(r4[l]), uint32(r5[l])))
-				// 30: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
-				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(r3[l]), uint32(v3)))
+// dot3Run runs blocks of function _Z4dot34Vec3S_ for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 23-34; ret
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0xc)
+				k1 := uint64(0x0)
+				// PTX line 23: mov.b64, warp-uniform
+				u1 := uint64(k0)
+				// PTX line 24: mov.b64, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 25, 26, 27, 28, 29, 30, 31, 32, 33: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 25: ld.param.f32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
+									continue
+								}
+								v3 = v3x
+							}
+							// 26: ld.param.f32
+							v4a := uint64(0xc)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
+									continue
+								}
+								v4 = v4x
+							}
+							// 27: ld.param.f32
+							v5a := uint64(0x4)
+							var v5 uint64
+							if v5a < pmEnd4 {
+								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
+									continue
+								}
+								v5 = v5x
+							}
+							// 28: ld.param.f32
+							v6a := uint64(0x10)
+							var v6 uint64
+							if v6a < pmEnd4 {
+								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
+									continue
+								}
+								v6 = v6x
+							}
+							// 29: mul.rn.f32
+							v7 := uint64(isa.MulF32RN(uint32(v5), uint32(v6)))
+							// 30: fma.rn.f32
+							var v8 uint64
+							if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+								v8 = uint64(math.Float32bits(float32(v8f)))
+							} else {
+								v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(v7)))
+							}
+							// 31: ld.param.f32
+							v9a := uint64(0x8)
+							var v9 uint64
+							if v9a < pmEnd4 {
+								v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
+							} else {
+								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
+									continue
+								}
+								v9 = v9x
+							}
+							// 32: ld.param.f32
+							v10a := uint64(0x14)
+							var v10 uint64
+							if v10a < pmEnd4 {
+								v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
+							} else {
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
+								if !v10ok {
+									flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
+									continue
+								}
+								v10 = v10x
+							}
+							// 33: fma.rn.f32
+							var v11 uint64
+							if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v11f) {
+								v11 = uint64(math.Float32bits(float32(v11f)))
+							} else {
+								v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v8)))
+							}
+							r10[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 25: ld.param.f32
+							v3a := uint64(0x0)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
+									continue
+								}
+								v3 = v3x
+							}
+							// 26: ld.param.f32
+							v4a := uint64(0xc)
+							var v4 uint64
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
+								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
+								if !v4ok {
+									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
+									continue
+								}
+								v4 = v4x
+							}
+							// 27: ld.param.f32
+							v5a := uint64(0x4)
+							var v5 uint64
+							if v5a < pmEnd4 {
+								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
+									continue
+								}
+								v5 = v5x
+							}
+							// 28: ld.param.f32
+							v6a := uint64(0x10)
+							var v6 uint64
+							if v6a < pmEnd4 {
+								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
+									continue
+								}
+								v6 = v6x
+							}
+							// 29: mul.rn.f32
+							v7 := uint64(isa.MulF32RN(uint32(v5), uint32(v6)))
+							// 30: fma.rn.f32
+							var v8 uint64
+							if v8f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+								v8 = uint64(math.Float32bits(float32(v8f)))
+							} else {
+								v8 = uint64(isa.FmaF32RN(uint32(v3), uint32(v4), uint32(v7)))
+							}
+							// 31: ld.param.f32
+							v9a := uint64(0x8)
+							var v9 uint64
+							if v9a < pmEnd4 {
+								v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
+							} else {
+								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
+									continue
+								}
+								v9 = v9x
+							}
+							// 32: ld.param.f32
+							v10a := uint64(0x14)
+							var v10 uint64
+							if v10a < pmEnd4 {
+								v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
+							} else {
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
+								if !v10ok {
+									flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
+									continue
+								}
+								v10 = v10x
+							}
+							// 33: fma.rn.f32
+							var v11 uint64
+							if v11f := math.FMA(float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v11f) {
+								v11 = uint64(math.Float32bits(float32(v11f)))
+							} else {
+								v11 = uint64(isa.FmaF32RN(uint32(v9), uint32(v10), uint32(v8)))
+							}
+							r10[l] = v11
+						}
+					}
+					flt.Raise(w)
 				}
-				r7[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: mul.rn.f32
-				v3 := uint64(isa.MulF32RN(uint32(r4[l]), uint32(r5[l])))
-				// 30: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
-				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(r3[l]), uint32(v3)))
+				// PTX lines 34: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: st.param.f32
+							s12 := uint64(0x18)
+							s12v := uint64(r10[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: st.param.f32
+							s12 := uint64(0x18)
+							s12v := uint64(r10[l])
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
+							}
+						}
+					}
 				}
-				r7[l] = v4
+				_ = u1
+				_ = u2
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 31: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r8, nil, 0, 0x8, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:31")
-	// PTX line 32: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r9, nil, 0, 0x14, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:32")
-	// PTX lines 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: fma.rn.f32
-				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(r8[l]))), float64(math.Float32frombits(uint32(r9[l]))), float64(math.Float32frombits(uint32(r7[l])))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
-				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(r8[l]), uint32(r9[l]), uint32(r7[l])))
-				}
-				r10[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: fma.rn.f32
-				var v5 uint64
-				if v5f := math.FMA(float64(math.Float32frombits(uint32(r8[l]))), float64(math.Float32frombits(uint32(r9[l]))), float64(math.Float32frombits(uint32(r7[l])))); isa.FmaF32Direct(v5f) {
-					v5 = uint64(math.Float32bits(float32(v5f)))
-				} else {
-					v5 = uint64(isa.FmaF32RN(uint32(r8[l]), uint32(r9[l]), uint32(r7[l])))
-				}
-				r10[l] = v5
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
-	}
-	// PTX line 34: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r10, nil, 0, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:34")
-	_ = u1
-	_ = u2
-}
-
-// cross3B0 runs b0 of function _Z6cross34Vec3S_, PTX lines 51-84.
-func cross3B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0xc)
-	// PTX line 51: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 52: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 53: mov.b64, warp-uniform
-	u3 := uint64(k2)
-	// PTX line 54: mov.b64, warp-uniform
-	u4 := uint64(k0)
-	// PTX line 55: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:55")
-	// PTX line 56: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r5, nil, 0, 0x14, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:56")
-	// PTX line 57: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r6, nil, 0, 0x8, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:57")
-	// PTX line 58: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r7, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:58")
-	// PTX lines 59, 60, 61: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: mul.rn.f32
-				v5 := uint64(isa.MulF32RN(uint32(r6[l]), uint32(r7[l])))
-				// 60: neg.f32
-				v6 := uint64(isa.NegF32(uint32(v5)))
-				// 61: fma.rn.f32
-				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(r4[l]))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
-				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(r4[l]), uint32(r5[l]), uint32(v6)))
-				}
-				r10[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: mul.rn.f32
-				v5 := uint64(isa.MulF32RN(uint32(r6[l]), uint32(r7[l])))
-				// 60: neg.f32
-				v6 := uint64(isa.NegF32(uint32(v5)))
-				// 61: fma.rn.f32
-				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(r4[l]))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
-				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(r4[l]), uint32(r5[l]), uint32(v6)))
-				}
-				r10[l] = v7
-			}
-		}
-	}
-	// PTX line 62: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/struct_byval.ptx:62")
-	// PTX line 63: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r11, nil, 0, 0x8, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:63")
-	// PTX line 64: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r12, nil, 0, 0xc, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:64")
-	// PTX line 65: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r13, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:65")
-	// PTX line 66: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r14, nil, 0, 0x14, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:66")
-	// PTX lines 67, 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mul.rn.f32
-				v8 := uint64(isa.MulF32RN(uint32(r13[l]), uint32(r14[l])))
-				// 68: neg.f32
-				v9 := uint64(isa.NegF32(uint32(v8)))
-				// 69: fma.rn.f32
-				var v10 uint64
-				if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v10f) {
-					v10 = uint64(math.Float32bits(float32(v10f)))
-				} else {
-					v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r12[l]), uint32(v9)))
-				}
-				r17[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: mul.rn.f32
-				v8 := uint64(isa.MulF32RN(uint32(r13[l]), uint32(r14[l])))
-				// 68: neg.f32
-				v9 := uint64(isa.NegF32(uint32(v8)))
-				// 69: fma.rn.f32
-				var v10 uint64
-				if v10f := math.FMA(float64(math.Float32frombits(uint32(r11[l]))), float64(math.Float32frombits(uint32(r12[l]))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v10f) {
-					v10 = uint64(math.Float32bits(float32(v10f)))
-				} else {
-					v10 = uint64(isa.FmaF32RN(uint32(r11[l]), uint32(r12[l]), uint32(v9)))
-				}
-				r17[l] = v10
-			}
-		}
-	}
-	// PTX line 70: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/struct_byval.ptx:70")
-	// PTX line 71: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r18, nil, 0, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:71")
-	// PTX line 72: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r19, nil, 0, 0x10, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:72")
-	// PTX line 73: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r20, nil, 0, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:73")
-	// PTX line 74: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r21, nil, 0, 0xc, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:74")
-	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: mul.rn.f32
-				v11 := uint64(isa.MulF32RN(uint32(r20[l]), uint32(r21[l])))
-				// 76: neg.f32
-				v12 := uint64(isa.NegF32(uint32(v11)))
-				// 77: fma.rn.f32
-				var v13 uint64
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(v12)))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
-				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r18[l]), uint32(r19[l]), uint32(v12)))
-				}
-				r24[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: mul.rn.f32
-				v11 := uint64(isa.MulF32RN(uint32(r20[l]), uint32(r21[l])))
-				// 76: neg.f32
-				v12 := uint64(isa.NegF32(uint32(v11)))
-				// 77: fma.rn.f32
-				var v13 uint64
-				if v13f := math.FMA(float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(v12)))); isa.FmaF32Direct(v13f) {
-					v13 = uint64(math.Float32bits(float32(v13f)))
-				} else {
-					v13 = uint64(isa.FmaF32RN(uint32(r18[l]), uint32(r19[l]), uint32(v12)))
-				}
-				r24[l] = v13
-			}
-		}
-	}
-	// PTX line 78: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/struct_byval.ptx:78")
-	// PTX line 79: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:79")
-	// PTX line 80: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:80")
-	// PTX line 81: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:81")
-	// PTX line 82: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r27, nil, 0, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:82")
-	// PTX line 83: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r26, nil, 0, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:83")
-	// PTX line 84: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x20, 4, m, "testdata/ptx/O0/struct_byval.ptx:84")
-	_ = u2
-	_ = u3
-	_ = u4
-}
-
-// affineB0 runs b0 of kernel affine, PTX lines 104-124.
-func affineB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x10)
-	// PTX line 104: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 105: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 106: mov.b64, warp-uniform
-	u3 := uint64(k2)
-	// PTX line 107: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:107")
-	// PTX line 108: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:108")
-	// PTX line 109: mov.u64, warp-uniform
-	u6 := uint64(u3)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 110: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 111: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 112: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u5)
-	// PTX line 113: cvta.global.u64, warp-uniform
-	u10 := uint64(u9)
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 114: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:114")
-	// PTX line 115: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/struct_byval.ptx:115")
-	// PTX line 116: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 117: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 118: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 119, 120: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 120: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 120: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
-				r14[l] = v15
-			}
-		}
-	}
-	// PTX line 121: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:121")
-	// PTX line 122: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:122")
-	// PTX line 123: ld.param.u32
-	u16 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:123")
-	// PTX lines 124: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 124: setp.lt.s32
-				c17t := int32(r15[l]) < int32(u16)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
-				}
-				p0 = p0&^(1<<l) | c17b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 124: setp.lt.s32
-				c17t := int32(r15[l]) < int32(u16)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
-				}
-				p0 = p0&^(1<<l) | c17b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u6
-	_ = u8
-	_ = u10
-}
-
-// affineB2 runs b2 ($L__BB2_2) of kernel affine, PTX lines 130-144.
-func affineB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r5 := w.Reg(5)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x2)
-	k1 := uint64(0x1)
-	// PTX line 130: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:130")
-	// PTX line 131: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/struct_byval.ptx:131")
-	// PTX lines 132, 133: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 133: add.s64
-				v2 := uint64(uint64(r17[l]) + uint64(v1))
-				r20[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: shl.b64
-				v1 := uint64(uint64(r18[l]) << uint32(k0))
-				// 133: add.s64
-				v2 := uint64(uint64(r17[l]) + uint64(v1))
-				r20[l] = v2
-			}
-		}
-	}
-	// PTX line 134: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r20, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:134")
-	// PTX line 135: ld.param.f32
-	w.LoadLanes(runtime.SpaceKernelParam, r22, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:135")
-	// PTX line 136: ld.param.f32
-	w.LoadLanes(runtime.SpaceKernelParam, r23, r5, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:136")
-	// PTX lines 137: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 137: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r23[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
-				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r22[l]), uint32(r23[l])))
-				}
-				r24[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 137: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(r23[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
-				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r22[l]), uint32(r23[l])))
-				}
-				r24[l] = v3
-			}
-		}
-	}
-	// PTX line 138: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:138")
-	// PTX line 139: ld.param.u32
-	w.LoadLanes(runtime.SpaceKernelParam, r25, r5, 0xffffffffffffffff, 0xc, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:139")
-	// PTX lines 140, 141, 142, 143, 144: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: and.b32
-				v4 := uint64(uint32(r25[l]) & uint32(k1))
-				// 141: setp.eq.b32
-				c5t := uint32(v4) == uint32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-				// 142: mov.pred
-				c6 := false
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p2 = p2&^(1<<l) | c6b0<<l
-				// 143: xor.pred
-				c7 := (c5) != (c6)
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p3 = p3&^(1<<l) | c7b0<<l
-				// 144: not.pred
-				c8 := !(c7)
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p4 = p4&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: and.b32
-				v4 := uint64(uint32(r25[l]) & uint32(k1))
-				// 141: setp.eq.b32
-				c5t := uint32(v4) == uint32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1 = p1&^(1<<l) | c5b0<<l
-				// 142: mov.pred
-				c6 := false
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p2 = p2&^(1<<l) | c6b0<<l
-				// 143: xor.pred
-				c7 := (c5) != (c6)
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p3 = p3&^(1<<l) | c7b0<<l
-				// 144: not.pred
-				c8 := !(c7)
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p4 = p4&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
+		pc, budget = next, budget-1
 	}
 }
 
-// affineB3 runs b3 ($L__BB2_3) of kernel affine, PTX lines 148-155.
-func affineB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	k0 := uint64(0x0)
-	// PTX line 148: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:148")
-	// PTX line 149: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/struct_byval.ptx:149")
-	// PTX line 150: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r28, m, u1)
-	// PTX line 151: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/struct_byval.ptx:151")
-	// PTX line 152: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:152")
-	// PTX line 153: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:153")
-	// PTX lines 154: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r29[l]), uint32(r30[l]), false))
-				r31[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r29[l]), uint32(r30[l]), false))
-				r31[l] = v2
-			}
-		}
-	}
-	// PTX line 155: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:155")
-	_ = u1
-}
-
-// affineB4 runs b4 ($L__BB2_4) of kernel affine, PTX lines 158-163.
-func affineB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r36 := w.Reg(36)
-	k0 := uint64(0x2)
-	// PTX line 158: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:158")
-	// PTX line 159: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:159")
-	// PTX line 160: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x18, 4, 64, m, "testdata/ptx/O0/struct_byval.ptx:160")
-	// PTX lines 161, 162: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: shl.b64
-				v1 := uint64(uint64(r34[l]) << uint32(k0))
-				// 162: add.s64
-				v2 := uint64(uint64(r33[l]) + uint64(v1))
-				r36[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 161: shl.b64
-				v1 := uint64(uint64(r34[l]) << uint32(k0))
-				// 162: add.s64
-				v2 := uint64(uint64(r33[l]) + uint64(v1))
-				r36[l] = v2
-			}
-		}
-	}
-	// PTX line 163: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r36, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/struct_byval.ptx:163")
-}
-
-// vecOpsB0 runs b0 of kernel vec_ops, PTX lines 187-218.
-func vecOpsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x18)
-	// PTX line 187: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 188: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 189: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/O0/struct_byval.ptx:189")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 190: mov.b64, warp-uniform
-	u4 := uint64(k2)
-	// PTX line 191: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/struct_byval.ptx:191")
-	// PTX line 192: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:192")
-	// PTX line 193: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:193")
-	// PTX line 194: ld.param.f32
-	u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:194")
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 195: ld.param.f32
-	u9 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:195")
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 196: ld.param.f32
-	u10 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/struct_byval.ptx:196")
-	runtime.Broadcast(r9, m, u10)
-	// PTX line 197: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r9, r0, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/struct_byval.ptx:197")
-	// PTX line 198: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/struct_byval.ptx:198")
-	// PTX line 199: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r7, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/struct_byval.ptx:199")
-	// PTX line 200: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u5)
-	// PTX line 201: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
-	runtime.Broadcast(r11, m, u12)
-	// PTX line 202: cvta.to.global.u64, warp-uniform
-	u13 := uint64(u6)
-	// PTX line 203: cvta.global.u64, warp-uniform
-	u14 := uint64(u13)
-	runtime.Broadcast(r13, m, u14)
-	// PTX line 204: cvta.to.global.u64, warp-uniform
-	u15 := uint64(u7)
-	// PTX line 205: cvta.global.u64, warp-uniform
-	u16 := uint64(u15)
-	runtime.Broadcast(r15, m, u16)
-	// PTX line 206: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/O0/struct_byval.ptx:206")
-	// PTX line 207: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/O0/struct_byval.ptx:207")
-	// PTX line 208: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r11, r0, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/O0/struct_byval.ptx:208")
-	// PTX line 209: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/O0/struct_byval.ptx:209")
-	// PTX line 210: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 211: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 212: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 213, 214: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 213: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 214: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
-				r20[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 213: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 214: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
-				r20[l] = v21
-			}
-		}
-	}
-	// PTX line 215: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/O0/struct_byval.ptx:215")
-	// PTX line 216: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x2c, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:216")
-	// PTX line 217: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x28, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:217")
-	// PTX lines 218: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 218: setp.lt.s32
-				c22t := int32(r21[l]) < int32(r22[l])
-				c22 := c22t
-				c22b0 := uint32(0)
-				if c22 {
-					c22b0 = 1
+// cross3Run runs blocks of function _Z6cross34Vec3S_ for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 51-84; ret
+			{
+				r10 := w.Reg(10)
+				r17 := w.Reg(17)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0xc)
+				// PTX line 51: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 52: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				// PTX line 53: mov.b64, warp-uniform
+				u3 := uint64(k2)
+				// PTX line 54: mov.b64, warp-uniform
+				u4 := uint64(k0)
+				// PTX lines 55, 56, 57, 58, 59, 60, 61: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: ld.param.f32
+							v5a := uint64(0x4)
+							var v5 uint64
+							if v5a < pmEnd4 {
+								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
+									continue
+								}
+								v5 = v5x
+							}
+							// 56: ld.param.f32
+							v6a := uint64(0x14)
+							var v6 uint64
+							if v6a < pmEnd4 {
+								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
+									continue
+								}
+								v6 = v6x
+							}
+							// 57: ld.param.f32
+							v7a := uint64(0x8)
+							var v7 uint64
+							if v7a < pmEnd4 {
+								v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
+									continue
+								}
+								v7 = v7x
+							}
+							// 58: ld.param.f32
+							v8a := uint64(0x10)
+							var v8 uint64
+							if v8a < pmEnd4 {
+								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+							} else {
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
+									continue
+								}
+								v8 = v8x
+							}
+							// 59: mul.rn.f32
+							v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+							// 60: neg.f32
+							v10 := uint64(isa.NegF32(uint32(v9)))
+							// 61: fma.rn.f32
+							var v11 uint64
+							if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+								v11 = uint64(math.Float32bits(float32(v11f)))
+							} else {
+								v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
+							}
+							r10[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: ld.param.f32
+							v5a := uint64(0x4)
+							var v5 uint64
+							if v5a < pmEnd4 {
+								v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
+									continue
+								}
+								v5 = v5x
+							}
+							// 56: ld.param.f32
+							v6a := uint64(0x14)
+							var v6 uint64
+							if v6a < pmEnd4 {
+								v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
+							} else {
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
+									continue
+								}
+								v6 = v6x
+							}
+							// 57: ld.param.f32
+							v7a := uint64(0x8)
+							var v7 uint64
+							if v7a < pmEnd4 {
+								v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
+							} else {
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
+								if !v7ok {
+									flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
+									continue
+								}
+								v7 = v7x
+							}
+							// 58: ld.param.f32
+							v8a := uint64(0x10)
+							var v8 uint64
+							if v8a < pmEnd4 {
+								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+							} else {
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
+									continue
+								}
+								v8 = v8x
+							}
+							// 59: mul.rn.f32
+							v9 := uint64(isa.MulF32RN(uint32(v7), uint32(v8)))
+							// 60: neg.f32
+							v10 := uint64(isa.NegF32(uint32(v9)))
+							// 61: fma.rn.f32
+							var v11 uint64
+							if v11f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+								v11 = uint64(math.Float32bits(float32(v11f)))
+							} else {
+								v11 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v10)))
+							}
+							r10[l] = v11
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 218: setp.lt.s32
-				c22t := int32(r21[l]) < int32(r22[l])
-				c22 := c22t
-				c22b0 := uint32(0)
-				if c22 {
-					c22b0 = 1
+				// PTX lines 62: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: st.f32
+							s12 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r10[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: st.f32
+							s12 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r10[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:62")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c22b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u4
-	_ = u8
-	_ = u9
-	_ = u10
-	_ = u12
-	_ = u14
-	_ = u16
-}
-
-// vecOpsB2 runs b2 ($L__BB3_2) of kernel vec_ops, PTX lines 224-260.
-func vecOpsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	k0 := uint64(0xc)
-	k1 := uint64(0x20)
-	k2 := uint64(0x30)
-	k3 := uint64(0x4)
-	k4 := uint64(0x40)
-	// PTX line 224: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:224")
-	// PTX line 225: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/struct_byval.ptx:225")
-	// PTX lines 226, 227: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: mul.lo.s64
-				v1 := uint64(uint64(r24[l]) * uint64(k0))
-				// 227: add.s64
-				v2 := uint64(uint64(r23[l]) + uint64(v1))
-				r26[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: mul.lo.s64
-				v1 := uint64(uint64(r24[l]) * uint64(k0))
-				// 227: add.s64
-				v2 := uint64(uint64(r23[l]) + uint64(v1))
-				r26[l] = v2
-			}
-		}
-	}
-	// PTX line 228: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r27, r26, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:228")
-	// PTX line 229: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x38, 4, m, "testdata/ptx/O0/struct_byval.ptx:229")
-	// PTX line 230: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r26, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:230")
-	// PTX line 231: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r29, r26, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:231")
-	// PTX lines 232, 233: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 232: shl.b64
-				v3 := uint64(uint64(r29[l]) << uint32(k1))
-				// 233: or.b64
-				v4 := uint64(uint64(v3) | uint64(r28[l]))
-				r31[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 232: shl.b64
-				v3 := uint64(uint64(r29[l]) << uint32(k1))
-				// 233: or.b64
-				v4 := uint64(uint64(v3) | uint64(r28[l]))
-				r31[l] = v4
-			}
-		}
-	}
-	// PTX line 234: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/O0/struct_byval.ptx:234")
-	// PTX line 235: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:235")
-	// PTX line 236: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x48, 4, m, "testdata/ptx/O0/struct_byval.ptx:236")
-	// PTX line 237: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:237")
-	// PTX lines 238: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 238: shl.b64
-				v5 := uint64(uint64(r33[l]) << uint32(k1))
-				r34[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 238: shl.b64
-				v5 := uint64(uint64(r33[l]) << uint32(k1))
-				r34[l] = v5
-			}
-		}
-	}
-	// PTX line 239: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:239")
-	// PTX lines 240: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 240: or.b64
-				v6 := uint64(uint64(r34[l]) | uint64(r35[l]))
-				r36[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 240: or.b64
-				v6 := uint64(uint64(r34[l]) | uint64(r35[l]))
-				r36[l] = v6
-			}
-		}
-	}
-	// PTX line 241: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r36, r0, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/O0/struct_byval.ptx:241")
-	// PTX lines 242, 243: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 242: add.u64
-				v7 := uint64(uint64(r0[l]) + uint64(k2))
-				// 243: or.b64
-				v8 := uint64(uint64(v7) | uint64(k3))
-				r38[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 242: add.u64
-				v7 := uint64(uint64(r0[l]) + uint64(k2))
-				// 243: or.b64
-				v8 := uint64(uint64(v7) | uint64(k3))
-				r38[l] = v8
-			}
-		}
-	}
-	// PTX line 244: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r39, r38, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:244")
-	// PTX lines 245, 246: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 245: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k4))
-				// 246: or.b64
-				v10 := uint64(uint64(v9) | uint64(k3))
-				r41[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 245: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k4))
-				// 246: or.b64
-				v10 := uint64(uint64(v9) | uint64(k3))
-				r41[l] = v10
-			}
-		}
-	}
-	// PTX line 247: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r42, r41, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:247")
-	// PTX line 248: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:248")
-	// PTX line 249: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x38, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:249")
-	// PTX line 250: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:250")
-	// PTX line 251: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x48, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:251")
-	// PTX line 254: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r43, nil, 0, 0x0, 4, m, "testdata/ptx/O0/struct_byval.ptx:254")
-	// PTX line 255: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r39, nil, 0, 0x4, 4, m, "testdata/ptx/O0/struct_byval.ptx:255")
-	// PTX line 256: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r44, nil, 0, 0x8, 4, m, "testdata/ptx/O0/struct_byval.ptx:256")
-	// PTX line 258: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r45, nil, 0, 0xc, 4, m, "testdata/ptx/O0/struct_byval.ptx:258")
-	// PTX line 259: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r42, nil, 0, 0x10, 4, m, "testdata/ptx/O0/struct_byval.ptx:259")
-	// PTX line 260: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r46, nil, 0, 0x14, 4, m, "testdata/ptx/O0/struct_byval.ptx:260")
-}
-
-// vecOpsB5 runs b5 of kernel vec_ops, PTX lines 268-311.
-func vecOpsB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
-	r57 := w.Reg(57)
-	r58 := w.Reg(58)
-	r60 := w.Reg(60)
-	r61 := w.Reg(61)
-	r62 := w.Reg(62)
-	r63 := w.Reg(63)
-	r64 := w.Reg(64)
-	r65 := w.Reg(65)
-	r67 := w.Reg(67)
-	r68 := w.Reg(68)
-	r70 := w.Reg(70)
-	r71 := w.Reg(71)
-	r72 := w.Reg(72)
-	r73 := w.Reg(73)
-	r74 := w.Reg(74)
-	r75 := w.Reg(75)
-	k0 := uint64(0x2)
-	k1 := uint64(0xc)
-	k2 := uint64(0x20)
-	k3 := uint64(0x58)
-	k4 := uint64(0x4)
-	k5 := uint64(0x68)
-	// PTX line 268: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r47, nil, 0, 0x18, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:268")
-	// PTX line 270: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r48, r0, 0xffffffffffffffff, 0x10, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:270")
-	// PTX line 271: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r49, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/struct_byval.ptx:271")
-	// PTX lines 272, 273: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 272: shl.b64
-				v1 := uint64(uint64(r49[l]) << uint32(k0))
-				// 273: add.s64
-				v2 := uint64(uint64(r48[l]) + uint64(v1))
-				r51[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 272: shl.b64
-				v1 := uint64(uint64(r49[l]) << uint32(k0))
-				// 273: add.s64
-				v2 := uint64(uint64(r48[l]) + uint64(v1))
-				r51[l] = v2
-			}
-		}
-	}
-	// PTX line 274: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r47, r51, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/struct_byval.ptx:274")
-	// PTX line 275: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r52, r0, 0xffffffffffffffff, 0x20, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:275")
-	// PTX line 276: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r53, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/struct_byval.ptx:276")
-	// PTX lines 277, 278: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 277: mul.lo.s64
-				v3 := uint64(uint64(r53[l]) * uint64(k1))
-				// 278: add.s64
-				v4 := uint64(uint64(r52[l]) + uint64(v3))
-				r55[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 277: mul.lo.s64
-				v3 := uint64(uint64(r53[l]) * uint64(k1))
-				// 278: add.s64
-				v4 := uint64(uint64(r52[l]) + uint64(v3))
-				r55[l] = v4
-			}
-		}
-	}
-	// PTX line 279: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r56, r55, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:279")
-	// PTX line 280: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r56, r0, 0xffffffffffffffff, 0x60, 4, m, "testdata/ptx/O0/struct_byval.ptx:280")
-	// PTX line 281: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r57, r55, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:281")
-	// PTX line 282: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r58, r55, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:282")
-	// PTX lines 283, 284: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 283: shl.b64
-				v5 := uint64(uint64(r58[l]) << uint32(k2))
-				// 284: or.b64
-				v6 := uint64(uint64(v5) | uint64(r57[l]))
-				r60[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 283: shl.b64
-				v5 := uint64(uint64(r58[l]) << uint32(k2))
-				// 284: or.b64
-				v6 := uint64(uint64(v5) | uint64(r57[l]))
-				r60[l] = v6
-			}
-		}
-	}
-	// PTX line 285: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r60, r0, 0xffffffffffffffff, 0x58, 8, m, "testdata/ptx/O0/struct_byval.ptx:285")
-	// PTX line 286: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:286")
-	// PTX line 287: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r61, r0, 0xffffffffffffffff, 0x70, 4, m, "testdata/ptx/O0/struct_byval.ptx:287")
-	// PTX line 288: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r62, r0, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:288")
-	// PTX lines 289: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 289: shl.b64
-				v7 := uint64(uint64(r62[l]) << uint32(k2))
-				r63[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 289: shl.b64
-				v7 := uint64(uint64(r62[l]) << uint32(k2))
-				r63[l] = v7
-			}
-		}
-	}
-	// PTX line 290: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r64, r0, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:290")
-	// PTX lines 291: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 291: or.b64
-				v8 := uint64(uint64(r63[l]) | uint64(r64[l]))
-				r65[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 291: or.b64
-				v8 := uint64(uint64(r63[l]) | uint64(r64[l]))
-				r65[l] = v8
-			}
-		}
-	}
-	// PTX line 292: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r65, r0, 0xffffffffffffffff, 0x68, 8, m, "testdata/ptx/O0/struct_byval.ptx:292")
-	// PTX lines 293, 294: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 293: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k3))
-				// 294: or.b64
-				v10 := uint64(uint64(v9) | uint64(k4))
-				r67[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 293: add.u64
-				v9 := uint64(uint64(r0[l]) + uint64(k3))
-				// 294: or.b64
-				v10 := uint64(uint64(v9) | uint64(k4))
-				r67[l] = v10
-			}
-		}
-	}
-	// PTX line 295: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r68, r67, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:295")
-	// PTX lines 296, 297: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 296: add.u64
-				v11 := uint64(uint64(r0[l]) + uint64(k5))
-				// 297: or.b64
-				v12 := uint64(uint64(v11) | uint64(k4))
-				r70[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 296: add.u64
-				v11 := uint64(uint64(r0[l]) + uint64(k5))
-				// 297: or.b64
-				v12 := uint64(uint64(v11) | uint64(k4))
-				r70[l] = v12
-			}
-		}
-	}
-	// PTX line 298: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r71, r70, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:298")
-	// PTX line 299: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r72, r0, 0xffffffffffffffff, 0x58, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:299")
-	// PTX line 300: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r73, r0, 0xffffffffffffffff, 0x60, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:300")
-	// PTX line 301: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r74, r0, 0xffffffffffffffff, 0x68, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:301")
-	// PTX line 302: ld.f32
-	w.LoadLanes(runtime.SpaceGeneric, r75, r0, 0xffffffffffffffff, 0x70, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:302")
-	// PTX line 305: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r72, nil, 0, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:305")
-	// PTX line 306: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r68, nil, 0, 0x20, 4, m, "testdata/ptx/O0/struct_byval.ptx:306")
-	// PTX line 307: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r73, nil, 0, 0x24, 4, m, "testdata/ptx/O0/struct_byval.ptx:307")
-	// PTX line 309: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r74, nil, 0, 0x28, 4, m, "testdata/ptx/O0/struct_byval.ptx:309")
-	// PTX line 310: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r71, nil, 0, 0x2c, 4, m, "testdata/ptx/O0/struct_byval.ptx:310")
-	// PTX line 311: st.param.f32
-	w.StoreLanes(runtime.SpaceParam, r75, nil, 0, 0x30, 4, m, "testdata/ptx/O0/struct_byval.ptx:311")
-}
-
-// vecOpsB6 runs b6 of kernel vec_ops, PTX lines 319-335.
-func vecOpsB6(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r76 := w.Reg(76)
-	r77 := w.Reg(77)
-	r78 := w.Reg(78)
-	r79 := w.Reg(79)
-	r80 := w.Reg(80)
-	r82 := w.Reg(82)
-	r83 := w.Reg(83)
-	r84 := w.Reg(84)
-	r85 := w.Reg(85)
-	k0 := uint64(0xc)
-	// PTX line 319: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r76, nil, 0, 0x34, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:319")
-	// PTX line 320: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r77, nil, 0, 0x38, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:320")
-	// PTX line 321: ld.param.f32
-	w.LoadLanes(runtime.SpaceParam, r78, nil, 0, 0x3c, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:321")
-	// PTX line 323: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r76, r0, 0xffffffffffffffff, 0x4c, 4, m, "testdata/ptx/O0/struct_byval.ptx:323")
-	// PTX line 324: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r77, r0, 0xffffffffffffffff, 0x50, 4, m, "testdata/ptx/O0/struct_byval.ptx:324")
-	// PTX line 325: st.f32
-	w.StoreLanes(runtime.SpaceGeneric, r78, r0, 0xffffffffffffffff, 0x54, 4, m, "testdata/ptx/O0/struct_byval.ptx:325")
-	// PTX line 326: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r79, r0, 0xffffffffffffffff, 0x18, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:326")
-	// PTX line 327: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r80, r0, 0xffffffffffffffff, 0x2c, 4, 64, m, "testdata/ptx/O0/struct_byval.ptx:327")
-	// PTX lines 328, 329: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 328: mul.lo.s64
-				v1 := uint64(uint64(r80[l]) * uint64(k0))
-				// 329: add.s64
-				v2 := uint64(uint64(r79[l]) + uint64(v1))
-				r82[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 328: mul.lo.s64
-				v1 := uint64(uint64(r80[l]) * uint64(k0))
-				// 329: add.s64
-				v2 := uint64(uint64(r79[l]) + uint64(v1))
-				r82[l] = v2
-			}
-		}
-	}
-	// PTX line 330: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r83, r0, 0xffffffffffffffff, 0x54, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:330")
-	// PTX line 331: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r83, r82, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/O0/struct_byval.ptx:331")
-	// PTX line 332: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r84, r0, 0xffffffffffffffff, 0x50, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:332")
-	// PTX line 333: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r84, r82, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/O0/struct_byval.ptx:333")
-	// PTX line 334: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r85, r0, 0xffffffffffffffff, 0x4c, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:334")
-	// PTX line 335: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r85, r82, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/struct_byval.ptx:335")
-}
-
-// mixedParamB0 runs b0 of kernel mixed_param, PTX lines 358-380.
-func mixedParamB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	k2 := uint64(0x10)
-	// PTX line 358: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 359: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 360: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/O0/struct_byval.ptx:360")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 361: mov.b64, warp-uniform
-	u4 := uint64(k2)
-	// PTX line 362: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:362")
-	// PTX line 363: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:363")
-	// PTX line 364: mov.u64, warp-uniform
-	u7 := uint64(u4)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 365: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 366: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 367: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u6)
-	// PTX line 368: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
-	runtime.Broadcast(r10, m, u11)
-	// PTX line 369: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r10, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:369")
-	// PTX line 370: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:370")
-	// PTX line 371: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/struct_byval.ptx:371")
-	// PTX line 372: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.CTAID().X))
-	// PTX line 373: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.NTID().X))
-	// PTX line 374: mul.lo.s32, warp-uniform
-	u14 := uint64(uint32(u12) * uint32(u13))
-	// PTX lines 375, 376: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 375: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 376: add.s32
-				v16 := uint64(uint32(u14) + uint32(v15))
-				r15[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 375: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 376: add.s32
-				v16 := uint64(uint32(u14) + uint32(v15))
-				r15[l] = v16
-			}
-		}
-	}
-	// PTX line 377: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/struct_byval.ptx:377")
-	// PTX line 378: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:378")
-	// PTX line 379: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:379")
-	// PTX lines 380: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 380: setp.lt.s32
-				c17t := int32(r16[l]) < int32(r17[l])
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				// PTX lines 63, 64, 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: ld.param.f32
+							v13a := uint64(0x8)
+							var v13 uint64
+							if v13a < pmEnd4 {
+								v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
+							} else {
+								v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
+									continue
+								}
+								v13 = v13x
+							}
+							// 64: ld.param.f32
+							v14a := uint64(0xc)
+							var v14 uint64
+							if v14a < pmEnd4 {
+								v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
+							} else {
+								v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
+									continue
+								}
+								v14 = v14x
+							}
+							// 65: ld.param.f32
+							v15a := uint64(0x0)
+							var v15 uint64
+							if v15a < pmEnd4 {
+								v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
+							} else {
+								v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
+									continue
+								}
+								v15 = v15x
+							}
+							// 66: ld.param.f32
+							v16a := uint64(0x14)
+							var v16 uint64
+							if v16a < pmEnd4 {
+								v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
+							} else {
+								v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
+								if !v16ok {
+									flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
+									continue
+								}
+								v16 = v16x
+							}
+							// 67: mul.rn.f32
+							v17 := uint64(isa.MulF32RN(uint32(v15), uint32(v16)))
+							// 68: neg.f32
+							v18 := uint64(isa.NegF32(uint32(v17)))
+							// 69: fma.rn.f32
+							var v19 uint64
+							if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+								v19 = uint64(math.Float32bits(float32(v19f)))
+							} else {
+								v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
+							}
+							r17[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: ld.param.f32
+							v13a := uint64(0x8)
+							var v13 uint64
+							if v13a < pmEnd4 {
+								v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
+							} else {
+								v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
+									continue
+								}
+								v13 = v13x
+							}
+							// 64: ld.param.f32
+							v14a := uint64(0xc)
+							var v14 uint64
+							if v14a < pmEnd4 {
+								v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
+							} else {
+								v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
+									continue
+								}
+								v14 = v14x
+							}
+							// 65: ld.param.f32
+							v15a := uint64(0x0)
+							var v15 uint64
+							if v15a < pmEnd4 {
+								v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
+							} else {
+								v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
+								if !v15ok {
+									flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
+									continue
+								}
+								v15 = v15x
+							}
+							// 66: ld.param.f32
+							v16a := uint64(0x14)
+							var v16 uint64
+							if v16a < pmEnd4 {
+								v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
+							} else {
+								v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
+								if !v16ok {
+									flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
+									continue
+								}
+								v16 = v16x
+							}
+							// 67: mul.rn.f32
+							v17 := uint64(isa.MulF32RN(uint32(v15), uint32(v16)))
+							// 68: neg.f32
+							v18 := uint64(isa.NegF32(uint32(v17)))
+							// 69: fma.rn.f32
+							var v19 uint64
+							if v19f := math.FMA(float64(math.Float32frombits(uint32(v13))), float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))); isa.FmaF32Direct(v19f) {
+								v19 = uint64(math.Float32bits(float32(v19f)))
+							} else {
+								v19 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(v18)))
+							}
+							r17[l] = v19
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 380: setp.lt.s32
-				c17t := int32(r16[l]) < int32(r17[l])
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.f32
+							s20 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r17[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.f32
+							s20 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(r17[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:70")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c17b0<<l
+				// PTX lines 71, 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: ld.param.f32
+							v21a := uint64(0x0)
+							var v21 uint64
+							if v21a < pmEnd4 {
+								v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
+							} else {
+								v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
+									continue
+								}
+								v21 = v21x
+							}
+							// 72: ld.param.f32
+							v22a := uint64(0x10)
+							var v22 uint64
+							if v22a < pmEnd4 {
+								v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
+							} else {
+								v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
+									continue
+								}
+								v22 = v22x
+							}
+							// 73: ld.param.f32
+							v23a := uint64(0x4)
+							var v23 uint64
+							if v23a < pmEnd4 {
+								v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
+							} else {
+								v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
+								if !v23ok {
+									flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
+									continue
+								}
+								v23 = v23x
+							}
+							// 74: ld.param.f32
+							v24a := uint64(0xc)
+							var v24 uint64
+							if v24a < pmEnd4 {
+								v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
+							} else {
+								v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
+								if !v24ok {
+									flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
+									continue
+								}
+								v24 = v24x
+							}
+							// 75: mul.rn.f32
+							v25 := uint64(isa.MulF32RN(uint32(v23), uint32(v24)))
+							// 76: neg.f32
+							v26 := uint64(isa.NegF32(uint32(v25)))
+							// 77: fma.rn.f32
+							var v27 uint64
+							if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
+								v27 = uint64(math.Float32bits(float32(v27f)))
+							} else {
+								v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
+							}
+							r24[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: ld.param.f32
+							v21a := uint64(0x0)
+							var v21 uint64
+							if v21a < pmEnd4 {
+								v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
+							} else {
+								v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
+									continue
+								}
+								v21 = v21x
+							}
+							// 72: ld.param.f32
+							v22a := uint64(0x10)
+							var v22 uint64
+							if v22a < pmEnd4 {
+								v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
+							} else {
+								v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
+									continue
+								}
+								v22 = v22x
+							}
+							// 73: ld.param.f32
+							v23a := uint64(0x4)
+							var v23 uint64
+							if v23a < pmEnd4 {
+								v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
+							} else {
+								v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
+								if !v23ok {
+									flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
+									continue
+								}
+								v23 = v23x
+							}
+							// 74: ld.param.f32
+							v24a := uint64(0xc)
+							var v24 uint64
+							if v24a < pmEnd4 {
+								v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
+							} else {
+								v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
+								if !v24ok {
+									flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
+									continue
+								}
+								v24 = v24x
+							}
+							// 75: mul.rn.f32
+							v25 := uint64(isa.MulF32RN(uint32(v23), uint32(v24)))
+							// 76: neg.f32
+							v26 := uint64(isa.NegF32(uint32(v25)))
+							// 77: fma.rn.f32
+							var v27 uint64
+							if v27f := math.FMA(float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))); isa.FmaF32Direct(v27f) {
+								v27 = uint64(math.Float32bits(float32(v27f)))
+							} else {
+								v27 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(v26)))
+							}
+							r24[l] = v27
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					s28w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.f32
+							s28 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+							}
+							s28v := uint64(r24[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.f32
+							s28 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
+							}
+							s28v := uint64(r24[l])
+							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+								runtime.Store32(s28w.Mem, s28o, s28v)
+							} else {
+								w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/struct_byval.ptx:78")
+							}
+						}
+					}
+				}
+				// PTX lines 79, 80, 81: lane-local, one loop over the lanes
+				{
+					v29aw := w.Window(3)
+					v30aw := w.Window(4)
+					v31aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: ld.f32
+							v29a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+							}
+							var v29 uint64
+							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+								v29 = runtime.Load32(v29aw.Mem, v29ao)
+							} else {
+								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+								if !v29ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
+									continue
+								}
+								v29 = v29x
+							}
+							r25[l] = v29
+							// 80: ld.f32
+							v30a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
+									continue
+								}
+								v30 = v30x
+							}
+							r26[l] = v30
+							// 81: ld.f32
+							v31a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
+									continue
+								}
+								v31 = v31x
+							}
+							r27[l] = v31
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: ld.f32
+							v29a := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v29a, 4)
+							}
+							var v29 uint64
+							if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&3 == 0 {
+								v29 = runtime.Load32(v29aw.Mem, v29ao)
+							} else {
+								v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGeneric, v29a, 4, l)
+								if !v29ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v29a, 4, "testdata/ptx/O0/struct_byval.ptx:79")
+									continue
+								}
+								v29 = v29x
+							}
+							r25[l] = v29
+							// 80: ld.f32
+							v30a := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:80")
+									continue
+								}
+								v30 = v30x
+							}
+							r26[l] = v30
+							// 81: ld.f32
+							v31a := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:81")
+									continue
+								}
+								v31 = v31x
+							}
+							r27[l] = v31
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.param.f32
+							s32 := uint64(0x18)
+							s32v := uint64(r27[l])
+							if s32 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.param.f32
+							s32 := uint64(0x18)
+							s32v := uint64(r27[l])
+							if s32 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
+							}
+						}
+					}
+				}
+				// PTX lines 83: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: st.param.f32
+							s33 := uint64(0x1c)
+							s33v := uint64(r26[l])
+							if s33 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: st.param.f32
+							s33 := uint64(0x1c)
+							s33v := uint64(r26[l])
+							if s33 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
+							}
+						}
+					}
+				}
+				// PTX lines 84: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: st.param.f32
+							s34 := uint64(0x20)
+							s34v := uint64(r25[l])
+							if s34 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: st.param.f32
+							s34 := uint64(0x20)
+							s34v := uint64(r25[l])
+							if s34 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
+							}
+						}
+					}
+				}
+				_ = u3
+				_ = u4
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-	_ = u11
 }
 
-// mixedParamB2 runs b2 ($L__BB4_2) of kernel mixed_param, PTX lines 386-405.
-func mixedParamB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r36 := w.Reg(36)
-	k0 := uint64(0x2)
-	k1 := uint64(0x3)
-	// PTX line 386: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r18, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:386")
-	// PTX line 387: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r19, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:387")
-	// PTX lines 388, 389, 390: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 388: cvt.s64.s32
-				v1 := uint64(uint64(int32(r19[l])))
-				r20[l] = v1
-				// 389: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 390: add.s64
-				v3 := uint64(uint64(r18[l]) + uint64(v2))
-				r22[l] = v3
+// affineRun runs blocks of kernel affine for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 104-124; divergent, reconverges at block 5 (b5 ($L__BB2_5))
+			{
+				r0 := w.Reg(0)
+				r5 := w.Reg(5)
+				r15 := w.Reg(15)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x10)
+				// PTX line 104: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 105: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				// PTX line 106: mov.b64, warp-uniform
+				u3 := uint64(k2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 107: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:107")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 108: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:108")
+				}
+				// PTX line 109: mov.u64, warp-uniform
+				u6 := uint64(u3)
+				runtime.Broadcast(r5, m, u6)
+				// PTX line 110: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 111: cvta.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX line 112: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u5)
+				// PTX line 113: cvta.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX lines 114: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:114")
+							}
+						}
+					}
+				}
+				// PTX lines 115: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: st.u64
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: st.u64
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u8)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
+							}
+						}
+					}
+				}
+				// PTX line 116: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 117: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 118: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 119, 120, 121: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 120: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 121: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 120: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 121: st.u32
+							s18 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/struct_byval.ptx:121")
+							}
+						}
+					}
+				}
+				// PTX lines 122: lane-local, one loop over the lanes
+				{
+					v19aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: ld.u32
+							v19a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
+									continue
+								}
+								v19 = v19x
+							}
+							r15[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: ld.u32
+							v19a := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/struct_byval.ptx:122")
+									continue
+								}
+								v19 = v19x
+							}
+							r15[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 123: ld.param.u32
+				var u20 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u20 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u20 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:123")
+				}
+				// PTX lines 124: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: setp.lt.s32
+							c21t := int32(r15[l]) < int32(u20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: setp.lt.s32
+							c21t := int32(r15[l]) < int32(u20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u6
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 388: cvt.s64.s32
-				v1 := uint64(uint64(int32(r19[l])))
-				r20[l] = v1
-				// 389: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 390: add.s64
-				v3 := uint64(uint64(r18[l]) + uint64(v2))
-				r22[l] = v3
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB2_1), PTX line 127
+			next = 5
+		case 2:
+			// b2 ($L__BB2_2), PTX lines 130-144; divergent, reconverges at block 4 (b4 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r5 := w.Reg(5)
+				r24 := w.Reg(24)
+				k0 := uint64(0x2)
+				k1 := uint64(0x1)
+				// PTX lines 130, 131, 132, 133, 134, 135, 136, 137: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					v1aw := w.Window(10)
+					v2aw := w.Window(11)
+					v5aw := w.Window(12)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							// 131: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 132: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 133: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 134: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
+									continue
+								}
+								v5 = v5x
+							}
+							// 135: ld.param.f32
+							v6a := uint64(r5[l]) + 0x0
+							var v6 uint64
+							{
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceKernelParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceKernelParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:135")
+									continue
+								}
+								v6 = v6x
+							}
+							// 136: ld.param.f32
+							v7a := uint64(r5[l]) + 0x4
+							var v7 uint64
+							{
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceKernelParam, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceKernelParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:136")
+									continue
+								}
+								v7 = v7x
+							}
+							// 137: fma.rn.f32
+							var v8 uint64
+							if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+								v8 = uint64(math.Float32bits(float32(v8f)))
+							} else {
+								v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
+							}
+							r24[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: ld.u64
+							v1a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							// 131: ld.s32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:131")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 132: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 133: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 134: ld.f32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:134")
+									continue
+								}
+								v5 = v5x
+							}
+							// 135: ld.param.f32
+							v6a := uint64(r5[l]) + 0x0
+							var v6 uint64
+							{
+								v6x, v6ok := w.TryLoad(nil, runtime.SpaceKernelParam, v6a, 4, l)
+								if !v6ok {
+									flt.Note(3, l, runtime.SpaceKernelParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:135")
+									continue
+								}
+								v6 = v6x
+							}
+							// 136: ld.param.f32
+							v7a := uint64(r5[l]) + 0x4
+							var v7 uint64
+							{
+								v7x, v7ok := w.TryLoad(nil, runtime.SpaceKernelParam, v7a, 4, l)
+								if !v7ok {
+									flt.Note(4, l, runtime.SpaceKernelParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:136")
+									continue
+								}
+								v7 = v7x
+							}
+							// 137: fma.rn.f32
+							var v8 uint64
+							if v8f := math.FMA(float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))); isa.FmaF32Direct(v8f) {
+								v8 = uint64(math.Float32bits(float32(v8f)))
+							} else {
+								v8 = uint64(isa.FmaF32RN(uint32(v5), uint32(v6), uint32(v7)))
+							}
+							r24[l] = v8
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 138: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: st.f32
+							s9 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r24[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: st.f32
+							s9 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
+							s9v := uint64(r24[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGeneric, s9, 4, s9v, l, "testdata/ptx/O0/struct_byval.ptx:138")
+							}
+						}
+					}
+				}
+				// PTX lines 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: ld.param.u32
+							v10a := uint64(r5[l]) + 0xc
+							var v10 uint64
+							{
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:139")
+									continue
+								}
+								v10 = v10x
+							}
+							// 140: and.b32
+							v11 := uint64(uint32(v10) & uint32(k1))
+							// 141: setp.eq.b32
+							c12t := uint32(v11) == uint32(k1)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p1 = p1&^(1<<l) | c12b0<<l
+							// 142: mov.pred
+							c13 := false
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p2 = p2&^(1<<l) | c13b0<<l
+							// 143: xor.pred
+							c14 := (c12) != (c13)
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p3 = p3&^(1<<l) | c14b0<<l
+							// 144: not.pred
+							c15 := !(c14)
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p4 = p4&^(1<<l) | c15b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: ld.param.u32
+							v10a := uint64(r5[l]) + 0xc
+							var v10 uint64
+							{
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceKernelParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:139")
+									continue
+								}
+								v10 = v10x
+							}
+							// 140: and.b32
+							v11 := uint64(uint32(v10) & uint32(k1))
+							// 141: setp.eq.b32
+							c12t := uint32(v11) == uint32(k1)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p1 = p1&^(1<<l) | c12b0<<l
+							// 142: mov.pred
+							c13 := false
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p2 = p2&^(1<<l) | c13b0<<l
+							// 143: xor.pred
+							c14 := (c12) != (c13)
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p3 = p3&^(1<<l) | c14b0<<l
+							// 144: not.pred
+							c15 := !(c14)
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p4 = p4&^(1<<l) | c15b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB2_3), PTX lines 148-155
+			{
+				r0 := w.Reg(0)
+				r27 := w.Reg(27)
+				r31 := w.Reg(31)
+				k0 := uint64(0x0)
+				// PTX lines 148: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(14)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: ld.f32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
+									continue
+								}
+								v1 = v1x
+							}
+							r27[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: ld.f32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:148")
+									continue
+								}
+								v1 = v1x
+							}
+							r27[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 149: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 149: st.f32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r27[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 149: st.f32
+							s2 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(r27[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/struct_byval.ptx:149")
+							}
+						}
+					}
+				}
+				// PTX line 150: mov.b32, warp-uniform
+				u3 := uint64(k0)
+				// PTX lines 151: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(16)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 151: st.u32
+							s4 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 151: st.u32
+							s4 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(u3)
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:151")
+							}
+						}
+					}
+				}
+				// PTX lines 152, 153, 154: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(17)
+					v6aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 152: ld.f32
+							v5a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
+									continue
+								}
+								v5 = v5x
+							}
+							// 153: ld.f32
+							v6a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
+									continue
+								}
+								v6 = v6x
+							}
+							// 154: max.f32
+							v7 := uint64(isa.MaxF32(uint32(v5), uint32(v6), false))
+							r31[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 152: ld.f32
+							v5a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:152")
+									continue
+								}
+								v5 = v5x
+							}
+							// 153: ld.f32
+							v6a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:153")
+									continue
+								}
+								v6 = v6x
+							}
+							// 154: max.f32
+							v7 := uint64(isa.MaxF32(uint32(v5), uint32(v6), false))
+							r31[l] = v7
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 155: lane-local, one loop over the lanes
+				{
+					s8w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 155: st.f32
+							s8 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r31[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 155: st.f32
+							s8 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s8, 4)
+							}
+							s8v := uint64(r31[l])
+							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+								runtime.Store32(s8w.Mem, s8o, s8v)
+							} else {
+								w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/struct_byval.ptx:155")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b4 ($L__BB2_4), PTX lines 158-163
+			{
+				r0 := w.Reg(0)
+				r32 := w.Reg(32)
+				r36 := w.Reg(36)
+				k0 := uint64(0x2)
+				// PTX lines 158, 159, 160, 161, 162: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(20)
+					v2aw := w.Window(21)
+					v3aw := w.Window(22)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: ld.f32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
+									continue
+								}
+								v1 = v1x
+							}
+							r32[l] = v1
+							// 159: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
+									continue
+								}
+								v2 = v2x
+							}
+							// 160: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 161: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 162: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r36[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: ld.f32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:158")
+									continue
+								}
+								v1 = v1x
+							}
+							r32[l] = v1
+							// 159: ld.u64
+							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:159")
+									continue
+								}
+								v2 = v2x
+							}
+							// 160: ld.s32
+							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:160")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 161: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 162: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r36[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 163: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(23)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: st.f32
+							s6 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r32[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: st.f32
+							s6 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r32[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:163")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 ($L__BB2_5), PTX line 165; ret
+			next = 8
+		case 6:
+			// b6, PTX line 125
+			next = 1
+		case 7:
+			// b7, PTX line 145
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 391: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:391")
-	// PTX lines 392: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 392: cvt.rn.f64.s32
-				v4 := math.Float64bits(float64(int32(r23[l])))
-				r24[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 392: cvt.rn.f64.s32
-				v4 := math.Float64bits(float64(int32(r23[l])))
-				r24[l] = v4
-			}
+		if next == stop || next >= 8 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 393: ld.param.f64
-	w.LoadLanes(runtime.SpaceKernelParam, r25, r6, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:393")
-	// PTX line 394: ld.param.u32
-	w.LoadLanes(runtime.SpaceKernelParam, r26, r6, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/struct_byval.ptx:394")
-	// PTX line 395: ld.param.s16
-	w.LoadLanes(runtime.SpaceKernelParam, r27, r6, 0xffffffffffffffff, 0x14, 2, 32, m, "testdata/ptx/O0/struct_byval.ptx:395")
-	// PTX lines 396, 397: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 396: mul.lo.s32
-				v5 := uint64(uint32(r19[l]) * uint32(r27[l]))
-				// 397: add.s32
-				v6 := uint64(uint32(r26[l]) + uint32(v5))
-				r29[l] = v6
+}
+
+// vecOpsRun runs blocks of kernel vec_ops for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 187-218; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x18)
+				// PTX line 187: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 188: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 189: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/O0/struct_byval.ptx:189")
+				}
+				// PTX line 190: mov.b64, warp-uniform
+				u4 := uint64(k2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 191: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/struct_byval.ptx:191")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 192: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:192")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 193: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:193")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 194: ld.param.f32
+				var u8 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u8 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:194")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 195: ld.param.f32
+				var u9 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u9 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+				} else {
+					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:195")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 196: ld.param.f32
+				var u10 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u10 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/struct_byval.ptx:196")
+				}
+				// PTX lines 197: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: st.f32
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: st.f32
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
+							s11v := uint64(u10)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+								runtime.Store32(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 4, s11v, l, "testdata/ptx/O0/struct_byval.ptx:197")
+							}
+						}
+					}
+				}
+				// PTX lines 198: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(25)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 198: st.f32
+							s12 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u9)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 198: st.f32
+							s12 := uint64(u2) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u9)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:198")
+							}
+						}
+					}
+				}
+				// PTX lines 199: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(26)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: st.f32
+							s13 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u8)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: st.f32
+							s13 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(u8)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:199")
+							}
+						}
+					}
+				}
+				// PTX line 200: cvta.to.global.u64, warp-uniform
+				u14 := uint64(u5)
+				// PTX line 201: cvta.global.u64, warp-uniform
+				u15 := uint64(u14)
+				// PTX line 202: cvta.to.global.u64, warp-uniform
+				u16 := uint64(u6)
+				// PTX line 203: cvta.global.u64, warp-uniform
+				u17 := uint64(u16)
+				// PTX line 204: cvta.to.global.u64, warp-uniform
+				u18 := uint64(u7)
+				// PTX line 205: cvta.global.u64, warp-uniform
+				u19 := uint64(u18)
+				// PTX lines 206: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(27)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 206: st.u64
+							s20 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+							}
+							s20v := uint64(u19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+								runtime.Store64(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 206: st.u64
+							s20 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+							}
+							s20v := uint64(u19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+								runtime.Store64(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:206")
+							}
+						}
+					}
+				}
+				// PTX lines 207: lane-local, one loop over the lanes
+				{
+					s21w := w.Window(28)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 207: st.u64
+							s21 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+							}
+							s21v := uint64(u17)
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 207: st.u64
+							s21 := uint64(u2) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
+							}
+							s21v := uint64(u17)
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGeneric, s21, 8, s21v, l, "testdata/ptx/O0/struct_byval.ptx:207")
+							}
+						}
+					}
+				}
+				// PTX lines 208: lane-local, one loop over the lanes
+				{
+					s22w := w.Window(29)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 208: st.u64
+							s22 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+							}
+							s22v := uint64(u15)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+								runtime.Store64(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 208: st.u64
+							s22 := uint64(u2) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 8)
+							}
+							s22v := uint64(u15)
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
+								runtime.Store64(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/struct_byval.ptx:208")
+							}
+						}
+					}
+				}
+				// PTX lines 209: lane-local, one loop over the lanes
+				{
+					s23w := w.Window(30)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: st.u32
+							s23 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+							}
+							s23v := uint64(u3)
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+								runtime.Store32(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: st.u32
+							s23 := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s23, 4)
+							}
+							s23v := uint64(u3)
+							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+								runtime.Store32(s23w.Mem, s23o, s23v)
+							} else {
+								w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
+							}
+						}
+					}
+				}
+				// PTX line 210: mov.u32, warp-uniform
+				u24 := uint64(uint64(w.CTAID().X))
+				// PTX line 211: mov.u32, warp-uniform
+				u25 := uint64(uint64(w.NTID().X))
+				// PTX line 212: mul.lo.s32, warp-uniform
+				u26 := uint64(uint32(u24) * uint32(u25))
+				// PTX lines 213, 214, 215: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s29w := w.Window(31)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 213: mov.u32
+							v27 := uint64(uint64(tid0[l]))
+							// 214: add.s32
+							v28 := uint64(uint32(u26) + uint32(v27))
+							// 215: st.u32
+							s29 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+							}
+							s29v := uint64(v28)
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 213: mov.u32
+							v27 := uint64(uint64(tid0[l]))
+							// 214: add.s32
+							v28 := uint64(uint32(u26) + uint32(v27))
+							// 215: st.u32
+							s29 := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
+							}
+							s29v := uint64(v28)
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGeneric, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:215")
+							}
+						}
+					}
+				}
+				// PTX lines 216, 217, 218: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v30aw := w.Window(32)
+					v31aw := w.Window(33)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 216: ld.u32
+							v30a := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
+									continue
+								}
+								v30 = v30x
+							}
+							// 217: ld.u32
+							v31a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
+									continue
+								}
+								v31 = v31x
+							}
+							// 218: setp.lt.s32
+							c32t := int32(v30) < int32(v31)
+							c32 := c32t
+							c32b0 := uint32(0)
+							if c32 {
+								c32b0 = 1
+							}
+							p0 = p0&^(1<<l) | c32b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 216: ld.u32
+							v30a := uint64(u2) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:216")
+									continue
+								}
+								v30 = v30x
+							}
+							// 217: ld.u32
+							v31a := uint64(u2) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:217")
+									continue
+								}
+								v31 = v31x
+							}
+							// 218: setp.lt.s32
+							c32t := int32(v30) < int32(v31)
+							c32 := c32t
+							c32b0 := uint32(0)
+							if c32 {
+								c32b0 = 1
+							}
+							p0 = p0&^(1<<l) | c32b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				_ = u4
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 396: mul.lo.s32
-				v5 := uint64(uint32(r19[l]) * uint32(r27[l]))
-				// 397: add.s32
-				v6 := uint64(uint32(r26[l]) + uint32(v5))
-				r29[l] = v6
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB3_1), PTX line 221
+			next = 4
+		case 2:
+			// b2 ($L__BB3_2), PTX lines 224-260; code before the call
+			{
+				r0 := w.Reg(0)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r36 := w.Reg(36)
+				r38 := w.Reg(38)
+				r39 := w.Reg(39)
+				r42 := w.Reg(42)
+				r43 := w.Reg(43)
+				r44 := w.Reg(44)
+				r45 := w.Reg(45)
+				r46 := w.Reg(46)
+				k0 := uint64(0xc)
+				k1 := uint64(0x20)
+				k2 := uint64(0x30)
+				k3 := uint64(0x4)
+				k4 := uint64(0x40)
+				// PTX lines 224, 225, 226, 227, 228: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(34)
+					v2aw := w.Window(35)
+					v5aw := w.Window(36)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 224: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
+									continue
+								}
+								v1 = v1x
+							}
+							// 225: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 226: mul.lo.s64
+							v3 := uint64(uint64(v2) * uint64(k0))
+							// 227: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r26[l] = v4
+							// 228: ld.u32
+							v5a := uint64(v4) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
+									continue
+								}
+								v5 = v5x
+							}
+							r27[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 224: ld.u64
+							v1a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:224")
+									continue
+								}
+								v1 = v1x
+							}
+							// 225: ld.s32
+							v2a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:225")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 226: mul.lo.s64
+							v3 := uint64(uint64(v2) * uint64(k0))
+							// 227: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							r26[l] = v4
+							// 228: ld.u32
+							v5a := uint64(v4) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:228")
+									continue
+								}
+								v5 = v5x
+							}
+							r27[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 229: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(37)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 229: st.u32
+							s6 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r27[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 229: st.u32
+							s6 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r27[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:229")
+							}
+						}
+					}
+				}
+				// PTX lines 230, 231, 232, 233: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(38)
+					v8aw := w.Window(39)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: ld.u32
+							v7a := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
+									continue
+								}
+								v7 = v7x
+							}
+							// 231: ld.u32
+							v8a := uint64(r26[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
+									continue
+								}
+								v8 = v8x
+							}
+							// 232: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k1))
+							// 233: or.b64
+							v10 := uint64(uint64(v9) | uint64(v7))
+							r31[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: ld.u32
+							v7a := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:230")
+									continue
+								}
+								v7 = v7x
+							}
+							// 231: ld.u32
+							v8a := uint64(r26[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:231")
+									continue
+								}
+								v8 = v8x
+							}
+							// 232: shl.b64
+							v9 := uint64(uint64(v8) << uint32(k1))
+							// 233: or.b64
+							v10 := uint64(uint64(v9) | uint64(v7))
+							r31[l] = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 234: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(40)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: st.u64
+							s11 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(r31[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: st.u64
+							s11 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(r31[l])
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/struct_byval.ptx:234")
+							}
+						}
+					}
+				}
+				// PTX lines 235: lane-local, one loop over the lanes
+				{
+					v12aw := w.Window(41)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 235: ld.u32
+							v12a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
+									continue
+								}
+								v12 = v12x
+							}
+							r32[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 235: ld.u32
+							v12a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/struct_byval.ptx:235")
+									continue
+								}
+								v12 = v12x
+							}
+							r32[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 236: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 236: st.u32
+							s13 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(r32[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 236: st.u32
+							s13 := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
+							s13v := uint64(r32[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 4, s13v, l, "testdata/ptx/O0/struct_byval.ptx:236")
+							}
+						}
+					}
+				}
+				// PTX lines 237, 238, 239, 240: lane-local, one loop over the lanes
+				{
+					v14aw := w.Window(43)
+					v16aw := w.Window(44)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 237: ld.u32
+							v14a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
+									continue
+								}
+								v14 = v14x
+							}
+							// 238: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k1))
+							// 239: ld.u32
+							v16a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
+									continue
+								}
+								v16 = v16x
+							}
+							// 240: or.b64
+							v17 := uint64(uint64(v15) | uint64(v16))
+							r36[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 237: ld.u32
+							v14a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:237")
+									continue
+								}
+								v14 = v14x
+							}
+							// 238: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k1))
+							// 239: ld.u32
+							v16a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:239")
+									continue
+								}
+								v16 = v16x
+							}
+							// 240: or.b64
+							v17 := uint64(uint64(v15) | uint64(v16))
+							r36[l] = v17
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 241, 242, 243: lane-local, one loop over the lanes
+				{
+					s18w := w.Window(45)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 241: st.u64
+							s18 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(r36[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
+							}
+							// 242: add.u64
+							v19 := uint64(uint64(r0[l]) + uint64(k2))
+							// 243: or.b64
+							v20 := uint64(uint64(v19) | uint64(k3))
+							r38[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 241: st.u64
+							s18 := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 8)
+							}
+							s18v := uint64(r36[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+								runtime.Store64(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/struct_byval.ptx:241")
+							}
+							// 242: add.u64
+							v19 := uint64(uint64(r0[l]) + uint64(k2))
+							// 243: or.b64
+							v20 := uint64(uint64(v19) | uint64(k3))
+							r38[l] = v20
+						}
+					}
+				}
+				// PTX lines 244, 245, 246, 247, 248, 249, 250, 251: lane-local, one loop over the lanes
+				{
+					v21aw := w.Window(46)
+					v24aw := w.Window(47)
+					v25aw := w.Window(48)
+					v26aw := w.Window(49)
+					v27aw := w.Window(50)
+					v28aw := w.Window(51)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: ld.f32
+							v21a := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
+									continue
+								}
+								v21 = v21x
+							}
+							r39[l] = v21
+							// 245: add.u64
+							v22 := uint64(uint64(r0[l]) + uint64(k4))
+							// 246: or.b64
+							v23 := uint64(uint64(v22) | uint64(k3))
+							// 247: ld.f32
+							v24a := uint64(v23) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
+									continue
+								}
+								v24 = v24x
+							}
+							r42[l] = v24
+							// 248: ld.f32
+							v25a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+							}
+							var v25 uint64
+							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+								v25 = runtime.Load32(v25aw.Mem, v25ao)
+							} else {
+								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+								if !v25ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
+									continue
+								}
+								v25 = v25x
+							}
+							r43[l] = v25
+							// 249: ld.f32
+							v26a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
+									continue
+								}
+								v26 = v26x
+							}
+							r44[l] = v26
+							// 250: ld.f32
+							v27a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
+									continue
+								}
+								v27 = v27x
+							}
+							r45[l] = v27
+							// 251: ld.f32
+							v28a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
+									continue
+								}
+								v28 = v28x
+							}
+							r46[l] = v28
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: ld.f32
+							v21a := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:244")
+									continue
+								}
+								v21 = v21x
+							}
+							r39[l] = v21
+							// 245: add.u64
+							v22 := uint64(uint64(r0[l]) + uint64(k4))
+							// 246: or.b64
+							v23 := uint64(uint64(v22) | uint64(k3))
+							// 247: ld.f32
+							v24a := uint64(v23) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v24a, 4)
+							}
+							var v24 uint64
+							if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
+								v24 = runtime.Load32(v24aw.Mem, v24ao)
+							} else {
+								v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGeneric, v24a, 4, l)
+								if !v24ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:247")
+									continue
+								}
+								v24 = v24x
+							}
+							r42[l] = v24
+							// 248: ld.f32
+							v25a := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v25a, 4)
+							}
+							var v25 uint64
+							if v25ao := v25a - v25aw.Base; v25ao < v25aw.End && v25a&3 == 0 {
+								v25 = runtime.Load32(v25aw.Mem, v25ao)
+							} else {
+								v25x, v25ok := w.TryLoad(v25aw, runtime.SpaceGeneric, v25a, 4, l)
+								if !v25ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v25a, 4, "testdata/ptx/O0/struct_byval.ptx:248")
+									continue
+								}
+								v25 = v25x
+							}
+							r43[l] = v25
+							// 249: ld.f32
+							v26a := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v26a, 4)
+							}
+							var v26 uint64
+							if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
+								v26 = runtime.Load32(v26aw.Mem, v26ao)
+							} else {
+								v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGeneric, v26a, 4, l)
+								if !v26ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v26a, 4, "testdata/ptx/O0/struct_byval.ptx:249")
+									continue
+								}
+								v26 = v26x
+							}
+							r44[l] = v26
+							// 250: ld.f32
+							v27a := uint64(r0[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:250")
+									continue
+								}
+								v27 = v27x
+							}
+							r45[l] = v27
+							// 251: ld.f32
+							v28a := uint64(r0[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v28a, 4)
+							}
+							var v28 uint64
+							if v28ao := v28a - v28aw.Base; v28ao < v28aw.End && v28a&3 == 0 {
+								v28 = runtime.Load32(v28aw.Mem, v28ao)
+							} else {
+								v28x, v28ok := w.TryLoad(v28aw, runtime.SpaceGeneric, v28a, 4, l)
+								if !v28ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v28a, 4, "testdata/ptx/O0/struct_byval.ptx:251")
+									continue
+								}
+								v28 = v28x
+							}
+							r46[l] = v28
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 254: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 254: st.param.f32
+							s29 := uint64(0x0)
+							s29v := uint64(r43[l])
+							if s29 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 254: st.param.f32
+							s29 := uint64(0x0)
+							s29v := uint64(r43[l])
+							if s29 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
+							}
+						}
+					}
+				}
+				// PTX lines 255: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 255: st.param.f32
+							s30 := uint64(0x4)
+							s30v := uint64(r39[l])
+							if s30 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 255: st.param.f32
+							s30 := uint64(0x4)
+							s30v := uint64(r39[l])
+							if s30 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
+							}
+						}
+					}
+				}
+				// PTX lines 256: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 256: st.param.f32
+							s31 := uint64(0x8)
+							s31v := uint64(r44[l])
+							if s31 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 256: st.param.f32
+							s31 := uint64(0x8)
+							s31v := uint64(r44[l])
+							if s31 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
+							}
+						}
+					}
+				}
+				// PTX lines 258: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 258: st.param.f32
+							s32 := uint64(0xc)
+							s32v := uint64(r45[l])
+							if s32 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 258: st.param.f32
+							s32 := uint64(0xc)
+							s32v := uint64(r45[l])
+							if s32 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
+							}
+						}
+					}
+				}
+				// PTX lines 259: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 259: st.param.f32
+							s33 := uint64(0x10)
+							s33v := uint64(r42[l])
+							if s33 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 259: st.param.f32
+							s33 := uint64(0x10)
+							s33v := uint64(r42[l])
+							if s33 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
+							}
+						}
+					}
+				}
+				// PTX lines 260: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 260: st.param.f32
+							s34 := uint64(0x14)
+							s34v := uint64(r46[l])
+							if s34 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 260: st.param.f32
+							s34 := uint64(0x14)
+							s34v := uint64(r46[l])
+							if s34 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 ($L__BB3_2), PTX line 223
+			return pc, budget
+		case 4:
+			// b3 ($L__BB3_3), PTX line 337; ret
+			next = 9
+		case 5:
+			// b4, PTX line 219
+			next = 1
+		case 6:
+			// b5, PTX lines 268-311; code before the call
+			{
+				r0 := w.Reg(0)
+				r47 := w.Reg(47)
+				r51 := w.Reg(51)
+				r55 := w.Reg(55)
+				r56 := w.Reg(56)
+				r60 := w.Reg(60)
+				r61 := w.Reg(61)
+				r65 := w.Reg(65)
+				r67 := w.Reg(67)
+				r68 := w.Reg(68)
+				r71 := w.Reg(71)
+				r72 := w.Reg(72)
+				r73 := w.Reg(73)
+				r74 := w.Reg(74)
+				r75 := w.Reg(75)
+				k0 := uint64(0x2)
+				k1 := uint64(0xc)
+				k2 := uint64(0x20)
+				k3 := uint64(0x58)
+				k4 := uint64(0x4)
+				k5 := uint64(0x68)
+				// PTX lines 268, 270, 271, 272, 273: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					v2aw := w.Window(52)
+					v3aw := w.Window(53)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 268: ld.param.f32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
+									continue
+								}
+								v1 = v1x
+							}
+							r47[l] = v1
+							// 270: ld.u64
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
+									continue
+								}
+								v2 = v2x
+							}
+							// 271: ld.s32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 272: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 273: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r51[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 268: ld.param.f32
+							v1a := uint64(0x18)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
+									continue
+								}
+								v1 = v1x
+							}
+							r47[l] = v1
+							// 270: ld.u64
+							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/struct_byval.ptx:270")
+									continue
+								}
+								v2 = v2x
+							}
+							// 271: ld.s32
+							v3a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:271")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 272: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 273: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r51[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 274: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(54)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 274: st.f32
+							s6 := uint64(r51[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r47[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 274: st.f32
+							s6 := uint64(r51[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r47[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:274")
+							}
+						}
+					}
+				}
+				// PTX lines 275, 276, 277, 278, 279: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(55)
+					v8aw := w.Window(56)
+					v11aw := w.Window(57)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 275: ld.u64
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
+									continue
+								}
+								v7 = v7x
+							}
+							// 276: ld.s32
+							v8a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 277: mul.lo.s64
+							v9 := uint64(uint64(v8) * uint64(k1))
+							// 278: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							r55[l] = v10
+							// 279: ld.u32
+							v11a := uint64(v10) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
+									continue
+								}
+								v11 = v11x
+							}
+							r56[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 275: ld.u64
+							v7a := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:275")
+									continue
+								}
+								v7 = v7x
+							}
+							// 276: ld.s32
+							v8a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:276")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 277: mul.lo.s64
+							v9 := uint64(uint64(v8) * uint64(k1))
+							// 278: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							r55[l] = v10
+							// 279: ld.u32
+							v11a := uint64(v10) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:279")
+									continue
+								}
+								v11 = v11x
+							}
+							r56[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 280: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(58)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 280: st.u32
+							s12 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r56[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 280: st.u32
+							s12 := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r56[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:280")
+							}
+						}
+					}
+				}
+				// PTX lines 281, 282, 283, 284: lane-local, one loop over the lanes
+				{
+					v13aw := w.Window(59)
+					v14aw := w.Window(60)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 281: ld.u32
+							v13a := uint64(r55[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
+									continue
+								}
+								v13 = v13x
+							}
+							// 282: ld.u32
+							v14a := uint64(r55[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
+									continue
+								}
+								v14 = v14x
+							}
+							// 283: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k2))
+							// 284: or.b64
+							v16 := uint64(uint64(v15) | uint64(v13))
+							r60[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 281: ld.u32
+							v13a := uint64(r55[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:281")
+									continue
+								}
+								v13 = v13x
+							}
+							// 282: ld.u32
+							v14a := uint64(r55[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
+							var v14 uint64
+							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+								v14 = runtime.Load32(v14aw.Mem, v14ao)
+							} else {
+								v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
+								if !v14ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:282")
+									continue
+								}
+								v14 = v14x
+							}
+							// 283: shl.b64
+							v15 := uint64(uint64(v14) << uint32(k2))
+							// 284: or.b64
+							v16 := uint64(uint64(v15) | uint64(v13))
+							r60[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 285: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(61)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 285: st.u64
+							s17 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(r60[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 285: st.u64
+							s17 := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
+							}
+							s17v := uint64(r60[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/struct_byval.ptx:285")
+							}
+						}
+					}
+				}
+				// PTX lines 286: lane-local, one loop over the lanes
+				{
+					v18aw := w.Window(62)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 286: ld.u32
+							v18a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
+									continue
+								}
+								v18 = v18x
+							}
+							r61[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 286: ld.u32
+							v18a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/struct_byval.ptx:286")
+									continue
+								}
+								v18 = v18x
+							}
+							r61[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 287: lane-local, one loop over the lanes
+				{
+					s19w := w.Window(63)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 287: st.u32
+							s19 := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(r61[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 287: st.u32
+							s19 := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
+							s19v := uint64(r61[l])
+							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+								runtime.Store32(s19w.Mem, s19o, s19v)
+							} else {
+								w.StoreLane(s19w, runtime.SpaceGeneric, s19, 4, s19v, l, "testdata/ptx/O0/struct_byval.ptx:287")
+							}
+						}
+					}
+				}
+				// PTX lines 288, 289, 290, 291: lane-local, one loop over the lanes
+				{
+					v20aw := w.Window(64)
+					v22aw := w.Window(65)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 288: ld.u32
+							v20a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
+									continue
+								}
+								v20 = v20x
+							}
+							// 289: shl.b64
+							v21 := uint64(uint64(v20) << uint32(k2))
+							// 290: ld.u32
+							v22a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
+									continue
+								}
+								v22 = v22x
+							}
+							// 291: or.b64
+							v23 := uint64(uint64(v21) | uint64(v22))
+							r65[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 288: ld.u32
+							v20a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/struct_byval.ptx:288")
+									continue
+								}
+								v20 = v20x
+							}
+							// 289: shl.b64
+							v21 := uint64(uint64(v20) << uint32(k2))
+							// 290: ld.u32
+							v22a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:290")
+									continue
+								}
+								v22 = v22x
+							}
+							// 291: or.b64
+							v23 := uint64(uint64(v21) | uint64(v22))
+							r65[l] = v23
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 292, 293, 294: lane-local, one loop over the lanes
+				{
+					s24w := w.Window(66)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 292: st.u64
+							s24 := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+							}
+							s24v := uint64(r65[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+								runtime.Store64(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
+							}
+							// 293: add.u64
+							v25 := uint64(uint64(r0[l]) + uint64(k3))
+							// 294: or.b64
+							v26 := uint64(uint64(v25) | uint64(k4))
+							r67[l] = v26
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 292: st.u64
+							s24 := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 8)
+							}
+							s24v := uint64(r65[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
+								runtime.Store64(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGeneric, s24, 8, s24v, l, "testdata/ptx/O0/struct_byval.ptx:292")
+							}
+							// 293: add.u64
+							v25 := uint64(uint64(r0[l]) + uint64(k3))
+							// 294: or.b64
+							v26 := uint64(uint64(v25) | uint64(k4))
+							r67[l] = v26
+						}
+					}
+				}
+				// PTX lines 295, 296, 297, 298, 299, 300, 301, 302: lane-local, one loop over the lanes
+				{
+					v27aw := w.Window(67)
+					v30aw := w.Window(68)
+					v31aw := w.Window(69)
+					v32aw := w.Window(70)
+					v33aw := w.Window(71)
+					v34aw := w.Window(72)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 295: ld.f32
+							v27a := uint64(r67[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
+									continue
+								}
+								v27 = v27x
+							}
+							r68[l] = v27
+							// 296: add.u64
+							v28 := uint64(uint64(r0[l]) + uint64(k5))
+							// 297: or.b64
+							v29 := uint64(uint64(v28) | uint64(k4))
+							// 298: ld.f32
+							v30a := uint64(v29) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
+									continue
+								}
+								v30 = v30x
+							}
+							r71[l] = v30
+							// 299: ld.f32
+							v31a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
+									continue
+								}
+								v31 = v31x
+							}
+							r72[l] = v31
+							// 300: ld.f32
+							v32a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
+									continue
+								}
+								v32 = v32x
+							}
+							r73[l] = v32
+							// 301: ld.f32
+							v33a := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+							}
+							var v33 uint64
+							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+								v33 = runtime.Load32(v33aw.Mem, v33ao)
+							} else {
+								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+								if !v33ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
+									continue
+								}
+								v33 = v33x
+							}
+							r74[l] = v33
+							// 302: ld.f32
+							v34a := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+								v34 = runtime.Load32(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+								if !v34ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
+									continue
+								}
+								v34 = v34x
+							}
+							r75[l] = v34
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 295: ld.f32
+							v27a := uint64(r67[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v27a, 4)
+							}
+							var v27 uint64
+							if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
+								v27 = runtime.Load32(v27aw.Mem, v27ao)
+							} else {
+								v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGeneric, v27a, 4, l)
+								if !v27ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v27a, 4, "testdata/ptx/O0/struct_byval.ptx:295")
+									continue
+								}
+								v27 = v27x
+							}
+							r68[l] = v27
+							// 296: add.u64
+							v28 := uint64(uint64(r0[l]) + uint64(k5))
+							// 297: or.b64
+							v29 := uint64(uint64(v28) | uint64(k4))
+							// 298: ld.f32
+							v30a := uint64(v29) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v30a, 4)
+							}
+							var v30 uint64
+							if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
+								v30 = runtime.Load32(v30aw.Mem, v30ao)
+							} else {
+								v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGeneric, v30a, 4, l)
+								if !v30ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v30a, 4, "testdata/ptx/O0/struct_byval.ptx:298")
+									continue
+								}
+								v30 = v30x
+							}
+							r71[l] = v30
+							// 299: ld.f32
+							v31a := uint64(r0[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v31a, 4)
+							}
+							var v31 uint64
+							if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
+								v31 = runtime.Load32(v31aw.Mem, v31ao)
+							} else {
+								v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGeneric, v31a, 4, l)
+								if !v31ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v31a, 4, "testdata/ptx/O0/struct_byval.ptx:299")
+									continue
+								}
+								v31 = v31x
+							}
+							r72[l] = v31
+							// 300: ld.f32
+							v32a := uint64(r0[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v32a, 4)
+							}
+							var v32 uint64
+							if v32ao := v32a - v32aw.Base; v32ao < v32aw.End && v32a&3 == 0 {
+								v32 = runtime.Load32(v32aw.Mem, v32ao)
+							} else {
+								v32x, v32ok := w.TryLoad(v32aw, runtime.SpaceGeneric, v32a, 4, l)
+								if !v32ok {
+									flt.Note(3, l, runtime.SpaceGeneric, v32a, 4, "testdata/ptx/O0/struct_byval.ptx:300")
+									continue
+								}
+								v32 = v32x
+							}
+							r73[l] = v32
+							// 301: ld.f32
+							v33a := uint64(r0[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v33a, 4)
+							}
+							var v33 uint64
+							if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
+								v33 = runtime.Load32(v33aw.Mem, v33ao)
+							} else {
+								v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGeneric, v33a, 4, l)
+								if !v33ok {
+									flt.Note(4, l, runtime.SpaceGeneric, v33a, 4, "testdata/ptx/O0/struct_byval.ptx:301")
+									continue
+								}
+								v33 = v33x
+							}
+							r74[l] = v33
+							// 302: ld.f32
+							v34a := uint64(r0[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v34a, 4)
+							}
+							var v34 uint64
+							if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
+								v34 = runtime.Load32(v34aw.Mem, v34ao)
+							} else {
+								v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGeneric, v34a, 4, l)
+								if !v34ok {
+									flt.Note(5, l, runtime.SpaceGeneric, v34a, 4, "testdata/ptx/O0/struct_byval.ptx:302")
+									continue
+								}
+								v34 = v34x
+							}
+							r75[l] = v34
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 305: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: st.param.f32
+							s35 := uint64(0x1c)
+							s35v := uint64(r72[l])
+							if s35 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: st.param.f32
+							s35 := uint64(0x1c)
+							s35v := uint64(r72[l])
+							if s35 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
+							}
+						}
+					}
+				}
+				// PTX lines 306: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 306: st.param.f32
+							s36 := uint64(0x20)
+							s36v := uint64(r68[l])
+							if s36 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 306: st.param.f32
+							s36 := uint64(0x20)
+							s36v := uint64(r68[l])
+							if s36 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
+							}
+						}
+					}
+				}
+				// PTX lines 307: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 307: st.param.f32
+							s37 := uint64(0x24)
+							s37v := uint64(r73[l])
+							if s37 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 307: st.param.f32
+							s37 := uint64(0x24)
+							s37v := uint64(r73[l])
+							if s37 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
+							}
+						}
+					}
+				}
+				// PTX lines 309: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 309: st.param.f32
+							s38 := uint64(0x28)
+							s38v := uint64(r74[l])
+							if s38 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 309: st.param.f32
+							s38 := uint64(0x28)
+							s38v := uint64(r74[l])
+							if s38 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
+							}
+						}
+					}
+				}
+				// PTX lines 310: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 310: st.param.f32
+							s39 := uint64(0x2c)
+							s39v := uint64(r71[l])
+							if s39 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 310: st.param.f32
+							s39 := uint64(0x2c)
+							s39v := uint64(r71[l])
+							if s39 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
+							}
+						}
+					}
+				}
+				// PTX lines 311: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 311: st.param.f32
+							s40 := uint64(0x30)
+							s40v := uint64(r75[l])
+							if s40 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 311: st.param.f32
+							s40 := uint64(0x30)
+							s40v := uint64(r75[l])
+							if s40 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 7:
+			// b5, PTX line 262
+			return pc, budget
+		case 8:
+			// b6, PTX lines 319-335
+			{
+				r0 := w.Reg(0)
+				r76 := w.Reg(76)
+				r77 := w.Reg(77)
+				r78 := w.Reg(78)
+				r82 := w.Reg(82)
+				r83 := w.Reg(83)
+				r84 := w.Reg(84)
+				r85 := w.Reg(85)
+				k0 := uint64(0xc)
+				// PTX lines 319, 320, 321: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 319: ld.param.f32
+							v1a := uint64(0x34)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
+									continue
+								}
+								v1 = v1x
+							}
+							r76[l] = v1
+							// 320: ld.param.f32
+							v2a := uint64(0x38)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
+									continue
+								}
+								v2 = v2x
+							}
+							r77[l] = v2
+							// 321: ld.param.f32
+							v3a := uint64(0x3c)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
+									continue
+								}
+								v3 = v3x
+							}
+							r78[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 319: ld.param.f32
+							v1a := uint64(0x34)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
+									continue
+								}
+								v1 = v1x
+							}
+							r76[l] = v1
+							// 320: ld.param.f32
+							v2a := uint64(0x38)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
+									continue
+								}
+								v2 = v2x
+							}
+							r77[l] = v2
+							// 321: ld.param.f32
+							v3a := uint64(0x3c)
+							var v3 uint64
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
+									continue
+								}
+								v3 = v3x
+							}
+							r78[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 323: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(73)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 323: st.f32
+							s4 := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r76[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 323: st.f32
+							s4 := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r76[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/struct_byval.ptx:323")
+							}
+						}
+					}
+				}
+				// PTX lines 324: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(74)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 324: st.f32
+							s5 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r77[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 324: st.f32
+							s5 := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s5, 4)
+							}
+							s5v := uint64(r77[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGeneric, s5, 4, s5v, l, "testdata/ptx/O0/struct_byval.ptx:324")
+							}
+						}
+					}
+				}
+				// PTX lines 325: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(75)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 325: st.f32
+							s6 := uint64(r0[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r78[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 325: st.f32
+							s6 := uint64(r0[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r78[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/struct_byval.ptx:325")
+							}
+						}
+					}
+				}
+				// PTX lines 326, 327, 328, 329, 330: lane-local, one loop over the lanes
+				{
+					v7aw := w.Window(76)
+					v8aw := w.Window(77)
+					v11aw := w.Window(78)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 326: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
+									continue
+								}
+								v7 = v7x
+							}
+							// 327: ld.s32
+							v8a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 328: mul.lo.s64
+							v9 := uint64(uint64(v8) * uint64(k0))
+							// 329: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							r82[l] = v10
+							// 330: ld.u32
+							v11a := uint64(r0[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
+									continue
+								}
+								v11 = v11x
+							}
+							r83[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 326: ld.u64
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 8)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
+								v7 = runtime.Load64(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 8, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 8, "testdata/ptx/O0/struct_byval.ptx:326")
+									continue
+								}
+								v7 = v7x
+							}
+							// 327: ld.s32
+							v8a := uint64(r0[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:327")
+									continue
+								}
+								v8 = v8x
+							}
+							v8 = uint64(uint64(int64(int32(v8))))
+							// 328: mul.lo.s64
+							v9 := uint64(uint64(v8) * uint64(k0))
+							// 329: add.s64
+							v10 := uint64(uint64(v7) + uint64(v9))
+							r82[l] = v10
+							// 330: ld.u32
+							v11a := uint64(r0[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 4, l)
+								if !v11ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v11a, 4, "testdata/ptx/O0/struct_byval.ptx:330")
+									continue
+								}
+								v11 = v11x
+							}
+							r83[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 331: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(79)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 331: st.u32
+							s12 := uint64(r82[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r83[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 331: st.u32
+							s12 := uint64(r82[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r83[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:331")
+							}
+						}
+					}
+				}
+				// PTX lines 332: lane-local, one loop over the lanes
+				{
+					v13aw := w.Window(80)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 332: ld.u32
+							v13a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
+									continue
+								}
+								v13 = v13x
+							}
+							r84[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 332: ld.u32
+							v13a := uint64(r0[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:332")
+									continue
+								}
+								v13 = v13x
+							}
+							r84[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 333: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(81)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 333: st.u32
+							s14 := uint64(r82[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r84[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 333: st.u32
+							s14 := uint64(r82[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(r84[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:333")
+							}
+						}
+					}
+				}
+				// PTX lines 334: lane-local, one loop over the lanes
+				{
+					v15aw := w.Window(82)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 334: ld.u32
+							v15a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
+									continue
+								}
+								v15 = v15x
+							}
+							r85[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 334: ld.u32
+							v15a := uint64(r0[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v15a, 4)
+							}
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:334")
+									continue
+								}
+								v15 = v15x
+							}
+							r85[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 335: lane-local, one loop over the lanes
+				{
+					s16w := w.Window(83)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 335: st.u32
+							s16 := uint64(r82[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(r85[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 335: st.u32
+							s16 := uint64(r82[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
+							}
+							s16v := uint64(r85[l])
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/struct_byval.ptx:335")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 398: ld.param.s8
-	w.LoadLanes(runtime.SpaceKernelParam, r30, r6, 0xffffffffffffffff, 0x0, 1, 32, m, "testdata/ptx/O0/struct_byval.ptx:398")
-	// PTX lines 399, 400, 401: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 399: add.s32
-				v7 := uint64(uint32(r29[l]) + uint32(r30[l]))
-				// 400: cvt.rn.f64.s32
-				v8 := math.Float64bits(float64(int32(v7)))
-				// 401: fma.rn.f64
-				v9 := isa.FmaF64RN(r24[l], r25[l], v8)
-				r33[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 399: add.s32
-				v7 := uint64(uint32(r29[l]) + uint32(r30[l]))
-				// 400: cvt.rn.f64.s32
-				v8 := math.Float64bits(float64(int32(v7)))
-				// 401: fma.rn.f64
-				v9 := isa.FmaF64RN(r24[l], r25[l], v8)
-				r33[l] = v9
-			}
+		if next == stop || next >= 9 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 402: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/struct_byval.ptx:402")
-	// PTX lines 403, 404: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 403: shl.b64
-				v10 := uint64(uint64(r20[l]) << uint32(k1))
-				// 404: add.s64
-				v11 := uint64(uint64(r34[l]) + uint64(v10))
-				r36[l] = v11
+}
+
+// mixedParamRun runs blocks of kernel mixed_param for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 358-380; divergent, reconverges at block 3 (b3 ($L__BB4_3))
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				k2 := uint64(0x10)
+				// PTX line 358: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 359: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 360: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 44 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/O0/struct_byval.ptx:360")
+				}
+				// PTX line 361: mov.b64, warp-uniform
+				u4 := uint64(k2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 362: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:362")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 363: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:363")
+				}
+				// PTX line 364: mov.u64, warp-uniform
+				u7 := uint64(u4)
+				runtime.Broadcast(r6, m, u7)
+				// PTX line 365: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 366: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX line 367: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u6)
+				// PTX line 368: cvta.global.u64, warp-uniform
+				u11 := uint64(u10)
+				// PTX lines 369: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(84)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 369: st.u64
+							s12 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 369: st.u64
+							s12 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
+							s12v := uint64(u11)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
+								runtime.Store64(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:369")
+							}
+						}
+					}
+				}
+				// PTX lines 370: lane-local, one loop over the lanes
+				{
+					s13w := w.Window(85)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 370: st.u64
+							s13 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u9)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 370: st.u64
+							s13 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
+							s13v := uint64(u9)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
+								runtime.Store64(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGeneric, s13, 8, s13v, l, "testdata/ptx/O0/struct_byval.ptx:370")
+							}
+						}
+					}
+				}
+				// PTX lines 371: lane-local, one loop over the lanes
+				{
+					s14w := w.Window(86)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 371: st.u32
+							s14 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 371: st.u32
+							s14 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
+							}
+							s14v := uint64(u3)
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
+							}
+						}
+					}
+				}
+				// PTX line 372: mov.u32, warp-uniform
+				u15 := uint64(uint64(w.CTAID().X))
+				// PTX line 373: mov.u32, warp-uniform
+				u16 := uint64(uint64(w.NTID().X))
+				// PTX line 374: mul.lo.s32, warp-uniform
+				u17 := uint64(uint32(u15) * uint32(u16))
+				// PTX lines 375, 376, 377: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s20w := w.Window(87)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 375: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 376: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 377: st.u32
+							s20 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 375: mov.u32
+							v18 := uint64(uint64(tid0[l]))
+							// 376: add.s32
+							v19 := uint64(uint32(u17) + uint32(v18))
+							// 377: st.u32
+							s20 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
+							}
+							s20v := uint64(v19)
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/struct_byval.ptx:377")
+							}
+						}
+					}
+				}
+				// PTX lines 378, 379, 380: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v21aw := w.Window(88)
+					v22aw := w.Window(89)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 378: ld.u32
+							v21a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
+									continue
+								}
+								v21 = v21x
+							}
+							// 379: ld.u32
+							v22a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
+									continue
+								}
+								v22 = v22x
+							}
+							// 380: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 378: ld.u32
+							v21a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v21a, 4)
+							}
+							var v21 uint64
+							if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
+								v21 = runtime.Load32(v21aw.Mem, v21ao)
+							} else {
+								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGeneric, v21a, 4, l)
+								if !v21ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:378")
+									continue
+								}
+								v21 = v21x
+							}
+							// 379: ld.u32
+							v22a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v22a, 4)
+							}
+							var v22 uint64
+							if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
+								v22 = runtime.Load32(v22aw.Mem, v22ao)
+							} else {
+								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 4, l)
+								if !v22ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:379")
+									continue
+								}
+								v22 = v22x
+							}
+							// 380: setp.lt.s32
+							c23t := int32(v21) < int32(v22)
+							c23 := c23t
+							c23b0 := uint32(0)
+							if c23 {
+								c23b0 = 1
+							}
+							p0 = p0&^(1<<l) | c23b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				_ = u7
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 403: shl.b64
-				v10 := uint64(uint64(r20[l]) << uint32(k1))
-				// 404: add.s64
-				v11 := uint64(uint64(r34[l]) + uint64(v10))
-				r36[l] = v11
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB4_1), PTX line 383
+			next = 3
+		case 2:
+			// b2 ($L__BB4_2), PTX lines 386-405
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				r33 := w.Reg(33)
+				r36 := w.Reg(36)
+				k0 := uint64(0x2)
+				k1 := uint64(0x3)
+				// PTX lines 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403, 404: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 1,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					v1aw := w.Window(90)
+					v2aw := w.Window(91)
+					v6aw := w.Window(92)
+					v17aw := w.Window(93)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 386: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
+									continue
+								}
+								v1 = v1x
+							}
+							// 387: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
+									continue
+								}
+								v2 = v2x
+							}
+							// 388: cvt.s64.s32
+							v3 := uint64(uint64(int32(v2)))
+							// 389: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 390: add.s64
+							v5 := uint64(uint64(v1) + uint64(v4))
+							// 391: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
+									continue
+								}
+								v6 = v6x
+							}
+							// 392: cvt.rn.f64.s32
+							v7 := math.Float64bits(float64(int32(v6)))
+							// 393: ld.param.f64
+							v8a := uint64(r6[l]) + 0x8
+							var v8 uint64
+							{
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceKernelParam, v8a, 8, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceKernelParam, v8a, 8, "testdata/ptx/O0/struct_byval.ptx:393")
+									continue
+								}
+								v8 = v8x
+							}
+							// 394: ld.param.u32
+							v9a := uint64(r6[l]) + 0x10
+							var v9 uint64
+							{
+								v9x, v9ok := w.TryLoad(nil, runtime.SpaceKernelParam, v9a, 4, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceKernelParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:394")
+									continue
+								}
+								v9 = v9x
+							}
+							// 395: ld.param.s16
+							v10a := uint64(r6[l]) + 0x14
+							var v10 uint64
+							{
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 2, l)
+								if !v10ok {
+									flt.Note(5, l, runtime.SpaceKernelParam, v10a, 2, "testdata/ptx/O0/struct_byval.ptx:395")
+									continue
+								}
+								v10 = v10x
+							}
+							v10 = uint64(uint32(int32(int16(v10))))
+							// 396: mul.lo.s32
+							v11 := uint64(uint32(v2) * uint32(v10))
+							// 397: add.s32
+							v12 := uint64(uint32(v9) + uint32(v11))
+							// 398: ld.param.s8
+							v13a := uint64(r6[l]) + 0x0
+							var v13 uint64
+							{
+								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 1, l)
+								if !v13ok {
+									flt.Note(6, l, runtime.SpaceKernelParam, v13a, 1, "testdata/ptx/O0/struct_byval.ptx:398")
+									continue
+								}
+								v13 = v13x
+							}
+							v13 = uint64(uint32(int32(int8(v13))))
+							// 399: add.s32
+							v14 := uint64(uint32(v12) + uint32(v13))
+							// 400: cvt.rn.f64.s32
+							v15 := math.Float64bits(float64(int32(v14)))
+							// 401: fma.rn.f64
+							v16 := isa.FmaF64RN(v7, v8, v15)
+							r33[l] = v16
+							// 402: ld.u64
+							v17a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+								v17 = runtime.Load64(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+								if !v17ok {
+									flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
+									continue
+								}
+								v17 = v17x
+							}
+							// 403: shl.b64
+							v18 := uint64(uint64(v3) << uint32(k1))
+							// 404: add.s64
+							v19 := uint64(uint64(v17) + uint64(v18))
+							r36[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 386: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/struct_byval.ptx:386")
+									continue
+								}
+								v1 = v1x
+							}
+							// 387: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:387")
+									continue
+								}
+								v2 = v2x
+							}
+							// 388: cvt.s64.s32
+							v3 := uint64(uint64(int32(v2)))
+							// 389: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 390: add.s64
+							v5 := uint64(uint64(v1) + uint64(v4))
+							// 391: ld.u32
+							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
+							var v6 uint64
+							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+								v6 = runtime.Load32(v6aw.Mem, v6ao)
+							} else {
+								v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+								if !v6ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:391")
+									continue
+								}
+								v6 = v6x
+							}
+							// 392: cvt.rn.f64.s32
+							v7 := math.Float64bits(float64(int32(v6)))
+							// 393: ld.param.f64
+							v8a := uint64(r6[l]) + 0x8
+							var v8 uint64
+							{
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceKernelParam, v8a, 8, l)
+								if !v8ok {
+									flt.Note(3, l, runtime.SpaceKernelParam, v8a, 8, "testdata/ptx/O0/struct_byval.ptx:393")
+									continue
+								}
+								v8 = v8x
+							}
+							// 394: ld.param.u32
+							v9a := uint64(r6[l]) + 0x10
+							var v9 uint64
+							{
+								v9x, v9ok := w.TryLoad(nil, runtime.SpaceKernelParam, v9a, 4, l)
+								if !v9ok {
+									flt.Note(4, l, runtime.SpaceKernelParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:394")
+									continue
+								}
+								v9 = v9x
+							}
+							// 395: ld.param.s16
+							v10a := uint64(r6[l]) + 0x14
+							var v10 uint64
+							{
+								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 2, l)
+								if !v10ok {
+									flt.Note(5, l, runtime.SpaceKernelParam, v10a, 2, "testdata/ptx/O0/struct_byval.ptx:395")
+									continue
+								}
+								v10 = v10x
+							}
+							v10 = uint64(uint32(int32(int16(v10))))
+							// 396: mul.lo.s32
+							v11 := uint64(uint32(v2) * uint32(v10))
+							// 397: add.s32
+							v12 := uint64(uint32(v9) + uint32(v11))
+							// 398: ld.param.s8
+							v13a := uint64(r6[l]) + 0x0
+							var v13 uint64
+							{
+								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 1, l)
+								if !v13ok {
+									flt.Note(6, l, runtime.SpaceKernelParam, v13a, 1, "testdata/ptx/O0/struct_byval.ptx:398")
+									continue
+								}
+								v13 = v13x
+							}
+							v13 = uint64(uint32(int32(int8(v13))))
+							// 399: add.s32
+							v14 := uint64(uint32(v12) + uint32(v13))
+							// 400: cvt.rn.f64.s32
+							v15 := math.Float64bits(float64(int32(v14)))
+							// 401: fma.rn.f64
+							v16 := isa.FmaF64RN(v7, v8, v15)
+							r33[l] = v16
+							// 402: ld.u64
+							v17a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v17a, 8)
+							}
+							var v17 uint64
+							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
+								v17 = runtime.Load64(v17aw.Mem, v17ao)
+							} else {
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 8, l)
+								if !v17ok {
+									flt.Note(7, l, runtime.SpaceGeneric, v17a, 8, "testdata/ptx/O0/struct_byval.ptx:402")
+									continue
+								}
+								v17 = v17x
+							}
+							// 403: shl.b64
+							v18 := uint64(uint64(v3) << uint32(k1))
+							// 404: add.s64
+							v19 := uint64(uint64(v17) + uint64(v18))
+							r36[l] = v19
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 405: lane-local, one loop over the lanes
+				{
+					s20w := w.Window(94)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 405: st.f64
+							s20 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+							}
+							s20v := uint64(r33[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+								runtime.Store64(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 405: st.f64
+							s20 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 8)
+							}
+							s20v := uint64(r33[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
+								runtime.Store64(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGeneric, s20, 8, s20v, l, "testdata/ptx/O0/struct_byval.ptx:405")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 ($L__BB4_3), PTX line 407; ret
+			next = 5
+		case 4:
+			// b4, PTX line 381
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 405: st.f64
-	w.StoreLanes(runtime.SpaceGeneric, r33, r36, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:405")
 }

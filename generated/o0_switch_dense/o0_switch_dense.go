@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/switch_dense.ptx",
+	NumWindows: 56,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -112,9 +113,83 @@ func init() {
 	switchDenseFunc.Blocks = make([]runtime.Block, 28)
 	// b0, PTX lines 28-48; divergent, reconverges at block 18 (b18 ($L__BB0_12))
 	switchDenseFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:28",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -128,6 +203,15 @@ func init() {
 	switchDenseFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:52",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:52",
@@ -138,9 +222,47 @@ func init() {
 	}
 	// b2 ($L__BB0_2), PTX lines 54-62; divergent, reconverges at block 17 (b17 ($L__BB0_11))
 	switchDenseFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:54",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -152,9 +274,23 @@ func init() {
 	}
 	// b3 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at block 17 (b17 ($L__BB0_11))
 	switchDenseFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:66",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -166,9 +302,23 @@ func init() {
 	}
 	// b4 ($L__BB0_14), PTX lines 70-70; divergent, reconverges at block 17 (b17 ($L__BB0_11))
 	switchDenseFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:70",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -180,9 +330,23 @@ func init() {
 	}
 	// b5 ($L__BB0_15), PTX lines 74-74; divergent, reconverges at block 17 (b17 ($L__BB0_11))
 	switchDenseFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:74",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -194,9 +358,23 @@ func init() {
 	}
 	// b6 ($L__BB0_16), PTX lines 78-78; divergent, reconverges at block 17 (b17 ($L__BB0_11))
 	switchDenseFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:78",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -208,9 +386,23 @@ func init() {
 	}
 	// b7 ($L__BB0_17), PTX lines 82-82; divergent, reconverges at block 17 (b17 ($L__BB0_11))
 	switchDenseFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:82",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -222,9 +414,23 @@ func init() {
 	}
 	// b8 ($L__BB0_18), PTX lines 86-86; divergent, reconverges at block 17 (b17 ($L__BB0_11))
 	switchDenseFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:86",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -236,9 +442,32 @@ func init() {
 	}
 	// b9 ($L__BB0_3), PTX lines 90-93
 	switchDenseFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:90",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:94",
@@ -249,9 +478,29 @@ func init() {
 	}
 	// b10 ($L__BB0_4), PTX lines 96-98
 	switchDenseFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:96",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:99",
@@ -262,9 +511,29 @@ func init() {
 	}
 	// b11 ($L__BB0_5), PTX lines 101-103
 	switchDenseFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:101",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:104",
@@ -275,9 +544,29 @@ func init() {
 	}
 	// b12 ($L__BB0_6), PTX lines 106-108
 	switchDenseFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:106",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:109",
@@ -288,9 +577,32 @@ func init() {
 	}
 	// b13 ($L__BB0_7), PTX lines 111-114
 	switchDenseFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:111",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:115",
@@ -301,9 +613,41 @@ func init() {
 	}
 	// b14 ($L__BB0_8), PTX lines 117-123
 	switchDenseFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:117",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:124",
@@ -314,9 +658,29 @@ func init() {
 	}
 	// b15 ($L__BB0_9), PTX lines 126-128
 	switchDenseFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:126",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:129",
@@ -327,9 +691,29 @@ func init() {
 	}
 	// b16 ($L__BB0_10), PTX lines 131-133
 	switchDenseFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:131",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:134",
@@ -340,9 +724,38 @@ func init() {
 	}
 	// b17 ($L__BB0_11), PTX lines 136-141
 	switchDenseFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:136",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:142",
@@ -355,6 +768,13 @@ func init() {
 	switchDenseFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:144",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:144",
@@ -367,6 +787,15 @@ func init() {
 	switchDenseFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:50",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:50",
@@ -379,6 +808,15 @@ func init() {
 	switchDenseFunc.Blocks[20] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:64",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:64",
@@ -391,6 +829,15 @@ func init() {
 	switchDenseFunc.Blocks[21] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:68",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:68",
@@ -403,6 +850,15 @@ func init() {
 	switchDenseFunc.Blocks[22] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:72",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:72",
@@ -415,6 +871,15 @@ func init() {
 	switchDenseFunc.Blocks[23] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:76",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:76",
@@ -427,6 +892,15 @@ func init() {
 	switchDenseFunc.Blocks[24] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:80",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:80",
@@ -439,6 +913,15 @@ func init() {
 	switchDenseFunc.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:84",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:84",
@@ -451,6 +934,15 @@ func init() {
 	switchDenseFunc.Blocks[26] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:88",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:88",
@@ -464,12 +956,87 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	switchDenseFunc.Run = switchDenseRun
 	switchDefaultFunc.Blocks = make([]runtime.Block, 34)
 	// b0, PTX lines 162-182; divergent, reconverges at block 22 (b22 ($L__BB1_14))
 	switchDefaultFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:162",
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -483,6 +1050,15 @@ func init() {
 	switchDefaultFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:186",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:186",
@@ -493,9 +1069,38 @@ func init() {
 	}
 	// b2 ($L__BB1_2), PTX lines 188-193; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:188",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -507,9 +1112,23 @@ func init() {
 	}
 	// b3 ($L__BB1_15), PTX lines 197-197; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:197",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -521,9 +1140,23 @@ func init() {
 	}
 	// b4 ($L__BB1_16), PTX lines 201-201; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:201",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -535,9 +1168,23 @@ func init() {
 	}
 	// b5 ($L__BB1_17), PTX lines 205-205; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:205",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -549,9 +1196,23 @@ func init() {
 	}
 	// b6 ($L__BB1_18), PTX lines 209-209; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:209",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -563,9 +1224,23 @@ func init() {
 	}
 	// b7 ($L__BB1_19), PTX lines 213-213; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:213",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -577,9 +1252,23 @@ func init() {
 	}
 	// b8 ($L__BB1_20), PTX lines 217-217; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:217",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -591,9 +1280,23 @@ func init() {
 	}
 	// b9 ($L__BB1_21), PTX lines 221-221; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:221",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    31,
 			Kind:   runtime.TermBranch,
@@ -605,9 +1308,23 @@ func init() {
 	}
 	// b10 ($L__BB1_22), PTX lines 225-225; divergent, reconverges at block 21 (b21 ($L__BB1_13))
 	switchDefaultFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:225",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    32,
 			Kind:   runtime.TermBranch,
@@ -619,9 +1336,26 @@ func init() {
 	}
 	// b11 ($L__BB1_3), PTX lines 229-230
 	switchDefaultFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:229",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:231",
@@ -632,9 +1366,26 @@ func init() {
 	}
 	// b12 ($L__BB1_4), PTX lines 233-234
 	switchDefaultFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:233",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:235",
@@ -645,9 +1396,26 @@ func init() {
 	}
 	// b13 ($L__BB1_5), PTX lines 237-238
 	switchDefaultFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:237",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:239",
@@ -658,9 +1426,26 @@ func init() {
 	}
 	// b14 ($L__BB1_6), PTX lines 241-242
 	switchDefaultFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:241",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:243",
@@ -671,9 +1456,26 @@ func init() {
 	}
 	// b15 ($L__BB1_7), PTX lines 245-246
 	switchDefaultFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:245",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:247",
@@ -684,9 +1486,26 @@ func init() {
 	}
 	// b16 ($L__BB1_8), PTX lines 249-250
 	switchDefaultFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:249",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:251",
@@ -697,9 +1516,26 @@ func init() {
 	}
 	// b17 ($L__BB1_9), PTX lines 253-254
 	switchDefaultFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:253",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:255",
@@ -710,9 +1546,26 @@ func init() {
 	}
 	// b18 ($L__BB1_10), PTX lines 257-258
 	switchDefaultFunc.Blocks[18] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 18, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:257",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:259",
@@ -723,9 +1576,26 @@ func init() {
 	}
 	// b19 ($L__BB1_11), PTX lines 261-262
 	switchDefaultFunc.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:261",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:263",
@@ -736,9 +1606,26 @@ func init() {
 	}
 	// b20 ($L__BB1_12), PTX lines 265-266
 	switchDefaultFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:265",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:267",
@@ -749,9 +1636,38 @@ func init() {
 	}
 	// b21 ($L__BB1_13), PTX lines 269-274
 	switchDefaultFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:269",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:275",
@@ -764,6 +1680,13 @@ func init() {
 	switchDefaultFunc.Blocks[22] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:277",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  277,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:277",
@@ -776,6 +1699,15 @@ func init() {
 	switchDefaultFunc.Blocks[23] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:184",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:184",
@@ -788,6 +1720,15 @@ func init() {
 	switchDefaultFunc.Blocks[24] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:195",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  195,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:195",
@@ -800,6 +1741,15 @@ func init() {
 	switchDefaultFunc.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:199",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:199",
@@ -812,6 +1762,15 @@ func init() {
 	switchDefaultFunc.Blocks[26] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:203",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  203,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:203",
@@ -824,6 +1783,15 @@ func init() {
 	switchDefaultFunc.Blocks[27] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:207",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:207",
@@ -836,6 +1804,15 @@ func init() {
 	switchDefaultFunc.Blocks[28] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:211",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  211,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:211",
@@ -848,6 +1825,15 @@ func init() {
 	switchDefaultFunc.Blocks[29] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:215",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  215,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:215",
@@ -860,6 +1846,15 @@ func init() {
 	switchDefaultFunc.Blocks[30] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:219",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:219",
@@ -872,6 +1867,15 @@ func init() {
 	switchDefaultFunc.Blocks[31] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:223",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  223,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:223",
@@ -884,6 +1888,15 @@ func init() {
 	switchDefaultFunc.Blocks[32] = runtime.Block{
 		Loc:       "testdata/ptx/O0/switch_dense.ptx:227",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/O0/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  227,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/O0/switch_dense.ptx:227",
@@ -897,6 +1910,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	switchDefaultFunc.Run = switchDefaultRun
 }
 
 // SwitchDense launches PTX kernel switch_dense (testdata/ptx/O0/switch_dense.ptx:14) on dev with the launch configuration cfg. Parameters: param0 is switch_dense_param_0, param1 is switch_dense_param_1, param2 is switch_dense_param_2.
@@ -917,1315 +1931,3468 @@ func SwitchDefault(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, switchDefaultFunc, cfg, p[:])
 }
 
-// switchDenseB0 runs b0 of kernel switch_dense, PTX lines 28-48.
-func switchDenseB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 28: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 29: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 30: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/switch_dense.ptx:30")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 31: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/switch_dense.ptx:31")
-	// PTX line 32: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/switch_dense.ptx:32")
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 34: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 36: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 37: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/switch_dense.ptx:37")
-	// PTX line 38: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/switch_dense.ptx:38")
-	// PTX line 39: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/switch_dense.ptx:39")
-	// PTX line 40: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 41: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 42: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 43, 44: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 44: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
+// switchDenseRun runs blocks of kernel switch_dense for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-48; divergent, reconverges at block 18 (b18 ($L__BB0_12))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 28: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 29: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/switch_dense.ptx:30")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/switch_dense.ptx:31")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/switch_dense.ptx:32")
+				}
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 34: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 36: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 37: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:37")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:37")
+							}
+						}
+					}
+				}
+				// PTX lines 38: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:38")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:38")
+							}
+						}
+					}
+				}
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:39")
+							}
+						}
+					}
+				}
+				// PTX line 40: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 41: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 42: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 44: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 45: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 44: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 45: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:45")
+							}
+						}
+					}
+				}
+				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(4)
+					v20aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:46")
+									continue
+								}
+								v19 = v19x
+							}
+							// 47: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:47")
+									continue
+								}
+								v20 = v20x
+							}
+							// 48: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:46")
+									continue
+								}
+								v19 = v19x
+							}
+							// 47: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:47")
+									continue
+								}
+								v20 = v20x
+							}
+							// 48: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 44: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_1), PTX line 51
+			next = 18
+		case 2:
+			// b2 ($L__BB0_2), PTX lines 54-62; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+			{
+				r0 := w.Reg(0)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				k0 := uint64(0x2)
+				k1 := uint64(0x7)
+				k2 := uint64(0x0)
+				// PTX lines 54, 55, 56, 57, 58: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(6)
+					v2aw := w.Window(7)
+					v5aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:54")
+									continue
+								}
+								v1 = v1x
+							}
+							// 55: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:55")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 56: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 57: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 58: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:58")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:54")
+									continue
+								}
+								v1 = v1x
+							}
+							// 55: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:55")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 56: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 57: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 58: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:58")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.u32
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.u32
+							s6 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r20[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:59")
+							}
+						}
+					}
+				}
+				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v7aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: ld.u32
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/switch_dense.ptx:60")
+									continue
+								}
+								v7 = v7x
+							}
+							// 61: and.b32
+							v8 := uint64(uint32(v7) & uint32(k1))
+							r22[l] = v8
+							// 62: setp.eq.s32
+							c9t := uint32(v8) == uint32(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: ld.u32
+							v7a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
+							var v7 uint64
+							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+								v7 = runtime.Load32(v7aw.Mem, v7ao)
+							} else {
+								v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
+								if !v7ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/switch_dense.ptx:60")
+									continue
+								}
+								v7 = v7x
+							}
+							// 61: and.b32
+							v8 := uint64(uint32(v7) & uint32(k1))
+							r22[l] = v8
+							// 62: setp.eq.s32
+							c9t := uint32(v8) == uint32(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+			{
+				r22 := w.Reg(22)
+				k0 := uint64(0x1)
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB0_14), PTX lines 70-70; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+			{
+				r22 := w.Reg(22)
+				k0 := uint64(0x2)
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB0_15), PTX lines 74-74; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+			{
+				r22 := w.Reg(22)
+				k0 := uint64(0x3)
+				// PTX lines 74: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 12
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB0_16), PTX lines 78-78; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+			{
+				r22 := w.Reg(22)
+				k0 := uint64(0x4)
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB0_17), PTX lines 82-82; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+			{
+				r22 := w.Reg(22)
+				k0 := uint64(0x5)
+				// PTX lines 82: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 14
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB0_18), PTX lines 86-86; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+			{
+				r22 := w.Reg(22)
+				k0 := uint64(0x6)
+				// PTX lines 86: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: setp.eq.s32
+							c1t := uint32(r22[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b9 ($L__BB0_3), PTX lines 90-93
+			{
+				r0 := w.Reg(0)
+				r25 := w.Reg(25)
+				// PTX lines 90, 91, 92: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(11)
+					v2aw := w.Window(12)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:90")
+									continue
+								}
+								v1 = v1x
+							}
+							// 91: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:91")
+									continue
+								}
+								v2 = v2x
+							}
+							// 92: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r25[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:90")
+									continue
+								}
+								v1 = v1x
+							}
+							// 91: ld.u32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:91")
+									continue
+								}
+								v2 = v2x
+							}
+							// 92: add.s32
+							v3 := uint64(uint32(v1) + uint32(v2))
+							r25[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 93: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: st.u32
+							s4 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r25[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:93")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: st.u32
+							s4 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r25[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:93")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 10:
+			// b10 ($L__BB0_4), PTX lines 96-98
+			{
+				r0 := w.Reg(0)
+				r27 := w.Reg(27)
+				k0 := uint64(0x3)
+				// PTX lines 96, 97: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(14)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:96")
+									continue
+								}
+								v1 = v1x
+							}
+							// 97: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							r27[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:96")
+									continue
+								}
+								v1 = v1x
+							}
+							// 97: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							r27[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 98: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r27[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:98")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r27[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:98")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 11:
+			// b11 ($L__BB0_5), PTX lines 101-103
+			{
+				r0 := w.Reg(0)
+				r29 := w.Reg(29)
+				k0 := uint64(0x55)
+				// PTX lines 101, 102: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:101")
+									continue
+								}
+								v1 = v1x
+							}
+							// 102: xor.b32
+							v2 := uint64(uint32(v1) ^ uint32(k0))
+							r29[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:101")
+									continue
+								}
+								v1 = v1x
+							}
+							// 102: xor.b32
+							v2 := uint64(uint32(v1) ^ uint32(k0))
+							r29[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 103: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r29[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:103")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r29[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:103")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 12:
+			// b12 ($L__BB0_6), PTX lines 106-108
+			{
+				r0 := w.Reg(0)
+				r31 := w.Reg(31)
+				k0 := uint64(0x2)
+				// PTX lines 106, 107: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(18)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:106")
+									continue
+								}
+								v1 = v1x
+							}
+							// 107: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							r31[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:106")
+									continue
+								}
+								v1 = v1x
+							}
+							// 107: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							r31[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 108: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r31[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:108")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r31[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:108")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 13:
+			// b13 ($L__BB0_7), PTX lines 111-114
+			{
+				r0 := w.Reg(0)
+				r34 := w.Reg(34)
+				// PTX lines 111, 112, 113: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(20)
+					v2aw := w.Window(21)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:111")
+									continue
+								}
+								v1 = v1x
+							}
+							// 112: ld.u32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:112")
+									continue
+								}
+								v2 = v2x
+							}
+							// 113: sub.s32
+							v3 := uint64(uint32(v1) - uint32(v2))
+							r34[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: ld.u32
+							v1a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:111")
+									continue
+								}
+								v1 = v1x
+							}
+							// 112: ld.u32
+							v2a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:112")
+									continue
+								}
+								v2 = v2x
+							}
+							// 113: sub.s32
+							v3 := uint64(uint32(v1) - uint32(v2))
+							r34[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 114: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: st.u32
+							s4 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r34[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:114")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: st.u32
+							s4 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s4, 4)
+							}
+							s4v := uint64(r34[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGeneric, s4, 4, s4v, l, "testdata/ptx/O0/switch_dense.ptx:114")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 14:
+			// b14 ($L__BB0_8), PTX lines 117-123
+			{
+				r0 := w.Reg(0)
+				r40 := w.Reg(40)
+				k0 := uint64(0x92492493)
+				k1 := uint64(0x1f)
+				k2 := uint64(0x2)
+				// PTX lines 117, 118, 119, 120, 121, 122: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(23)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:117")
+									continue
+								}
+								v1 = v1x
+							}
+							// 118: mul.hi.s32
+							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
+							// 119: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							// 120: shr.u32
+							v4 := uint64(uint32(v3) >> uint32(k1))
+							// 121: shr.s32
+							v5 := uint64(uint32(int32(v3) >> uint32(k2)))
+							// 122: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							r40[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:117")
+									continue
+								}
+								v1 = v1x
+							}
+							// 118: mul.hi.s32
+							v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
+							// 119: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							// 120: shr.u32
+							v4 := uint64(uint32(v3) >> uint32(k1))
+							// 121: shr.s32
+							v5 := uint64(uint32(int32(v3) >> uint32(k2)))
+							// 122: add.s32
+							v6 := uint64(uint32(v5) + uint32(v4))
+							r40[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 123: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(24)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: st.u32
+							s7 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r40[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/switch_dense.ptx:123")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: st.u32
+							s7 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
+							s7v := uint64(r40[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGeneric, s7, 4, s7v, l, "testdata/ptx/O0/switch_dense.ptx:123")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 15:
+			// b15 ($L__BB0_9), PTX lines 126-128
+			{
+				r0 := w.Reg(0)
+				r42 := w.Reg(42)
+				// PTX lines 126, 127: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(25)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:126")
+									continue
+								}
+								v1 = v1x
+							}
+							// 127: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r42[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:126")
+									continue
+								}
+								v1 = v1x
+							}
+							// 127: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r42[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 128: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(26)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r42[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:128")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r42[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:128")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 16:
+			// b16 ($L__BB0_10), PTX lines 131-133
+			{
+				r0 := w.Reg(0)
+				r44 := w.Reg(44)
+				// PTX lines 131, 132: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(27)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:131")
+									continue
+								}
+								v1 = v1x
+							}
+							// 132: not.b32
+							v2 := uint64(^uint32(v1))
+							r44[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:131")
+									continue
+								}
+								v1 = v1x
+							}
+							// 132: not.b32
+							v2 := uint64(^uint32(v1))
+							r44[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 133: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(28)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r44[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:133")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: st.u32
+							s3 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
+							s3v := uint64(r44[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGeneric, s3, 4, s3v, l, "testdata/ptx/O0/switch_dense.ptx:133")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 17:
+			// b17 ($L__BB0_11), PTX lines 136-141
+			{
+				r0 := w.Reg(0)
+				r45 := w.Reg(45)
+				r49 := w.Reg(49)
+				k0 := uint64(0x2)
+				// PTX lines 136, 137, 138, 139, 140: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(29)
+					v2aw := w.Window(30)
+					v3aw := w.Window(31)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 136: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:136")
+									continue
+								}
+								v1 = v1x
+							}
+							r45[l] = v1
+							// 137: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:137")
+									continue
+								}
+								v2 = v2x
+							}
+							// 138: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:138")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 139: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 140: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r49[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 136: ld.u32
+							v1a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:136")
+									continue
+								}
+								v1 = v1x
+							}
+							r45[l] = v1
+							// 137: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:137")
+									continue
+								}
+								v2 = v2x
+							}
+							// 138: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:138")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 139: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 140: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r49[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 141: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(32)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 141: st.u32
+							s6 := uint64(r49[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r45[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:141")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 141: st.u32
+							s6 := uint64(r49[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r45[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:141")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 18
+		case 18:
+			// b18 ($L__BB0_12), PTX line 143; ret
+			next = 27
+		case 19:
+			// b19, PTX line 49
+			next = 1
+		case 20:
+			// b20, PTX line 63
+			next = 3
+		case 21:
+			// b21, PTX line 67
+			next = 4
+		case 22:
+			// b22, PTX line 71
+			next = 5
+		case 23:
+			// b23, PTX line 75
+			next = 6
+		case 24:
+			// b24, PTX line 79
+			next = 7
+		case 25:
+			// b25, PTX line 83
+			next = 8
+		case 26:
+			// b26, PTX line 87
+			next = 16
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 45: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/switch_dense.ptx:45")
-	// PTX line 46: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:46")
-	// PTX line 47: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:47")
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
+		if next == stop || next >= 27 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
 }
 
-// switchDenseB2 runs b2 ($L__BB0_2) of kernel switch_dense, PTX lines 54-62.
-func switchDenseB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	k0 := uint64(0x2)
-	k1 := uint64(0x7)
-	k2 := uint64(0x0)
-	// PTX line 54: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/switch_dense.ptx:54")
-	// PTX line 55: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/switch_dense.ptx:55")
-	// PTX lines 56, 57: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 57: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
+// switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 162-182; divergent, reconverges at block 22 (b22 ($L__BB1_14))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				k1 := uint64(0xf0000000)
+				// PTX line 162: mov.u64, warp-uniform
+				u1 := uint64((uint64(w.LocalBase) + k0))
+				// PTX line 163: cvta.local.u64, warp-uniform
+				u2 := uint64(uint64(u1 + k1))
+				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 164: ld.param.u32
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/switch_dense.ptx:164")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 165: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/switch_dense.ptx:165")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 166: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/switch_dense.ptx:166")
+				}
+				// PTX line 167: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u4)
+				// PTX line 168: cvta.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX line 169: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u5)
+				// PTX line 170: cvta.global.u64, warp-uniform
+				u9 := uint64(u8)
+				// PTX lines 171: lane-local, one loop over the lanes
+				{
+					s10w := w.Window(33)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 171: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:171")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 171: st.u64
+							s10 := uint64(u2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
+								runtime.Store64(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/switch_dense.ptx:171")
+							}
+						}
+					}
+				}
+				// PTX lines 172: lane-local, one loop over the lanes
+				{
+					s11w := w.Window(34)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 172: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:172")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 172: st.u64
+							s11 := uint64(u2) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
+							s11v := uint64(u7)
+							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
+								runtime.Store64(s11w.Mem, s11o, s11v)
+							} else {
+								w.StoreLane(s11w, runtime.SpaceGeneric, s11, 8, s11v, l, "testdata/ptx/O0/switch_dense.ptx:172")
+							}
+						}
+					}
+				}
+				// PTX lines 173: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(35)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 173: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:173")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 173: st.u32
+							s12 := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(u3)
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:173")
+							}
+						}
+					}
+				}
+				// PTX line 174: mov.u32, warp-uniform
+				u13 := uint64(uint64(w.CTAID().X))
+				// PTX line 175: mov.u32, warp-uniform
+				u14 := uint64(uint64(w.NTID().X))
+				// PTX line 176: mul.lo.s32, warp-uniform
+				u15 := uint64(uint32(u13) * uint32(u14))
+				// PTX lines 177, 178, 179: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					s18w := w.Window(36)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 177: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 178: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 179: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:179")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 177: mov.u32
+							v16 := uint64(uint64(tid0[l]))
+							// 178: add.s32
+							v17 := uint64(uint32(u15) + uint32(v16))
+							// 179: st.u32
+							s18 := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+							}
+							s18v := uint64(v17)
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/switch_dense.ptx:179")
+							}
+						}
+					}
+				}
+				// PTX lines 180, 181, 182: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v19aw := w.Window(37)
+					v20aw := w.Window(38)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 180: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:180")
+									continue
+								}
+								v19 = v19x
+							}
+							// 181: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:181")
+									continue
+								}
+								v20 = v20x
+							}
+							// 182: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 180: ld.u32
+							v19a := uint64(u2) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v19a, 4)
+							}
+							var v19 uint64
+							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+								v19 = runtime.Load32(v19aw.Mem, v19ao)
+							} else {
+								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGeneric, v19a, 4, l)
+								if !v19ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v19a, 4, "testdata/ptx/O0/switch_dense.ptx:180")
+									continue
+								}
+								v19 = v19x
+							}
+							// 181: ld.u32
+							v20a := uint64(u2) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v20a, 4)
+							}
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGeneric, v20a, 4, l)
+								if !v20ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v20a, 4, "testdata/ptx/O0/switch_dense.ptx:181")
+									continue
+								}
+								v20 = v20x
+							}
+							// 182: setp.lt.s32
+							c21t := int32(v19) < int32(v20)
+							c21 := c21t
+							c21b0 := uint32(0)
+							if c21 {
+								c21b0 = 1
+							}
+							p0 = p0&^(1<<l) | c21b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 57: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_1), PTX line 185
+			next = 22
+		case 2:
+			// b2 ($L__BB1_2), PTX lines 188-193; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r0 := w.Reg(0)
+				r20 := w.Reg(20)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 188, 189, 190, 191, 192, 193: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v1aw := w.Window(39)
+					v2aw := w.Window(40)
+					v5aw := w.Window(41)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:188")
+									continue
+								}
+								v1 = v1x
+							}
+							// 189: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:189")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 190: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 191: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 192: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:192")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+							// 193: setp.eq.s32
+							c6t := uint32(v5) == uint32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: ld.u64
+							v1a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+								v1 = runtime.Load64(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/switch_dense.ptx:188")
+									continue
+								}
+								v1 = v1x
+							}
+							// 189: ld.s32
+							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/switch_dense.ptx:189")
+									continue
+								}
+								v2 = v2x
+							}
+							v2 = uint64(uint64(int64(int32(v2))))
+							// 190: shl.b64
+							v3 := uint64(uint64(v2) << uint32(k0))
+							// 191: add.s64
+							v4 := uint64(uint64(v1) + uint64(v3))
+							// 192: ld.u32
+							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+								if !v5ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/switch_dense.ptx:192")
+									continue
+								}
+								v5 = v5x
+							}
+							r20[l] = v5
+							// 193: setp.eq.s32
+							c6t := uint32(v5) == uint32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p1 = p1&^(1<<l) | c6b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_15), PTX lines 197-197; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x1)
+				// PTX lines 197: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 197: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 197: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 12
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB1_16), PTX lines 201-201; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x2)
+				// PTX lines 201: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 201: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 201: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB1_17), PTX lines 205-205; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x3)
+				// PTX lines 205: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 205: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 205: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 14
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 6:
+			// b6 ($L__BB1_18), PTX lines 209-209; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x4)
+				// PTX lines 209: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB1_19), PTX lines 213-213; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x5)
+				// PTX lines 213: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 213: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 213: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 16
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8 ($L__BB1_20), PTX lines 217-217; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x6)
+				// PTX lines 217: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 217: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 217: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b9 ($L__BB1_21), PTX lines 221-221; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x7)
+				// PTX lines 221: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 221: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 221: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 18
+			} else if t == 0 {
+				next = 31
+			} else {
+				return pc, budget
+			}
+		case 10:
+			// b10 ($L__BB1_22), PTX lines 225-225; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+			{
+				r20 := w.Reg(20)
+				k0 := uint64(0x8)
+				// PTX lines 225: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 225: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 225: setp.eq.s32
+							c1t := uint32(r20[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 32
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b11 ($L__BB1_3), PTX lines 229-230
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xa)
+				// PTX line 229: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 230: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(42)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 230: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:230")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 230: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:230")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 12:
+			// b12 ($L__BB1_4), PTX lines 233-234
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x15)
+				// PTX line 233: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 234: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(43)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:234")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:234")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 13:
+			// b13 ($L__BB1_5), PTX lines 237-238
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x20)
+				// PTX line 237: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 238: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(44)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 238: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:238")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 238: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:238")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 14:
+			// b14 ($L__BB1_6), PTX lines 241-242
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x2b)
+				// PTX line 241: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 242: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(45)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 242: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:242")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 242: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:242")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 15:
+			// b15 ($L__BB1_7), PTX lines 245-246
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x36)
+				// PTX line 245: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 246: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(46)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 246: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:246")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 246: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:246")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 16:
+			// b16 ($L__BB1_8), PTX lines 249-250
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x41)
+				// PTX line 249: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 250: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(47)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 250: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:250")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 250: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:250")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 17:
+			// b17 ($L__BB1_9), PTX lines 253-254
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x4c)
+				// PTX line 253: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 254: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(48)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 254: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:254")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 254: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:254")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 18:
+			// b18 ($L__BB1_10), PTX lines 257-258
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x57)
+				// PTX line 257: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 258: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(49)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 258: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:258")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 258: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:258")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 19:
+			// b19 ($L__BB1_11), PTX lines 261-262
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x62)
+				// PTX line 261: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 262: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(50)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 262: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:262")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 262: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:262")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 20:
+			// b20 ($L__BB1_12), PTX lines 265-266
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xffffffff)
+				// PTX line 265: mov.b32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 266: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(51)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 266: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:266")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 266: st.u32
+							s2 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGeneric, s2, 4, s2v, l, "testdata/ptx/O0/switch_dense.ptx:266")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 21:
+			// b21 ($L__BB1_13), PTX lines 269-274
+			{
+				r0 := w.Reg(0)
+				r31 := w.Reg(31)
+				r35 := w.Reg(35)
+				k0 := uint64(0x2)
+				// PTX lines 269, 270, 271, 272, 273: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(52)
+					v2aw := w.Window(53)
+					v3aw := w.Window(54)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 269: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:269")
+									continue
+								}
+								v1 = v1x
+							}
+							r31[l] = v1
+							// 270: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:270")
+									continue
+								}
+								v2 = v2x
+							}
+							// 271: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:271")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 272: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 273: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r35[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 269: ld.u32
+							v1a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+							}
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/switch_dense.ptx:269")
+									continue
+								}
+								v1 = v1x
+							}
+							r31[l] = v1
+							// 270: ld.u64
+							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+							}
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+								v2 = runtime.Load64(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/O0/switch_dense.ptx:270")
+									continue
+								}
+								v2 = v2x
+							}
+							// 271: ld.s32
+							v3a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/switch_dense.ptx:271")
+									continue
+								}
+								v3 = v3x
+							}
+							v3 = uint64(uint64(int64(int32(v3))))
+							// 272: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 273: add.s64
+							v5 := uint64(uint64(v2) + uint64(v4))
+							r35[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 274: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(55)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 274: st.u32
+							s6 := uint64(r35[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r31[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:274")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 274: st.u32
+							s6 := uint64(r35[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
+							}
+							s6v := uint64(r31[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGeneric, s6, 4, s6v, l, "testdata/ptx/O0/switch_dense.ptx:274")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 22
+		case 22:
+			// b22 ($L__BB1_14), PTX line 276; ret
+			next = 33
+		case 23:
+			// b23, PTX line 183
+			next = 1
+		case 24:
+			// b24, PTX line 194
+			next = 3
+		case 25:
+			// b25, PTX line 198
+			next = 4
+		case 26:
+			// b26, PTX line 202
+			next = 5
+		case 27:
+			// b27, PTX line 206
+			next = 6
+		case 28:
+			// b28, PTX line 210
+			next = 7
+		case 29:
+			// b29, PTX line 214
+			next = 8
+		case 30:
+			// b30, PTX line 218
+			next = 9
+		case 31:
+			// b31, PTX line 222
+			next = 10
+		case 32:
+			// b32, PTX line 226
+			next = 20
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 58: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:58")
-	// PTX line 59: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r20, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:59")
-	// PTX line 60: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:60")
-	// PTX lines 61, 62: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: and.b32
-				v3 := uint64(uint32(r21[l]) & uint32(k1))
-				r22[l] = v3
-				// 62: setp.eq.s32
-				c4t := uint32(v3) == uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: and.b32
-				v3 := uint64(uint32(r21[l]) & uint32(k1))
-				r22[l] = v3
-				// 62: setp.eq.s32
-				c4t := uint32(v3) == uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
+		if next == stop || next >= 33 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
-}
-
-// switchDenseB3 runs b3 ($L__BB0_13) of kernel switch_dense, PTX lines 66-66.
-func switchDenseB3(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	k0 := uint64(0x1)
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// switchDenseB4 runs b4 ($L__BB0_14) of kernel switch_dense, PTX lines 70-70.
-func switchDenseB4(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	k0 := uint64(0x2)
-	// PTX lines 70: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// switchDenseB5 runs b5 ($L__BB0_15) of kernel switch_dense, PTX lines 74-74.
-func switchDenseB5(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	k0 := uint64(0x3)
-	// PTX lines 74: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// switchDenseB6 runs b6 ($L__BB0_16) of kernel switch_dense, PTX lines 78-78.
-func switchDenseB6(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	k0 := uint64(0x4)
-	// PTX lines 78: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// switchDenseB7 runs b7 ($L__BB0_17) of kernel switch_dense, PTX lines 82-82.
-func switchDenseB7(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	k0 := uint64(0x5)
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// switchDenseB8 runs b8 ($L__BB0_18) of kernel switch_dense, PTX lines 86-86.
-func switchDenseB8(w *runtime.Warp, m uint32) {
-	r22 := w.Reg(22)
-	k0 := uint64(0x6)
-	// PTX lines 86: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: setp.eq.s32
-				c1t := uint32(r22[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// switchDenseB9 runs b9 ($L__BB0_3) of kernel switch_dense, PTX lines 90-93.
-func switchDenseB9(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	// PTX line 90: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:90")
-	// PTX line 91: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:91")
-	// PTX lines 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r24[l]))
-				r25[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r24[l]))
-				r25[l] = v1
-			}
-		}
-	}
-	// PTX line 93: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/switch_dense.ptx:93")
-}
-
-// switchDenseB10 runs b10 ($L__BB0_4) of kernel switch_dense, PTX lines 96-98.
-func switchDenseB10(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x3)
-	// PTX line 96: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:96")
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mul.lo.s32
-				v1 := uint64(uint32(r26[l]) * uint32(k0))
-				r27[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: mul.lo.s32
-				v1 := uint64(uint32(r26[l]) * uint32(k0))
-				r27[l] = v1
-			}
-		}
-	}
-	// PTX line 98: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/switch_dense.ptx:98")
-}
-
-// switchDenseB11 runs b11 ($L__BB0_5) of kernel switch_dense, PTX lines 101-103.
-func switchDenseB11(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	k0 := uint64(0x55)
-	// PTX line 101: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:101")
-	// PTX lines 102: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: xor.b32
-				v1 := uint64(uint32(r28[l]) ^ uint32(k0))
-				r29[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: xor.b32
-				v1 := uint64(uint32(r28[l]) ^ uint32(k0))
-				r29[l] = v1
-			}
-		}
-	}
-	// PTX line 103: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/switch_dense.ptx:103")
-}
-
-// switchDenseB12 runs b12 ($L__BB0_6) of kernel switch_dense, PTX lines 106-108.
-func switchDenseB12(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	k0 := uint64(0x2)
-	// PTX line 106: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:106")
-	// PTX lines 107: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 107: shl.b32
-				v1 := uint64(uint32(r30[l]) << uint32(k0))
-				r31[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 107: shl.b32
-				v1 := uint64(uint32(r30[l]) << uint32(k0))
-				r31[l] = v1
-			}
-		}
-	}
-	// PTX line 108: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/switch_dense.ptx:108")
-}
-
-// switchDenseB13 runs b13 ($L__BB0_7) of kernel switch_dense, PTX lines 111-114.
-func switchDenseB13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	// PTX line 111: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:111")
-	// PTX line 112: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:112")
-	// PTX lines 113: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 113: sub.s32
-				v1 := uint64(uint32(r32[l]) - uint32(r33[l]))
-				r34[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 113: sub.s32
-				v1 := uint64(uint32(r32[l]) - uint32(r33[l]))
-				r34[l] = v1
-			}
-		}
-	}
-	// PTX line 114: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r34, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/switch_dense.ptx:114")
-}
-
-// switchDenseB14 runs b14 ($L__BB0_8) of kernel switch_dense, PTX lines 117-123.
-func switchDenseB14(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r35 := w.Reg(35)
-	r40 := w.Reg(40)
-	k0 := uint64(0x92492493)
-	k1 := uint64(0x1f)
-	k2 := uint64(0x2)
-	// PTX line 117: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r35, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:117")
-	// PTX lines 118, 119, 120, 121, 122: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 118: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r35[l], k0, 32, true)))
-				// 119: add.s32
-				v2 := uint64(uint32(v1) + uint32(r35[l]))
-				// 120: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k1))
-				// 121: shr.s32
-				v4 := uint64(uint32(int32(v2) >> uint32(k2)))
-				// 122: add.s32
-				v5 := uint64(uint32(v4) + uint32(v3))
-				r40[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 118: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r35[l], k0, 32, true)))
-				// 119: add.s32
-				v2 := uint64(uint32(v1) + uint32(r35[l]))
-				// 120: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k1))
-				// 121: shr.s32
-				v4 := uint64(uint32(int32(v2) >> uint32(k2)))
-				// 122: add.s32
-				v5 := uint64(uint32(v4) + uint32(v3))
-				r40[l] = v5
-			}
-		}
-	}
-	// PTX line 123: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r40, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/switch_dense.ptx:123")
-}
-
-// switchDenseB15 runs b15 ($L__BB0_9) of kernel switch_dense, PTX lines 126-128.
-func switchDenseB15(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
-	// PTX line 126: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r41, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:126")
-	// PTX lines 127: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: mul.lo.s32
-				v1 := uint64(uint32(r41[l]) * uint32(r41[l]))
-				r42[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: mul.lo.s32
-				v1 := uint64(uint32(r41[l]) * uint32(r41[l]))
-				r42[l] = v1
-			}
-		}
-	}
-	// PTX line 128: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r42, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/switch_dense.ptx:128")
-}
-
-// switchDenseB16 runs b16 ($L__BB0_10) of kernel switch_dense, PTX lines 131-133.
-func switchDenseB16(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
-	// PTX line 131: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r43, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:131")
-	// PTX lines 132: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: not.b32
-				v1 := uint64(^uint32(r43[l]))
-				r44[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: not.b32
-				v1 := uint64(^uint32(r43[l]))
-				r44[l] = v1
-			}
-		}
-	}
-	// PTX line 133: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r44, r0, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/O0/switch_dense.ptx:133")
-}
-
-// switchDenseB17 runs b17 ($L__BB0_11) of kernel switch_dense, PTX lines 136-141.
-func switchDenseB17(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r49 := w.Reg(49)
-	k0 := uint64(0x2)
-	// PTX line 136: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r45, r0, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:136")
-	// PTX line 137: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r46, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/switch_dense.ptx:137")
-	// PTX line 138: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r47, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/switch_dense.ptx:138")
-	// PTX lines 139, 140: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: shl.b64
-				v1 := uint64(uint64(r47[l]) << uint32(k0))
-				// 140: add.s64
-				v2 := uint64(uint64(r46[l]) + uint64(v1))
-				r49[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: shl.b64
-				v1 := uint64(uint64(r47[l]) << uint32(k0))
-				// 140: add.s64
-				v2 := uint64(uint64(r46[l]) + uint64(v1))
-				r49[l] = v2
-			}
-		}
-	}
-	// PTX line 141: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r45, r49, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/switch_dense.ptx:141")
-}
-
-// switchDefaultB0 runs b0 of kernel switch_default, PTX lines 162-182.
-func switchDefaultB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	k0 := uint64(0x0)
-	k1 := uint64(0xf0000000)
-	// PTX line 162: mov.u64, warp-uniform
-	u1 := uint64((uint64(w.LocalBase) + k0))
-	// PTX line 163: cvta.local.u64, warp-uniform
-	u2 := uint64(uint64(u1 + k1))
-	runtime.Broadcast(r0, m, u2)
-	// PTX line 164: ld.param.u32
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/switch_dense.ptx:164")
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 165: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/switch_dense.ptx:165")
-	// PTX line 166: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/switch_dense.ptx:166")
-	// PTX line 167: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u4)
-	// PTX line 168: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 169: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u5)
-	// PTX line 170: cvta.global.u64, warp-uniform
-	u9 := uint64(u8)
-	runtime.Broadcast(r8, m, u9)
-	// PTX line 171: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r8, r0, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/O0/switch_dense.ptx:171")
-	// PTX line 172: st.u64
-	w.StoreLanes(runtime.SpaceGeneric, r6, r0, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/O0/switch_dense.ptx:172")
-	// PTX line 173: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r2, r0, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/O0/switch_dense.ptx:173")
-	// PTX line 174: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 175: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.NTID().X))
-	// PTX line 176: mul.lo.s32, warp-uniform
-	u12 := uint64(uint32(u10) * uint32(u11))
-	// PTX lines 177, 178: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 177: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 178: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 177: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 178: add.s32
-				v14 := uint64(uint32(u12) + uint32(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 179: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r13, r0, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/O0/switch_dense.ptx:179")
-	// PTX line 180: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r14, r0, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:180")
-	// PTX line 181: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r15, r0, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:181")
-	// PTX lines 182: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 182: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 182: setp.lt.s32
-				c15t := int32(r14[l]) < int32(r15[l])
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p0 = p0&^(1<<l) | c15b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	_ = u2
-	_ = u3
-	_ = u7
-	_ = u9
-}
-
-// switchDefaultB2 runs b2 ($L__BB1_2) of kernel switch_default, PTX lines 188-193.
-func switchDefaultB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	// PTX line 188: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r16, r0, 0xffffffffffffffff, 0x8, 8, 0, m, "testdata/ptx/O0/switch_dense.ptx:188")
-	// PTX line 189: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/switch_dense.ptx:189")
-	// PTX lines 190, 191: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 190: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 191: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 190: shl.b64
-				v1 := uint64(uint64(r17[l]) << uint32(k0))
-				// 191: add.s64
-				v2 := uint64(uint64(r16[l]) + uint64(v1))
-				r19[l] = v2
-			}
-		}
-	}
-	// PTX line 192: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:192")
-	// PTX lines 193: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 193: setp.eq.s32
-				c3t := uint32(r20[l]) == uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 193: setp.eq.s32
-				c3t := uint32(r20[l]) == uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// switchDefaultB3 runs b3 ($L__BB1_15) of kernel switch_default, PTX lines 197-197.
-func switchDefaultB3(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x1)
-	// PTX lines 197: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 197: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 197: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// switchDefaultB4 runs b4 ($L__BB1_16) of kernel switch_default, PTX lines 201-201.
-func switchDefaultB4(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x2)
-	// PTX lines 201: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 201: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 201: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// switchDefaultB5 runs b5 ($L__BB1_17) of kernel switch_default, PTX lines 205-205.
-func switchDefaultB5(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x3)
-	// PTX lines 205: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 205: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// switchDefaultB6 runs b6 ($L__BB1_18) of kernel switch_default, PTX lines 209-209.
-func switchDefaultB6(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x4)
-	// PTX lines 209: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 209: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 209: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// switchDefaultB7 runs b7 ($L__BB1_19) of kernel switch_default, PTX lines 213-213.
-func switchDefaultB7(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x5)
-	// PTX lines 213: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 213: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 213: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// switchDefaultB8 runs b8 ($L__BB1_20) of kernel switch_default, PTX lines 217-217.
-func switchDefaultB8(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x6)
-	// PTX lines 217: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 217: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 217: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// switchDefaultB9 runs b9 ($L__BB1_21) of kernel switch_default, PTX lines 221-221.
-func switchDefaultB9(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x7)
-	// PTX lines 221: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 221: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 221: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// switchDefaultB10 runs b10 ($L__BB1_22) of kernel switch_default, PTX lines 225-225.
-func switchDefaultB10(w *runtime.Warp, m uint32) {
-	r20 := w.Reg(20)
-	k0 := uint64(0x8)
-	// PTX lines 225: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 225: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 225: setp.eq.s32
-				c1t := uint32(r20[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// switchDefaultB11 runs b11 ($L__BB1_3) of kernel switch_default, PTX lines 229-230.
-func switchDefaultB11(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r21 := w.Reg(21)
-	k0 := uint64(0xa)
-	// PTX line 229: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r21, m, u1)
-	// PTX line 230: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r21, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:230")
-	_ = u1
-}
-
-// switchDefaultB12 runs b12 ($L__BB1_4) of kernel switch_default, PTX lines 233-234.
-func switchDefaultB12(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r22 := w.Reg(22)
-	k0 := uint64(0x15)
-	// PTX line 233: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r22, m, u1)
-	// PTX line 234: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r22, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:234")
-	_ = u1
-}
-
-// switchDefaultB13 runs b13 ($L__BB1_5) of kernel switch_default, PTX lines 237-238.
-func switchDefaultB13(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r23 := w.Reg(23)
-	k0 := uint64(0x20)
-	// PTX line 237: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r23, m, u1)
-	// PTX line 238: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r23, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:238")
-	_ = u1
-}
-
-// switchDefaultB14 runs b14 ($L__BB1_6) of kernel switch_default, PTX lines 241-242.
-func switchDefaultB14(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r24 := w.Reg(24)
-	k0 := uint64(0x2b)
-	// PTX line 241: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r24, m, u1)
-	// PTX line 242: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r24, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:242")
-	_ = u1
-}
-
-// switchDefaultB15 runs b15 ($L__BB1_7) of kernel switch_default, PTX lines 245-246.
-func switchDefaultB15(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r25 := w.Reg(25)
-	k0 := uint64(0x36)
-	// PTX line 245: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r25, m, u1)
-	// PTX line 246: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r25, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:246")
-	_ = u1
-}
-
-// switchDefaultB16 runs b16 ($L__BB1_8) of kernel switch_default, PTX lines 249-250.
-func switchDefaultB16(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r26 := w.Reg(26)
-	k0 := uint64(0x41)
-	// PTX line 249: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r26, m, u1)
-	// PTX line 250: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r26, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:250")
-	_ = u1
-}
-
-// switchDefaultB17 runs b17 ($L__BB1_9) of kernel switch_default, PTX lines 253-254.
-func switchDefaultB17(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r27 := w.Reg(27)
-	k0 := uint64(0x4c)
-	// PTX line 253: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r27, m, u1)
-	// PTX line 254: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r27, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:254")
-	_ = u1
-}
-
-// switchDefaultB18 runs b18 ($L__BB1_10) of kernel switch_default, PTX lines 257-258.
-func switchDefaultB18(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r28 := w.Reg(28)
-	k0 := uint64(0x57)
-	// PTX line 257: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r28, m, u1)
-	// PTX line 258: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r28, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:258")
-	_ = u1
-}
-
-// switchDefaultB19 runs b19 ($L__BB1_11) of kernel switch_default, PTX lines 261-262.
-func switchDefaultB19(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r29 := w.Reg(29)
-	k0 := uint64(0x62)
-	// PTX line 261: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r29, m, u1)
-	// PTX line 262: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r29, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:262")
-	_ = u1
-}
-
-// switchDefaultB20 runs b20 ($L__BB1_12) of kernel switch_default, PTX lines 265-266.
-func switchDefaultB20(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r30 := w.Reg(30)
-	k0 := uint64(0xffffffff)
-	// PTX line 265: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r30, m, u1)
-	// PTX line 266: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r30, r0, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/O0/switch_dense.ptx:266")
-	_ = u1
-}
-
-// switchDefaultB21 runs b21 ($L__BB1_13) of kernel switch_default, PTX lines 269-274.
-func switchDefaultB21(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r35 := w.Reg(35)
-	k0 := uint64(0x2)
-	// PTX line 269: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r31, r0, 0xffffffffffffffff, 0x18, 4, 0, m, "testdata/ptx/O0/switch_dense.ptx:269")
-	// PTX line 270: ld.u64
-	w.LoadLanes(runtime.SpaceGeneric, r32, r0, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/O0/switch_dense.ptx:270")
-	// PTX line 271: ld.s32
-	w.LoadLanes(runtime.SpaceGeneric, r33, r0, 0xffffffffffffffff, 0x14, 4, 64, m, "testdata/ptx/O0/switch_dense.ptx:271")
-	// PTX lines 272, 273: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 272: shl.b64
-				v1 := uint64(uint64(r33[l]) << uint32(k0))
-				// 273: add.s64
-				v2 := uint64(uint64(r32[l]) + uint64(v1))
-				r35[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 272: shl.b64
-				v1 := uint64(uint64(r33[l]) << uint32(k0))
-				// 273: add.s64
-				v2 := uint64(uint64(r32[l]) + uint64(v1))
-				r35[l] = v2
-			}
-		}
-	}
-	// PTX line 274: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r31, r35, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/O0/switch_dense.ptx:274")
 }

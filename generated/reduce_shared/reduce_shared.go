@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/reduce_shared.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 2048,
 }
@@ -105,9 +106,41 @@ func init() {
 	reduceSumFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 25-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	reduceSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:25",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -119,9 +152,30 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
 	reduceSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:40",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -135,9 +189,23 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 	reduceSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:45",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -151,6 +219,13 @@ func init() {
 	reduceSumFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:53",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -164,9 +239,23 @@ func init() {
 	}
 	// b2 ($L__BB0_4), PTX lines 54-54; divergent, reconverges at block 5 (b3 ($L__BB0_6))
 	reduceSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:54",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -180,6 +269,13 @@ func init() {
 	reduceSumFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:62",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -193,9 +289,23 @@ func init() {
 	}
 	// b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
 	reduceSumFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:63",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -209,6 +319,13 @@ func init() {
 	reduceSumFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:71",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -222,9 +339,23 @@ func init() {
 	}
 	// b4 ($L__BB0_8), PTX lines 72-72; divergent, reconverges at block 9 (b5 ($L__BB0_10))
 	reduceSumFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:72",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -238,6 +369,13 @@ func init() {
 	reduceSumFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:80",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -251,9 +389,23 @@ func init() {
 	}
 	// b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
 	reduceSumFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:81",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -267,6 +419,13 @@ func init() {
 	reduceSumFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:89",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -280,9 +439,23 @@ func init() {
 	}
 	// b6 ($L__BB0_12), PTX lines 90-90; divergent, reconverges at block 13 (b7 ($L__BB0_14))
 	reduceSumFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB6_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:90",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -296,6 +469,13 @@ func init() {
 	reduceSumFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:98",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -309,9 +489,23 @@ func init() {
 	}
 	// b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
 	reduceSumFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB7_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:99",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -325,6 +519,13 @@ func init() {
 	reduceSumFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:107",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -338,9 +539,23 @@ func init() {
 	}
 	// b8 ($L__BB0_16), PTX lines 108-108; divergent, reconverges at block 17 (b9 ($L__BB0_18))
 	reduceSumFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB8_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:108",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -354,6 +569,13 @@ func init() {
 	reduceSumFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:116",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -369,6 +591,15 @@ func init() {
 	reduceSumFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:117",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -382,6 +613,13 @@ func init() {
 	reduceSumFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:126",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:126",
@@ -392,9 +630,30 @@ func init() {
 	}
 	// b11, PTX lines 34-38
 	reduceSumFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:34",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:39",
@@ -405,9 +664,27 @@ func init() {
 	}
 	// b12, PTX lines 48-51
 	reduceSumFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:48",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:52",
@@ -418,9 +695,27 @@ func init() {
 	}
 	// b13, PTX lines 57-60
 	reduceSumFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:57",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:61",
@@ -431,9 +726,27 @@ func init() {
 	}
 	// b14, PTX lines 66-69
 	reduceSumFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:66",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:70",
@@ -444,9 +757,27 @@ func init() {
 	}
 	// b15, PTX lines 75-78
 	reduceSumFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 24, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:75",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:79",
@@ -457,9 +788,27 @@ func init() {
 	}
 	// b16, PTX lines 84-87
 	reduceSumFunc.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:84",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:88",
@@ -470,9 +819,27 @@ func init() {
 	}
 	// b17, PTX lines 93-96
 	reduceSumFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 26, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:93",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:97",
@@ -483,9 +850,27 @@ func init() {
 	}
 	// b18, PTX lines 102-105
 	reduceSumFunc.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 27, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:102",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:106",
@@ -496,9 +881,27 @@ func init() {
 	}
 	// b19, PTX lines 111-114
 	reduceSumFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:111",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:115",
@@ -509,9 +912,33 @@ func init() {
 	}
 	// b20, PTX lines 119-124
 	reduceSumFunc.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 29, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:119",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:125",
@@ -525,12 +952,45 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceSumFunc.Run = reduceSumRun
 	reduceMaxFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	reduceMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:143",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -542,9 +1002,30 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
 	reduceMaxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:158",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -558,9 +1039,23 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 	reduceMaxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:163",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -574,6 +1069,13 @@ func init() {
 	reduceMaxFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:171",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -587,9 +1089,23 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX lines 172-172; divergent, reconverges at block 5 (b3 ($L__BB1_6))
 	reduceMaxFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:172",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -603,6 +1119,13 @@ func init() {
 	reduceMaxFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:180",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  180,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -616,9 +1139,23 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
 	reduceMaxFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:181",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -632,6 +1169,13 @@ func init() {
 	reduceMaxFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:189",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -645,9 +1189,23 @@ func init() {
 	}
 	// b4 ($L__BB1_8), PTX lines 190-190; divergent, reconverges at block 9 (b5 ($L__BB1_10))
 	reduceMaxFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:190",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -661,6 +1219,13 @@ func init() {
 	reduceMaxFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:198",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -674,9 +1239,23 @@ func init() {
 	}
 	// b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
 	reduceMaxFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:199",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -690,6 +1269,13 @@ func init() {
 	reduceMaxFunc.Blocks[11] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:207",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -703,9 +1289,23 @@ func init() {
 	}
 	// b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
 	reduceMaxFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB6_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:208",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -719,6 +1319,13 @@ func init() {
 	reduceMaxFunc.Blocks[13] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:216",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  216,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -732,9 +1339,23 @@ func init() {
 	}
 	// b7 ($L__BB1_14), PTX lines 217-217; divergent, reconverges at block 15 (b8 ($L__BB1_16))
 	reduceMaxFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB7_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:217",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -748,6 +1369,13 @@ func init() {
 	reduceMaxFunc.Blocks[15] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:225",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  225,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -761,9 +1389,23 @@ func init() {
 	}
 	// b8 ($L__BB1_16), PTX lines 226-226; divergent, reconverges at block 17 (b9 ($L__BB1_18))
 	reduceMaxFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB8_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:226",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -777,6 +1419,13 @@ func init() {
 	reduceMaxFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:234",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  234,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -792,6 +1441,15 @@ func init() {
 	reduceMaxFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:235",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -805,6 +1463,13 @@ func init() {
 	reduceMaxFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/reduce_shared.ptx:244",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  244,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:244",
@@ -815,9 +1480,30 @@ func init() {
 	}
 	// b11, PTX lines 152-156
 	reduceMaxFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:152",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:157",
@@ -828,9 +1514,27 @@ func init() {
 	}
 	// b12, PTX lines 166-169
 	reduceMaxFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:166",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:170",
@@ -841,9 +1545,27 @@ func init() {
 	}
 	// b13, PTX lines 175-178
 	reduceMaxFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 22, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:175",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:179",
@@ -854,9 +1576,27 @@ func init() {
 	}
 	// b14, PTX lines 184-187
 	reduceMaxFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:184",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:188",
@@ -867,9 +1607,27 @@ func init() {
 	}
 	// b15, PTX lines 193-196
 	reduceMaxFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 24, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:193",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:197",
@@ -880,9 +1638,27 @@ func init() {
 	}
 	// b16, PTX lines 202-205
 	reduceMaxFunc.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 25, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:202",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:206",
@@ -893,9 +1669,27 @@ func init() {
 	}
 	// b17, PTX lines 211-214
 	reduceMaxFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 26, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:211",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:215",
@@ -906,9 +1700,27 @@ func init() {
 	}
 	// b18, PTX lines 220-223
 	reduceMaxFunc.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 27, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:220",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:224",
@@ -919,9 +1731,27 @@ func init() {
 	}
 	// b19, PTX lines 229-232
 	reduceMaxFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:229",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:233",
@@ -932,9 +1762,33 @@ func init() {
 	}
 	// b20, PTX lines 237-242
 	reduceMaxFunc.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 29, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/reduce_shared.ptx:237",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:243",
@@ -948,6 +1802,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceMaxFunc.Run = reduceMaxRun
 }
 
 // ReduceSum launches PTX kernel reduce_sum (testdata/ptx/reduce_shared.ptx:13) on dev with the launch configuration cfg. Parameters: param0 is reduce_sum_param_0, param1 is reduce_sum_param_1, param2 is reduce_sum_param_2.
@@ -968,1448 +1823,3744 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, reduceMaxFunc, cfg, p[:])
 }
 
-// reduceSumB0 runs b0 of kernel reduce_sum, PTX lines 25-31.
-func reduceSumB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	// PTX line 25: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:25")
-	// PTX lines 26: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-			}
-		}
-	}
-	// PTX line 27: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 28: shl.b32, warp-uniform
-	u4 := uint64(uint32(u3) << uint32(k0))
-	// PTX lines 29, 30: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 30: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// reduceSumRun runs blocks of kernel reduce_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 25-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 30: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 25: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:25")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 31: mov.b32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r5, m, u7)
-	_ = u7
-}
-
-// reduceSumB1 runs b1 ($L__BB0_2) of kernel reduce_sum, PTX lines 40-43.
-func reduceSumB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX lines 40: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		}
-	}
-	// PTX line 41: mov.u64, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
-				r12[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
-				r12[l] = v3
-			}
-		}
-	}
-	// PTX line 43: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r5, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:43")
-}
-
-// reduceSumB1_1 runs b1 ($L__BB0_2) of kernel reduce_sum, PTX lines 45-45.
-func reduceSumB1_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x7f)
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 26: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 27: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 28: shl.b32, warp-uniform
+				u4 := uint64(uint32(u3) << uint32(k0))
+				// PTX lines 29, 30: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: add.s32
+							v5 := uint64(uint32(u4) + uint32(r1[l]))
+							r4[l] = v5
+							// 30: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: add.s32
+							v5 := uint64(uint32(u4) + uint32(r1[l]))
+							r4[l] = v5
+							// 30: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				// PTX line 31: mov.b32, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r5, m, u7)
+				_ = u7
 			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// reduceSumB2_1 runs b2 ($L__BB0_4) of kernel reduce_sum, PTX lines 54-54.
-func reduceSumB2_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x3f)
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r10[l] = v1
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 41: mov.u64, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: add.s64
+							v3 := uint64(uint64(u2) + uint64(r10[l]))
+							r12[l] = v3
+							// 43: st.shared.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r5[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: add.s64
+							v3 := uint64(uint64(u2) + uint64(r10[l]))
+							r12[l] = v3
+							// 43: st.shared.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r5[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// reduceSumB3_1 runs b3 ($L__BB0_6) of kernel reduce_sum, PTX lines 63-63.
-func reduceSumB3_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1f)
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x7f)
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2 ($L__BB0_4), PTX line 52; bar.sync at line 53
+			return pc, budget
+		case 4:
+			// b2 ($L__BB0_4), PTX lines 54-54; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3f)
+				// PTX lines 54: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// reduceSumB4_1 runs b4 ($L__BB0_8) of kernel reduce_sum, PTX lines 72-72.
-func reduceSumB4_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0xf)
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b3 ($L__BB0_6), PTX line 61; bar.sync at line 62
+			return pc, budget
+		case 6:
+			// b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1f)
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b4 ($L__BB0_8), PTX line 70; bar.sync at line 71
+			return pc, budget
+		case 8:
+			// b4 ($L__BB0_8), PTX lines 72-72; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0xf)
+				// PTX lines 72: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// reduceSumB5_1 runs b5 ($L__BB0_10) of kernel reduce_sum, PTX lines 81-81.
-func reduceSumB5_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x7)
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b5 ($L__BB0_10), PTX line 79; bar.sync at line 80
+			return pc, budget
+		case 10:
+			// b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x7)
+				// PTX lines 81: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b6 ($L__BB0_12), PTX line 88; bar.sync at line 89
+			return pc, budget
+		case 12:
+			// b6 ($L__BB0_12), PTX lines 90-90; divergent, reconverges at block 13 (b7 ($L__BB0_14))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 90: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// reduceSumB6_1 runs b6 ($L__BB0_12) of kernel reduce_sum, PTX lines 90-90.
-func reduceSumB6_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 13:
+			// b7 ($L__BB0_14), PTX line 97; bar.sync at line 98
+			return pc, budget
+		case 14:
+			// b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b8 ($L__BB0_16), PTX line 106; bar.sync at line 107
+			return pc, budget
+		case 16:
+			// b8 ($L__BB0_16), PTX lines 108-108; divergent, reconverges at block 17 (b9 ($L__BB0_18))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 108: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: setp.ne.s32
+							c1t := uint32(r1[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: setp.ne.s32
+							c1t := uint32(r1[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// reduceSumB7_1 runs b7 ($L__BB0_14) of kernel reduce_sum, PTX lines 99-99.
-func reduceSumB7_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b9 ($L__BB0_18), PTX line 115; bar.sync at line 116
+			return pc, budget
+		case 18:
+			// b9 ($L__BB0_18), PTX line 115; divergent, reconverges at block 19 (b10 ($L__BB0_20))
+			t := m & w.P[8]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b10 ($L__BB0_20), PTX line 125; ret
+			next = 30
+		case 20:
+			// b11, PTX lines 34-38
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 34: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// reduceSumB8_1 runs b8 ($L__BB0_16) of kernel reduce_sum, PTX lines 108-108.
-func reduceSumB8_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX lines 108: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 108: setp.ne.s32
-				c1t := uint32(r1[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 37: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 38: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 37: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 38: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+						}
+					}
+					flt.Raise(w)
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 108: setp.ne.s32
-				c1t := uint32(r1[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 21:
+			// b12, PTX lines 48-51
+			{
+				r12 := w.Reg(12)
+				r15 := w.Reg(15)
+				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x200
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
+									continue
+								}
+								v1 = v1x
+							}
+							// 49: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
+									continue
+								}
+								v2 = v2x
+							}
+							// 50: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r15[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x200
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
+									continue
+								}
+								v1 = v1x
+							}
+							// 49: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
+									continue
+								}
+								v2 = v2x
+							}
+							// 50: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r15[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// reduceSumB11 runs b11 of kernel reduce_sum, PTX lines 34-38.
-func reduceSumB11(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	k0 := uint64(0x4)
-	// PTX line 34: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 36, 37: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 37: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r9[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 37: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r9[l] = v4
-			}
-		}
-	}
-	// PTX line 38: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:38")
-}
-
-// reduceSumB122 runs b12 of kernel reduce_sum, PTX lines 48-51.
-func reduceSumB122(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	// PTX line 48: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffffffffffff, 0x200, 4, 0, m, "testdata/ptx/reduce_shared.ptx:48")
-	// PTX line 49: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r14, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:49")
-	// PTX lines 50: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(r13[l]))
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(r13[l]))
-				r15[l] = v1
-			}
-		}
-	}
-	// PTX line 51: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r15, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:51")
-}
-
-// reduceSumB13 runs b13 of kernel reduce_sum, PTX lines 57-60.
-func reduceSumB13(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	// PTX line 57: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r16, r12, 0xffffffffffffffff, 0x100, 4, 0, m, "testdata/ptx/reduce_shared.ptx:57")
-	// PTX line 58: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r17, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:58")
-	// PTX lines 59: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
-				r18[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
-				r18[l] = v1
-			}
-		}
-	}
-	// PTX line 60: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r18, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:60")
-}
-
-// reduceSumB14 runs b14 of kernel reduce_sum, PTX lines 66-69.
-func reduceSumB14(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	// PTX line 66: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r19, r12, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/ptx/reduce_shared.ptx:66")
-	// PTX line 67: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:67")
-	// PTX lines 68: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(r19[l]))
-				r21[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(r19[l]))
-				r21[l] = v1
-			}
-		}
-	}
-	// PTX line 69: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r21, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:69")
-}
-
-// reduceSumB15 runs b15 of kernel reduce_sum, PTX lines 75-78.
-func reduceSumB15(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	// PTX line 75: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r12, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/reduce_shared.ptx:75")
-	// PTX line 76: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r23, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
-				r24[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
-				r24[l] = v1
-			}
-		}
-	}
-	// PTX line 78: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r24, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:78")
-}
-
-// reduceSumB16 runs b16 of kernel reduce_sum, PTX lines 84-87.
-func reduceSumB16(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	// PTX line 84: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r25, r12, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/reduce_shared.ptx:84")
-	// PTX line 85: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r26, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:85")
-	// PTX lines 86: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: add.s32
-				v1 := uint64(uint32(r26[l]) + uint32(r25[l]))
-				r27[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: add.s32
-				v1 := uint64(uint32(r26[l]) + uint32(r25[l]))
-				r27[l] = v1
-			}
-		}
-	}
-	// PTX line 87: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r27, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:87")
-}
-
-// reduceSumB17 runs b17 of kernel reduce_sum, PTX lines 93-96.
-func reduceSumB17(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	// PTX line 93: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r28, r12, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/reduce_shared.ptx:93")
-	// PTX line 94: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r29, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:94")
-	// PTX lines 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: add.s32
-				v1 := uint64(uint32(r29[l]) + uint32(r28[l]))
-				r30[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: add.s32
-				v1 := uint64(uint32(r29[l]) + uint32(r28[l]))
-				r30[l] = v1
-			}
-		}
-	}
-	// PTX line 96: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r30, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:96")
-}
-
-// reduceSumB18 runs b18 of kernel reduce_sum, PTX lines 102-105.
-func reduceSumB18(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	// PTX line 102: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r31, r12, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/reduce_shared.ptx:102")
-	// PTX line 103: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r32, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:103")
-	// PTX lines 104: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 104: add.s32
-				v1 := uint64(uint32(r32[l]) + uint32(r31[l]))
-				r33[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 104: add.s32
-				v1 := uint64(uint32(r32[l]) + uint32(r31[l]))
-				r33[l] = v1
-			}
-		}
-	}
-	// PTX line 105: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r33, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:105")
-}
-
-// reduceSumB19 runs b19 of kernel reduce_sum, PTX lines 111-114.
-func reduceSumB19(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	// PTX line 111: ld.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
-	// PTX line 112: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r35, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:112")
-	// PTX lines 113: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 113: add.s32
-				v2 := uint64(uint32(r35[l]) + uint32(u1))
-				r36[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 113: add.s32
-				v2 := uint64(uint32(r35[l]) + uint32(u1))
-				r36[l] = v2
-			}
-		}
-	}
-	// PTX line 114: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r36, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:114")
-}
-
-// reduceSumB20 runs b20 of kernel reduce_sum, PTX lines 119-124.
-func reduceSumB20(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	k0 := uint64(0x4)
-	// PTX line 119: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
-	// PTX line 120: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 121, 122: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 121: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 122: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r40[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 121: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 122: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r40[l] = v4
-			}
-		}
-	}
-	// PTX line 123: ld.shared.u32
-	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:123")
-	runtime.Broadcast(r41, m, u5)
-	// PTX line 124: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r41, r40, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:124")
-	_ = u5
-}
-
-// reduceMaxB0 runs b0 of kernel reduce_max, PTX lines 143-149.
-func reduceMaxB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x8)
-	k1 := uint64(0xff800000)
-	// PTX line 143: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:143")
-	// PTX lines 144: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 144: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 144: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-			}
-		}
-	}
-	// PTX line 145: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 146: shl.b32, warp-uniform
-	u4 := uint64(uint32(u3) << uint32(k0))
-	// PTX lines 147, 148: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 147: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 148: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r15[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r15[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 147: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 148: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 22:
+			// b13, PTX lines 57-60
+			{
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x100
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							// 58: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
+									continue
+								}
+								v2 = v2x
+							}
+							// 59: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r18[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x100
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							// 58: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
+									continue
+								}
+								v2 = v2x
+							}
+							// 59: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r18[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 149: mov.f32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r5, m, u7)
-	_ = u7
-}
-
-// reduceMaxB1 runs b1 ($L__BB1_2) of kernel reduce_max, PTX lines 158-161.
-func reduceMaxB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x400)
-	// PTX lines 158: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 158: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 158: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		}
-	}
-	// PTX line 159: mov.u64, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 160: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 160: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
-				r12[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 160: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
-				r12[l] = v3
-			}
-		}
-	}
-	// PTX line 161: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r5, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:161")
-}
-
-// reduceMaxB1_1 runs b1 ($L__BB1_2) of kernel reduce_max, PTX lines 163-163.
-func reduceMaxB1_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x7f)
-	// PTX lines 163: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 60: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r18[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r18[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 23:
+			// b14, PTX lines 66-69
+			{
+				r12 := w.Reg(12)
+				r21 := w.Reg(21)
+				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x80
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
+									continue
+								}
+								v1 = v1x
+							}
+							// 67: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
+									continue
+								}
+								v2 = v2x
+							}
+							// 68: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r21[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x80
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
+									continue
+								}
+								v1 = v1x
+							}
+							// 67: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
+									continue
+								}
+								v2 = v2x
+							}
+							// 68: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r21[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// reduceMaxB2_1 runs b2 ($L__BB1_4) of kernel reduce_max, PTX lines 172-172.
-func reduceMaxB2_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x3f)
-	// PTX lines 172: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 172: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 69: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+							}
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 172: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 24:
+			// b15, PTX lines 75-78
+			{
+				r12 := w.Reg(12)
+				r24 := w.Reg(24)
+				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x40
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							// 76: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
+									continue
+								}
+								v2 = v2x
+							}
+							// 77: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r24[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x40
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							// 76: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
+									continue
+								}
+								v2 = v2x
+							}
+							// 77: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r24[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// reduceMaxB3_1 runs b3 ($L__BB1_6) of kernel reduce_max, PTX lines 181-181.
-func reduceMaxB3_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1f)
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r24[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r24[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+							}
+						}
+					}
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 25:
+			// b16, PTX lines 84-87
+			{
+				r12 := w.Reg(12)
+				r27 := w.Reg(27)
+				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x20
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
+									continue
+								}
+								v1 = v1x
+							}
+							// 85: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							// 86: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r27[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x20
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
+									continue
+								}
+								v1 = v1x
+							}
+							// 85: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							// 86: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r27[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// reduceMaxB4_1 runs b4 ($L__BB1_8) of kernel reduce_max, PTX lines 190-190.
-func reduceMaxB4_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0xf)
-	// PTX lines 190: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 190: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+							}
+						}
+					}
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 190: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 26:
+			// b17, PTX lines 93-96
+			{
+				r12 := w.Reg(12)
+				r30 := w.Reg(30)
+				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x10
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r30[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x10
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r30[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// reduceMaxB5_1 runs b5 ($L__BB1_10) of kernel reduce_max, PTX lines 199-199.
-func reduceMaxB5_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x7)
-	// PTX lines 199: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+							}
+						}
+					}
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 27:
+			// b18, PTX lines 102-105
+			{
+				r12 := w.Reg(12)
+				r33 := w.Reg(33)
+				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x8
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
+									continue
+								}
+								v1 = v1x
+							}
+							// 103: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
+									continue
+								}
+								v2 = v2x
+							}
+							// 104: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r33[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x8
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
+									continue
+								}
+								v1 = v1x
+							}
+							// 103: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
+									continue
+								}
+								v2 = v2x
+							}
+							// 104: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r33[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// reduceMaxB6_1 runs b6 ($L__BB1_12) of kernel reduce_max, PTX lines 208-208.
-func reduceMaxB6_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX lines 208: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 208: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r33[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r33[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+							}
+						}
+					}
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 208: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 28:
+			// b19, PTX lines 111-114
+			{
+				r12 := w.Reg(12)
+				r36 := w.Reg(36)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
 				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// reduceMaxB7_1 runs b7 ($L__BB1_14) of kernel reduce_max, PTX lines 217-217.
-func reduceMaxB7_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 217: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 217: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 111: ld.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
+				// PTX lines 112, 113: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
+									continue
+								}
+								v2 = v2x
+							}
+							// 113: add.s32
+							v3 := uint64(uint32(v2) + uint32(u1))
+							r36[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
+									continue
+								}
+								v2 = v2x
+							}
+							// 113: add.s32
+							v3 := uint64(uint32(v2) + uint32(u1))
+							r36[l] = v3
+						}
+					}
+					flt.Raise(w)
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 217: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX lines 114: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r36[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r36[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+							}
+						}
+					}
 				}
-				p7 = p7&^(1<<l) | c1b0<<l
 			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// reduceMaxB8_1 runs b8 ($L__BB1_16) of kernel reduce_max, PTX lines 226-226.
-func reduceMaxB8_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX lines 226: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: setp.ne.s32
-				c1t := uint32(r1[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 29:
+			// b20, PTX lines 119-124
+			{
+				r2 := w.Reg(2)
+				r40 := w.Reg(40)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: setp.ne.s32
-				c1t := uint32(r1[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 119: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
 				}
-				p8 = p8&^(1<<l) | c1b0<<l
+				// PTX line 120: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 121, 122: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 122: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r40[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 122: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r40[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 123: ld.shared.u32
+				u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:123")
+				// PTX lines 124: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: st.global.u32
+							s6 := uint64(r40[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: st.global.u32
+							s6 := uint64(r40[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 19
+		default:
+			return pc, budget
 		}
-		w.P[8] = p8
+		if next == stop || next >= 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// reduceMaxB11 runs b11 of kernel reduce_max, PTX lines 152-156.
-func reduceMaxB11(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	k0 := uint64(0x4)
-	// PTX line 152: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
-	// PTX line 153: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 154, 155: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 155: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r9[l] = v4
+// reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x8)
+				k1 := uint64(0xff800000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 143: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:143")
+				}
+				// PTX lines 144: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+						}
+					}
+				}
+				// PTX line 145: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 146: shl.b32, warp-uniform
+				u4 := uint64(uint32(u3) << uint32(k0))
+				// PTX lines 147, 148: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: add.s32
+							v5 := uint64(uint32(u4) + uint32(r1[l]))
+							r4[l] = v5
+							// 148: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: add.s32
+							v5 := uint64(uint32(u4) + uint32(r1[l]))
+							r4[l] = v5
+							// 148: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 149: mov.f32, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r5, m, u7)
+				_ = u7
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 155: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r9[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x400)
+				// PTX lines 158: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r10[l] = v1
+						}
+					}
+				}
+				// PTX line 159: mov.u64, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 160, 161: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: add.s64
+							v3 := uint64(uint64(u2) + uint64(r10[l]))
+							r12[l] = v3
+							// 161: st.shared.f32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r5[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: add.s64
+							v3 := uint64(uint64(u2) + uint64(r10[l]))
+							r12[l] = v3
+							// 161: st.shared.f32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r5[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x7f)
+				// PTX lines 163: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2 ($L__BB1_4), PTX line 170; bar.sync at line 171
+			return pc, budget
+		case 4:
+			// b2 ($L__BB1_4), PTX lines 172-172; divergent, reconverges at block 5 (b3 ($L__BB1_6))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3f)
+				// PTX lines 172: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 172: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 172: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b3 ($L__BB1_6), PTX line 179; bar.sync at line 180
+			return pc, budget
+		case 6:
+			// b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1f)
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b4 ($L__BB1_8), PTX line 188; bar.sync at line 189
+			return pc, budget
+		case 8:
+			// b4 ($L__BB1_8), PTX lines 190-190; divergent, reconverges at block 9 (b5 ($L__BB1_10))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0xf)
+				// PTX lines 190: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 190: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 190: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b5 ($L__BB1_10), PTX line 197; bar.sync at line 198
+			return pc, budget
+		case 10:
+			// b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x7)
+				// PTX lines 199: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b6 ($L__BB1_12), PTX line 206; bar.sync at line 207
+			return pc, budget
+		case 12:
+			// b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 208: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 208: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 208: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 13:
+			// b7 ($L__BB1_14), PTX line 215; bar.sync at line 216
+			return pc, budget
+		case 14:
+			// b7 ($L__BB1_14), PTX lines 217-217; divergent, reconverges at block 15 (b8 ($L__BB1_16))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 217: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 217: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 217: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b8 ($L__BB1_16), PTX line 224; bar.sync at line 225
+			return pc, budget
+		case 16:
+			// b8 ($L__BB1_16), PTX lines 226-226; divergent, reconverges at block 17 (b9 ($L__BB1_18))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 226: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 226: setp.ne.s32
+							c1t := uint32(r1[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 226: setp.ne.s32
+							c1t := uint32(r1[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b9 ($L__BB1_18), PTX line 233; bar.sync at line 234
+			return pc, budget
+		case 18:
+			// b9 ($L__BB1_18), PTX line 233; divergent, reconverges at block 19 (b10 ($L__BB1_20))
+			t := m & w.P[8]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b10 ($L__BB1_20), PTX line 243; ret
+			next = 30
+		case 20:
+			// b11, PTX lines 152-156
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 152: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
+				}
+				// PTX line 153: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 154, 155, 156: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 155: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 156: ld.global.f32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 155: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 156: ld.global.f32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 21:
+			// b12, PTX lines 166-169
+			{
+				r12 := w.Reg(12)
+				r15 := w.Reg(15)
+				// PTX lines 166, 167, 168: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
+									continue
+								}
+								v1 = v1x
+							}
+							// 167: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x200
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
+									continue
+								}
+								v2 = v2x
+							}
+							// 168: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r15[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
+									continue
+								}
+								v1 = v1x
+							}
+							// 167: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x200
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
+									continue
+								}
+								v2 = v2x
+							}
+							// 168: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r15[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 169: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 169: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r15[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 169: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r15[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 22:
+			// b13, PTX lines 175-178
+			{
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				// PTX lines 175, 176, 177: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
+									continue
+								}
+								v1 = v1x
+							}
+							// 176: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x100
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
+									continue
+								}
+								v2 = v2x
+							}
+							// 177: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r18[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
+									continue
+								}
+								v1 = v1x
+							}
+							// 176: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x100
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
+									continue
+								}
+								v2 = v2x
+							}
+							// 177: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r18[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r18[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r18[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 23:
+			// b14, PTX lines 184-187
+			{
+				r12 := w.Reg(12)
+				r21 := w.Reg(21)
+				// PTX lines 184, 185, 186: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
+									continue
+								}
+								v1 = v1x
+							}
+							// 185: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x80
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
+									continue
+								}
+								v2 = v2x
+							}
+							// 186: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r21[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
+									continue
+								}
+								v1 = v1x
+							}
+							// 185: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x80
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
+									continue
+								}
+								v2 = v2x
+							}
+							// 186: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r21[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 187: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 187: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 187: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		case 24:
+			// b15, PTX lines 193-196
+			{
+				r12 := w.Reg(12)
+				r24 := w.Reg(24)
+				// PTX lines 193, 194, 195: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 193: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
+									continue
+								}
+								v1 = v1x
+							}
+							// 194: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x40
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
+									continue
+								}
+								v2 = v2x
+							}
+							// 195: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r24[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 193: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
+									continue
+								}
+								v1 = v1x
+							}
+							// 194: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x40
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
+									continue
+								}
+								v2 = v2x
+							}
+							// 195: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r24[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 196: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r24[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r24[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 25:
+			// b16, PTX lines 202-205
+			{
+				r12 := w.Reg(12)
+				r27 := w.Reg(27)
+				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x20
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
+									continue
+								}
+								v2 = v2x
+							}
+							// 204: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r27[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x20
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
+									continue
+								}
+								v2 = v2x
+							}
+							// 204: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r27[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 205: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 205: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 205: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 26:
+			// b17, PTX lines 211-214
+			{
+				r12 := w.Reg(12)
+				r30 := w.Reg(30)
+				// PTX lines 211, 212, 213: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 211: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
+									continue
+								}
+								v1 = v1x
+							}
+							// 212: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x10
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
+									continue
+								}
+								v2 = v2x
+							}
+							// 213: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r30[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 211: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
+									continue
+								}
+								v1 = v1x
+							}
+							// 212: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x10
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
+									continue
+								}
+								v2 = v2x
+							}
+							// 213: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r30[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 214: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 214: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 214: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 13
+		case 27:
+			// b18, PTX lines 220-223
+			{
+				r12 := w.Reg(12)
+				r33 := w.Reg(33)
+				// PTX lines 220, 221, 222: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 220: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							// 221: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x8
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
+									continue
+								}
+								v2 = v2x
+							}
+							// 222: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r33[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 220: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							// 221: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x8
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
+									continue
+								}
+								v2 = v2x
+							}
+							// 222: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r33[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 223: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 223: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r33[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 223: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r33[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 28:
+			// b19, PTX lines 229-232
+			{
+				r12 := w.Reg(12)
+				r34 := w.Reg(34)
+				// PTX lines 229: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 229: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
+									continue
+								}
+								v1 = v1x
+							}
+							r34[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 229: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
+									continue
+								}
+								v1 = v1x
+							}
+							r34[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 230: ld.shared.f32
+				u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
+				// PTX lines 231, 232: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: max.f32
+							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
+							// 232: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(v3)
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: max.f32
+							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
+							// 232: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(v3)
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 29:
+			// b20, PTX lines 237-242
+			{
+				r2 := w.Reg(2)
+				r40 := w.Reg(40)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 237: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
+				}
+				// PTX line 238: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 239, 240: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 239: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 240: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r40[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 239: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 240: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r40[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 241: ld.shared.f32
+				u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/reduce_shared.ptx:241")
+				// PTX lines 242: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 242: st.global.f32
+							s6 := uint64(r40[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 242: st.global.f32
+							s6 := uint64(r40[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 19
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 156: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:156")
-}
-
-// reduceMaxB122 runs b12 of kernel reduce_max, PTX lines 166-169.
-func reduceMaxB122(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	// PTX line 166: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:166")
-	// PTX line 167: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r14, r12, 0xffffffffffffffff, 0x200, 4, 0, m, "testdata/ptx/reduce_shared.ptx:167")
-	// PTX lines 168: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r13[l]), uint32(r14[l]), false))
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 168: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r13[l]), uint32(r14[l]), false))
-				r15[l] = v1
-			}
+		if next == stop || next >= 30 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 169: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r15, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:169")
-}
-
-// reduceMaxB13 runs b13 of kernel reduce_max, PTX lines 175-178.
-func reduceMaxB13(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	// PTX line 175: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r16, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:175")
-	// PTX line 176: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r17, r12, 0xffffffffffffffff, 0x100, 4, 0, m, "testdata/ptx/reduce_shared.ptx:176")
-	// PTX lines 177: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 177: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
-				r18[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 177: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
-				r18[l] = v1
-			}
-		}
-	}
-	// PTX line 178: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r18, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:178")
-}
-
-// reduceMaxB14 runs b14 of kernel reduce_max, PTX lines 184-187.
-func reduceMaxB14(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	// PTX line 184: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r19, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:184")
-	// PTX line 185: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r20, r12, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/ptx/reduce_shared.ptx:185")
-	// PTX lines 186: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 186: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r20[l]), false))
-				r21[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 186: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r20[l]), false))
-				r21[l] = v1
-			}
-		}
-	}
-	// PTX line 187: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r21, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:187")
-}
-
-// reduceMaxB15 runs b15 of kernel reduce_max, PTX lines 193-196.
-func reduceMaxB15(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	// PTX line 193: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r22, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:193")
-	// PTX line 194: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r23, r12, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/reduce_shared.ptx:194")
-	// PTX lines 195: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 195: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r22[l]), uint32(r23[l]), false))
-				r24[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 195: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r22[l]), uint32(r23[l]), false))
-				r24[l] = v1
-			}
-		}
-	}
-	// PTX line 196: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r24, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:196")
-}
-
-// reduceMaxB16 runs b16 of kernel reduce_max, PTX lines 202-205.
-func reduceMaxB16(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	// PTX line 202: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r25, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:202")
-	// PTX line 203: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r26, r12, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/reduce_shared.ptx:203")
-	// PTX lines 204: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r25[l]), uint32(r26[l]), false))
-				r27[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r25[l]), uint32(r26[l]), false))
-				r27[l] = v1
-			}
-		}
-	}
-	// PTX line 205: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r27, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:205")
-}
-
-// reduceMaxB17 runs b17 of kernel reduce_max, PTX lines 211-214.
-func reduceMaxB17(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	// PTX line 211: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r28, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:211")
-	// PTX line 212: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r29, r12, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/reduce_shared.ptx:212")
-	// PTX lines 213: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 213: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r28[l]), uint32(r29[l]), false))
-				r30[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 213: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r28[l]), uint32(r29[l]), false))
-				r30[l] = v1
-			}
-		}
-	}
-	// PTX line 214: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r30, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:214")
-}
-
-// reduceMaxB18 runs b18 of kernel reduce_max, PTX lines 220-223.
-func reduceMaxB18(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	// PTX line 220: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r31, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:220")
-	// PTX line 221: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r32, r12, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/reduce_shared.ptx:221")
-	// PTX lines 222: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 222: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r31[l]), uint32(r32[l]), false))
-				r33[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 222: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r31[l]), uint32(r32[l]), false))
-				r33[l] = v1
-			}
-		}
-	}
-	// PTX line 223: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r33, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:223")
-}
-
-// reduceMaxB19 runs b19 of kernel reduce_max, PTX lines 229-232.
-func reduceMaxB19(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r34 := w.Reg(34)
-	r36 := w.Reg(36)
-	// PTX line 229: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r34, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:229")
-	// PTX line 230: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
-	// PTX lines 231: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 231: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u1), false))
-				r36[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 231: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u1), false))
-				r36[l] = v2
-			}
-		}
-	}
-	// PTX line 232: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r36, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:232")
-}
-
-// reduceMaxB20 runs b20 of kernel reduce_max, PTX lines 237-242.
-func reduceMaxB20(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	k0 := uint64(0x4)
-	// PTX line 237: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
-	// PTX line 238: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 239, 240: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 239: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 240: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r40[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 239: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 240: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r40[l] = v4
-			}
-		}
-	}
-	// PTX line 241: ld.shared.f32
-	u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/reduce_shared.ptx:241")
-	runtime.Broadcast(r41, m, u5)
-	// PTX line 242: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r41, r40, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:242")
-	_ = u5
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/bra_uni.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -50,9 +51,38 @@ func init() {
 	braUniFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 (L23))
 	braUniFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{braUniB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			braUniRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/bra_uni.ptx:23",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/bra_uni.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -64,9 +94,23 @@ func init() {
 	}
 	// b1 (L23), PTX lines 32-32
 	braUniFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{braUniB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			braUniRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/bra_uni.ptx:32",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/bra_uni.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/bra_uni.ptx:33",
@@ -77,9 +121,33 @@ func init() {
 	}
 	// b2 (L_exit), PTX lines 36-40; ret
 	braUniFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{braUniB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			braUniRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/bra_uni.ptx:36",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/bra_uni.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/bra_uni.ptx:41",
@@ -90,9 +158,18 @@ func init() {
 	}
 	// b3, PTX lines 30-30
 	braUniFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{braUniB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			braUniRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/bra_uni.ptx:30",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/bra_uni.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/bra_uni.ptx:31",
@@ -103,9 +180,18 @@ func init() {
 	}
 	// b4, PTX lines 34-34
 	braUniFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{braUniB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			braUniRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/bra_uni.ptx:34",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/bra_uni.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/bra_uni.ptx:35",
@@ -119,6 +205,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	braUniFunc.Run = braUniRun
 }
 
 // BraUni launches PTX kernel bra_uni (testdata/ptx/seeds/bra_uni.ptx:15) on dev with the launch configuration cfg. Parameters: out is out.
@@ -128,160 +215,279 @@ func BraUni(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, braUniFunc, cfg, p[:])
 }
 
-// braUniB0 runs b0 of kernel bra_uni, PTX lines 23-28.
-func braUniB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	k0 := uint64(0x7)
-	k1 := uint64(0x5)
-	// PTX line 23: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 24: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 25, 26: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 25: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 25: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		}
-	}
-	// PTX line 27: mov.u32, warp-uniform
-	u5 := uint64(k0)
-	runtime.Broadcast(r3, m, u5)
-	// PTX lines 28: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: setp.lt.u32
-				c6t := uint32(r0[l]) < uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// braUniRun runs blocks of kernel bra_uni for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func braUniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 (L23))
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x7)
+				k1 := uint64(0x5)
+				// PTX line 23: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 24: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 25, 26: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 25: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 26: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 25: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 26: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: setp.lt.u32
-				c6t := uint32(r0[l]) < uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 27: mov.u32, warp-uniform
+				u5 := uint64(k0)
+				runtime.Broadcast(r3, m, u5)
+				// PTX lines 28: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: setp.lt.u32
+							c6t := uint32(r0[l]) < uint32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: setp.lt.u32
+							c6t := uint32(r0[l]) < uint32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				_ = u5
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				switch stop {
+				case 3:
+				default:
+					return runtime.RunDone, budget - braUniRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 (L23), PTX lines 32-32
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x1)
+				// PTX lines 32: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: shl.b32
+							v1 := uint64(uint32(r3[l]) << uint32(k0))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: shl.b32
+							v1 := uint64(uint32(r3[l]) << uint32(k0))
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 (L_exit), PTX lines 36-40; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 36: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/bra_uni.ptx:36")
+				}
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 38, 39, 40: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 39: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 40: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/bra_uni.ptx:40")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 39: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 40: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/bra_uni.ptx:40")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3, PTX lines 30-30
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x64)
+				// PTX lines 30: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: add.u32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 4:
+			// b4, PTX lines 34-34
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				// PTX line 34: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r3, m, u1)
+				_ = u1
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u5
 }
 
-// braUniB1 runs b1 (L23) of kernel bra_uni, PTX lines 32-32.
-func braUniB1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x1)
-	// PTX lines 32: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: shl.b32
-				v1 := uint64(uint32(r3[l]) << uint32(k0))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: shl.b32
-				v1 := uint64(uint32(r3[l]) << uint32(k0))
-				r3[l] = v1
-			}
-		}
-	}
-}
-
-// braUniB2 runs b2 (L_exit) of kernel bra_uni, PTX lines 36-40.
-func braUniB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	k0 := uint64(0x4)
-	// PTX line 36: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/bra_uni.ptx:36")
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 38, 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 39: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r7[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 39: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r7[l] = v4
-			}
-		}
-	}
-	// PTX line 40: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/bra_uni.ptx:40")
-}
-
-// braUniB3 runs b3 of kernel bra_uni, PTX lines 30-30.
-func braUniB3(w *runtime.Warp, m uint32) {
+// braUniRegion0 runs blocks 3 of kernel bra_uni for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func braUniRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r3 := w.Reg(3)
 	k0 := uint64(0x64)
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
+	p0 := w.P[0]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x3 := r3[l]
+		q0 := p0>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r3[l] = v1
-			}
+			goto b3
 		}
+	b3:
+		{
+			// 30: add.u32
+			v1 := uint64(uint32(x3) + uint32(k0))
+			x3 = v1
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r3[l] = x3
 	}
-}
-
-// braUniB4 runs b4 of kernel bra_uni, PTX lines 34-34.
-func braUniB4(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	k0 := uint64(0x0)
-	// PTX line 34: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r3, m, u1)
-	_ = u1
+	w.Split(1, parked, &at)
+	return most
 }

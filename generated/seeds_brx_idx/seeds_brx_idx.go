@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/brx_idx.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -69,9 +70,23 @@ func init() {
 	fooFunc.Blocks = make([]runtime.Block, 9)
 	// b0, PTX lines 29-29
 	fooFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fooB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fooRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:29",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/brx_idx.ptx:30",
@@ -82,9 +97,23 @@ func init() {
 	}
 	// b1 (L1), PTX lines 32-32
 	fooFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{fooB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fooRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:32",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/brx_idx.ptx:33",
@@ -95,9 +124,23 @@ func init() {
 	}
 	// b2 (L2), PTX lines 35-35
 	fooFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{fooB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fooRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:35",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/brx_idx.ptx:36",
@@ -108,9 +151,23 @@ func init() {
 	}
 	// b3 (L3), PTX lines 38-38
 	fooFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{fooB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fooRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:38",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/brx_idx.ptx:39",
@@ -121,9 +178,23 @@ func init() {
 	}
 	// b4 (Ldispatch), PTX lines 41-41; divergent, reconverges at block 5 (b5 (Ldone))
 	fooFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{fooB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fooRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:41",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -137,6 +208,13 @@ func init() {
 	fooFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:46",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/brx_idx.ptx:46",
@@ -146,18 +224,33 @@ func init() {
 		},
 	}
 	// b6, PTX line 43; divergent, reconverges at block 5 (b5 (Ldone))
-	fooFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
-		Index:  2,
-		Kind:   runtime.TermBrx,
-		Loc:    "testdata/ptx/seeds/brx_idx.ptx:43",
-		Reconv: 5,
-		Table:  []int32{1, 2, 3},
-	}}
+	fooFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{
+			Divergence: true,
+			File:       "testdata/ptx/seeds/brx_idx.ptx",
+		},
+		Term: runtime.Term{
+			Index:  2,
+			Kind:   runtime.TermBrx,
+			Loc:    "testdata/ptx/seeds/brx_idx.ptx:43",
+			Reconv: 5,
+			Table:  []int32{1, 2, 3},
+		},
+	}
 	// b7, PTX lines 44-44
 	fooFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{fooB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fooRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:44",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/brx_idx.ptx:45",
@@ -171,12 +264,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fooFunc.Run = fooRun
 	brxIdxFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 56-59; code before the call
 	brxIdxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:56",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -187,6 +299,13 @@ func init() {
 	brxIdxFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:60",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -210,9 +329,33 @@ func init() {
 	}
 	// b1, PTX lines 61-65; ret
 	brxIdxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{brxIdxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxIdxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/brx_idx.ptx:61",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/brx_idx.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/brx_idx.ptx:66",
@@ -226,6 +369,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	brxIdxFunc.Run = brxIdxRun
 }
 
 // BrxIdx launches PTX kernel brx_idx (testdata/ptx/seeds/brx_idx.ptx:49) on dev with the launch configuration cfg. Parameters: out is out.
@@ -235,219 +379,334 @@ func BrxIdx(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, brxIdxFunc, cfg, p[:])
 }
 
-// fooB0 runs b0 of function foo, PTX lines 29-29.
-func fooB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	k0 := uint64(0x3)
-	// PTX lines 29: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: rem.u32
-				v1 := isa.Rem(r0[l], k0, 32, false)
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: rem.u32
-				v1 := isa.Rem(r0[l], k0, 32, false)
-				r2[l] = v1
-			}
-		}
-	}
-}
-
-// fooB1 runs b1 (L1) of function foo, PTX lines 32-32.
-func fooB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0xa)
-	// PTX lines 32: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mov.u32
-				v1 := uint64(k0)
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mov.u32
-				v1 := uint64(k0)
-				r1[l] = v1
-			}
-		}
-	}
-}
-
-// fooB2 runs b2 (L2) of function foo, PTX lines 35-35.
-func fooB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x14)
-	// PTX lines 35: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mov.u32
-				v1 := uint64(k0)
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mov.u32
-				v1 := uint64(k0)
-				r1[l] = v1
-			}
-		}
-	}
-}
-
-// fooB3 runs b3 (L3) of function foo, PTX lines 38-38.
-func fooB3(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1e)
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mov.u32
-				v1 := uint64(k0)
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mov.u32
-				v1 := uint64(k0)
-				r1[l] = v1
-			}
-		}
-	}
-}
-
-// fooB4 runs b4 (Ldispatch) of function foo, PTX lines 41-41.
-func fooB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x18)
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// fooRun runs blocks of function foo for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 29-29
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				k0 := uint64(0x3)
+				// PTX lines 29: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: rem.u32
+							v1 := isa.Rem(r0[l], k0, 32, false)
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: rem.u32
+							v1 := isa.Rem(r0[l], k0, 32, false)
+							r2[l] = v1
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 1:
+			// b1 (L1), PTX lines 32-32
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0xa)
+				// PTX lines 32: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: mov.u32
+							v1 := uint64(k0)
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: mov.u32
+							v1 := uint64(k0)
+							r1[l] = v1
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 2:
+			// b2 (L2), PTX lines 35-35
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x14)
+				// PTX lines 35: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: mov.u32
+							v1 := uint64(k0)
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: mov.u32
+							v1 := uint64(k0)
+							r1[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3 (L3), PTX lines 38-38
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1e)
+				// PTX lines 38: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mov.u32
+							v1 := uint64(k0)
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mov.u32
+							v1 := uint64(k0)
+							r1[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 4:
+			// b4 (Ldispatch), PTX lines 41-41; divergent, reconverges at block 5 (b5 (Ldone))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x18)
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: setp.lt.u32
+							c1t := uint32(r0[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: setp.lt.u32
+							c1t := uint32(r0[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 (Ldone), PTX line 45; ret
+			next = 8
+		case 6:
+			// b6, PTX line 43; divergent, reconverges at block 5 (b5 (Ldone))
+			return pc, budget
+		case 7:
+			// b7, PTX lines 44-44
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x63)
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: mov.u32
+							v1 := uint64(k0)
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: mov.u32
+							v1 := uint64(k0)
+							r1[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// fooB7 runs b7 of function foo, PTX lines 44-44.
-func fooB7(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x63)
-	// PTX lines 44: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: mov.u32
-				v1 := uint64(k0)
-				r1[l] = v1
+// brxIdxRun runs blocks of kernel brx_idx for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 56-59; code before the call
+			{
+				r0 := w.Reg(0)
+				// PTX line 56: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 57: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 58, 59: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 59: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 59: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: mov.u32
-				v1 := uint64(k0)
-				r1[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 52
+			return pc, budget
+		case 2:
+			// b1, PTX lines 61-65; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 61: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/brx_idx.ptx:61")
+				}
+				// PTX line 62: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 63, 64, 65: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 64: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 65: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/brx_idx.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 64: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 65: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/brx_idx.ptx:65")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-}
-
-// brxIdxB0 runs b0 of kernel brx_idx, PTX lines 56-59.
-func brxIdxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 56: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 57: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 58, 59: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-}
-
-// brxIdxB1 runs b1 of kernel brx_idx, PTX lines 61-65.
-func brxIdxB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	k0 := uint64(0x4)
-	// PTX line 61: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/brx_idx.ptx:61")
-	// PTX line 62: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 63, 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 64: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r7[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 64: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r7[l] = v4
-			}
-		}
-	}
-	// PTX line 65: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/brx_idx.ptx:65")
 }

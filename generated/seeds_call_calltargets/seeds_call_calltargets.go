@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_calltargets.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -116,9 +117,21 @@ func init() {
 	fooFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 26-26; ret
 	fooFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{fooB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			fooRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_calltargets.ptx:26",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/call_calltargets.ptx:27",
@@ -132,12 +145,25 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fooFunc.Run = fooRun
 	barFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 32-32; ret
 	barFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{barB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			barRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_calltargets.ptx:32",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/call_calltargets.ptx:33",
@@ -151,12 +177,25 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	barFunc.Run = barRun
 	bazFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 38-38; ret
 	bazFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{bazB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			bazRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_calltargets.ptx:38",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/call_calltargets.ptx:39",
@@ -170,12 +209,55 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	bazFunc.Run = bazRun
 	callCalltargetsFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 52-63; code before the call
 	callCalltargetsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{callCalltargetsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callCalltargetsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_calltargets.ptx:52",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -186,6 +268,13 @@ func init() {
 	callCalltargetsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/call_calltargets.ptx:65",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{fooFunc, barFunc, bazFunc},
@@ -211,9 +300,33 @@ func init() {
 	}
 	// b1, PTX lines 66-70; ret
 	callCalltargetsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{callCalltargetsB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callCalltargetsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_calltargets.ptx:66",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_calltargets.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/call_calltargets.ptx:71",
@@ -227,6 +340,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	callCalltargetsFunc.Run = callCalltargetsRun
 }
 
 // CallCalltargets launches PTX kernel call_calltargets (testdata/ptx/seeds/call_calltargets.ptx:42) on dev with the launch configuration cfg. Parameters: out is out.
@@ -236,248 +350,370 @@ func CallCalltargets(ctx context.Context, dev *runtime.Device, cfg runtime.Launc
 	return dev.Launch(ctx, Module, callCalltargetsFunc, cfg, p[:])
 }
 
-// fooB0 runs b0 of function foo, PTX lines 26-26.
-func fooB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX lines 26: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r2[l] = v1
+// fooRun runs blocks of function foo for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 26-26; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				// PTX lines 26: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
+							r2[l] = v1
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// barB0 runs b0 of function bar, PTX lines 32-32.
-func barB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX lines 32: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: sub.u32
-				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
-				r2[l] = v1
+// barRun runs blocks of function bar for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func barRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 32-32; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				// PTX lines 32: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: sub.u32
+							v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: sub.u32
+							v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+							r2[l] = v1
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: sub.u32
-				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// bazB0 runs b0 of function baz, PTX lines 38-38.
-func bazB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.lo.u32
-				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-				r2[l] = v1
+// bazRun runs blocks of function baz for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func bazRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 38-38; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				// PTX lines 38: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mul.lo.u32
+							v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mul.lo.u32
+							v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
+							r2[l] = v1
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.lo.u32
-				v1 := uint64(uint32(r0[l]) * uint32(r1[l]))
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// callCalltargetsB0 runs b0 of kernel call_calltargets, PTX lines 52-63.
-func callCalltargetsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0xa)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	k3 := uint64(0x2)
-	k4 := uint64(0xd0000010)
-	k5 := uint64(0xd0000000)
-	k6 := uint64(0xd0000020)
-	// PTX line 52: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 53: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 55: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r4[l] = v4
-				// 56: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r2[l] = v5
+// callCalltargetsRun runs blocks of kernel call_calltargets for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func callCalltargetsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 52-63; code before the call
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				k0 := uint64(0xa)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				k3 := uint64(0x2)
+				k4 := uint64(0xd0000010)
+				k5 := uint64(0xd0000000)
+				k6 := uint64(0xd0000020)
+				// PTX line 52: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 53: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 55: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r4[l] = v4
+							// 56: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r2[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 55: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r4[l] = v4
+							// 56: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r2[l] = v5
+						}
+					}
+				}
+				// PTX line 57: mov.u32, warp-uniform
+				u6 := uint64(k1)
+				runtime.Broadcast(r3, m, u6)
+				// PTX lines 58, 59, 60: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: rem.u32
+							v7 := isa.Rem(r4[l], k1, 32, false)
+							// 59: setp.eq.u32
+							c8t := uint32(v7) == uint32(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+							// 60: setp.eq.u32
+							c9t := uint32(v7) == uint32(k3)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: rem.u32
+							v7 := isa.Rem(r4[l], k1, 32, false)
+							// 59: setp.eq.u32
+							c8t := uint32(v7) == uint32(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+							// 60: setp.eq.u32
+							c9t := uint32(v7) == uint32(k3)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+					w.P[1] = p1
+				}
+				// PTX line 61: mov.u64, warp-uniform
+				u10 := uint64(k4)
+				runtime.Broadcast(r0, m, u10)
+				// PTX lines 62, 63: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: mov.u64
+							if p0>>l&1 != 0 {
+								v11 := uint64(k5)
+								r0[l] = v11
+							}
+							// 63: mov.u64
+							if p1>>l&1 != 0 {
+								v12 := uint64(k6)
+								r0[l] = v12
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: mov.u64
+							if p0>>l&1 != 0 {
+								v11 := uint64(k5)
+								r0[l] = v11
+							}
+							// 63: mov.u64
+							if p1>>l&1 != 0 {
+								v12 := uint64(k6)
+								r0[l] = v12
+							}
+						}
+					}
+				}
+				_ = u6
+				_ = u10
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 55: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r4[l] = v4
-				// 56: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r2[l] = v5
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 45; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 66-70; ret
+			{
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 66: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_calltargets.ptx:66")
+				}
+				// PTX line 67: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 68, 69, 70: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+							// 69: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 70: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r1[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_calltargets.ptx:70")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+							// 69: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 70: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r1[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_calltargets.ptx:70")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 57: mov.u32, warp-uniform
-	u6 := uint64(k1)
-	runtime.Broadcast(r3, m, u6)
-	// PTX lines 58, 59, 60: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: rem.u32
-				v7 := isa.Rem(r4[l], k1, 32, false)
-				// 59: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-				// 60: setp.eq.u32
-				c9t := uint32(v7) == uint32(k3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: rem.u32
-				v7 := isa.Rem(r4[l], k1, 32, false)
-				// 59: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0 = p0&^(1<<l) | c8b0<<l
-				// 60: setp.eq.u32
-				c9t := uint32(v7) == uint32(k3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
-	// PTX line 61: mov.u64, warp-uniform
-	u10 := uint64(k4)
-	runtime.Broadcast(r0, m, u10)
-	// PTX lines 62, 63: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: mov.u64
-				if p0>>l&1 != 0 {
-					v11 := uint64(k5)
-					r0[l] = v11
-				}
-				// 63: mov.u64
-				if p1>>l&1 != 0 {
-					v12 := uint64(k6)
-					r0[l] = v12
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: mov.u64
-				if p0>>l&1 != 0 {
-					v11 := uint64(k5)
-					r0[l] = v11
-				}
-				// 63: mov.u64
-				if p1>>l&1 != 0 {
-					v12 := uint64(k6)
-					r0[l] = v12
-				}
-			}
-		}
-	}
-	_ = u6
-	_ = u10
-}
-
-// callCalltargetsB1 runs b1 of kernel call_calltargets, PTX lines 66-70.
-func callCalltargetsB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	// PTX line 66: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_calltargets.ptx:66")
-	// PTX line 67: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-				// 69: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r11[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-				// 69: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r11[l] = v4
-			}
-		}
-	}
-	// PTX line 70: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r1, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/call_calltargets.ptx:70")
 }

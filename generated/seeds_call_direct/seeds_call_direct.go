@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_direct.ptx",
+	NumWindows: 5,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -102,9 +103,36 @@ func init() {
 	initFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 26-31; ret
 	initFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{initB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			initRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_direct.ptx:26",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_direct.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/call_direct.ptx:32",
@@ -118,12 +146,43 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	initFunc.Run = initRun
 	gFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 40-46; ret
 	gFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_direct.ptx:40",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_direct.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/call_direct.ptx:47",
@@ -137,12 +196,40 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gFunc.Run = gRun
 	hFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 55-60; ret
 	hFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{hB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			hRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_direct.ptx:55",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_direct.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/call_direct.ptx:61",
@@ -156,12 +243,34 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	hFunc.Run = hRun
 	callDirectFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 73-77; code before the call
 	callDirectFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{callDirectB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callDirectRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_direct.ptx:73",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_direct.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -172,6 +281,13 @@ func init() {
 	callDirectFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/call_direct.ptx:78",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_direct.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Direct: initFunc,
@@ -189,6 +305,13 @@ func init() {
 	callDirectFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/call_direct.ptx:79",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_direct.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -210,6 +333,13 @@ func init() {
 	callDirectFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/call_direct.ptx:80",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_direct.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -235,9 +365,33 @@ func init() {
 	}
 	// b3, PTX lines 81-85; ret
 	callDirectFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{callDirectB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callDirectRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/call_direct.ptx:81",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/call_direct.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/call_direct.ptx:86",
@@ -251,6 +405,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	callDirectFunc.Run = callDirectRun
 }
 
 // CallDirect launches PTX kernel call_direct (testdata/ptx/seeds/call_direct.ptx:64) on dev with the launch configuration cfg. Parameters: out is out.
@@ -260,307 +415,548 @@ func CallDirect(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, callDirectFunc, cfg, p[:])
 }
 
-// initB0 runs b0 of function init, PTX lines 26-31.
-func initB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	k1 := uint64(0x4)
-	k2 := uint64(0x5)
-	// PTX lines 26: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 27: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(0) + k0))
-	// PTX lines 28, 29: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 29: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 29: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r3[l] = v4
-			}
-		}
-	}
-	// PTX line 30: mov.u32, warp-uniform
-	u5 := uint64(k2)
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 31: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r4, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/call_direct.ptx:31")
-	_ = u5
-}
-
-// gB0 runs b0 of function g, PTX lines 40-46.
-func gB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x0)
-	k1 := uint64(0x4)
-	// PTX lines 40: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 41: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(0) + k0))
-	// PTX lines 42, 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
-				// 43: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r4[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
-				// 43: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r4[l] = v4
-			}
-		}
-	}
-	// PTX line 44: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/seeds/call_direct.ptx:44")
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: add.u32
-				v5 := uint64(uint32(r5[l]) + uint32(r0[l]))
-				r5[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: add.u32
-				v5 := uint64(uint32(r5[l]) + uint32(r0[l]))
-				r5[l] = v5
-			}
-		}
-	}
-	// PTX line 46: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/call_direct.ptx:46")
-}
-
-// hB0 runs b0 of function h, PTX lines 55-60.
-func hB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x0)
-	k1 := uint64(0x4)
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r3[l] = v1
-			}
-		}
-	}
-	// PTX line 56: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(0) + k0))
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-				// 58: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r6[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-				// 58: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r6[l] = v4
-			}
-		}
-	}
-	// PTX line 59: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/seeds/call_direct.ptx:59")
-	// PTX lines 60: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: mad.lo.u32
-				v5 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(r7[l])))
-				r2[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: mad.lo.u32
-				v5 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(r7[l])))
-				r2[l] = v5
-			}
-		}
-	}
-}
-
-// callDirectB0 runs b0 of kernel call_direct, PTX lines 73-77.
-func callDirectB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x3)
-	k1 := uint64(0xffffffff)
-	k2 := uint64(0x1)
-	// PTX lines 73: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 74: mov.u32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r1, m, u2)
-	// PTX line 75: mov.u32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r2, m, u3)
-	// PTX lines 76, 77: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: and.b32
-				v4 := uint64(uint32(r0[l]) & uint32(k2))
-				// 77: setp.eq.u32
-				c5t := uint32(v4) == uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+// initRun runs blocks of function init for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func initRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 26-31; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				k1 := uint64(0x4)
+				k2 := uint64(0x5)
+				// PTX lines 26: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: and.b32
-				v4 := uint64(uint32(r0[l]) & uint32(k2))
-				// 77: setp.eq.u32
-				c5t := uint32(v4) == uint32(k2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				// PTX line 27: mov.u64, warp-uniform
+				u2 := uint64((w.GlobalVar(0) + k0))
+				// PTX lines 28, 29: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 29: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 29: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r3[l] = v4
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
+				// PTX line 30: mov.u32, warp-uniform
+				u5 := uint64(k2)
+				// PTX lines 31: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: st.global.u32
+							s6 := uint64(r3[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: st.global.u32
+							s6 := uint64(r3[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/call_direct.ptx:31")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u2
-	_ = u3
 }
 
-// callDirectB3 runs b3 of kernel call_direct, PTX lines 81-85.
-func callDirectB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	k0 := uint64(0x4)
-	// PTX line 81: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_direct.ptx:81")
-	// PTX line 82: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 83, 84: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 84: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r7[l] = v4
+// gRun runs blocks of function g for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 40-46; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				k1 := uint64(0x4)
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r1[l] = v1
+						}
+					}
+				}
+				// PTX line 41: mov.u64, warp-uniform
+				u2 := uint64((w.GlobalVar(0) + k0))
+				// PTX lines 42, 43, 44, 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
+							// 43: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r4[l] = v4
+							// 44: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
+									continue
+								}
+								v5 = v5x
+							}
+							// 45: add.u32
+							v6 := uint64(uint32(v5) + uint32(r0[l]))
+							r5[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
+							// 43: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r4[l] = v4
+							// 44: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:44")
+									continue
+								}
+								v5 = v5x
+							}
+							// 45: add.u32
+							v6 := uint64(uint32(v5) + uint32(r0[l]))
+							r5[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 46: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s7w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: st.global.u32
+							s7 := uint64(r4[l]) + 0x0
+							s7v := uint64(r5[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: st.global.u32
+							s7 := uint64(r4[l]) + 0x0
+							s7v := uint64(r5[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+								runtime.Store32(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/call_direct.ptx:46")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 84: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r7[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 85: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r2, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/call_direct.ptx:85")
+}
+
+// hRun runs blocks of function h for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func hRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 55-60; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x0)
+				k1 := uint64(0x4)
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r3[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r3[l] = v1
+						}
+					}
+				}
+				// PTX line 56: mov.u64, warp-uniform
+				u2 := uint64((w.GlobalVar(0) + k0))
+				// PTX lines 57, 58, 59, 60: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+							// 58: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 59: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
+									continue
+								}
+								v5 = v5x
+							}
+							// 60: mad.lo.u32
+							v6 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v5)))
+							r2[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+							// 58: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 59: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/seeds/call_direct.ptx:59")
+									continue
+								}
+								v5 = v5x
+							}
+							// 60: mad.lo.u32
+							v6 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v5)))
+							r2[l] = v6
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// callDirectRun runs blocks of kernel call_direct for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func callDirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 73-77; code before the call
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x3)
+				k1 := uint64(0xffffffff)
+				k2 := uint64(0x1)
+				// PTX lines 73: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 73: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 73: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
+				}
+				// PTX line 74: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r1, m, u2)
+				// PTX line 75: mov.u32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r2, m, u3)
+				// PTX lines 76, 77: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: and.b32
+							v4 := uint64(uint32(r0[l]) & uint32(k2))
+							// 77: setp.eq.u32
+							c5t := uint32(v4) == uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: and.b32
+							v4 := uint64(uint32(r0[l]) & uint32(k2))
+							// 77: setp.eq.u32
+							c5t := uint32(v4) == uint32(k2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u2
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 67
+			return pc, budget
+		case 2:
+			// b1, PTX line 78
+			return pc, budget
+		case 3:
+			// b2, PTX line 79; divergent, reconverges at block 4 (b3)
+			return pc, budget
+		case 4:
+			// b3, PTX lines 81-85; ret
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 81: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/call_direct.ptx:81")
+				}
+				// PTX line 82: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 83, 84, 85: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 84: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 85: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r2[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 84: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 85: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r2[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/call_direct.ptx:85")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/crs_recursion.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -73,9 +74,26 @@ func init() {
 	depthSumFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 21-22; divergent, reconverges at the exit
 	depthSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{depthSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			depthSumRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/crs_recursion.ptx:21",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/crs_recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -87,9 +105,21 @@ func init() {
 	}
 	// b1 (BASE), PTX lines 36-36; ret
 	depthSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{depthSumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			depthSumRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/crs_recursion.ptx:36",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/crs_recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/crs_recursion.ptx:37",
@@ -100,9 +130,21 @@ func init() {
 	}
 	// b2, PTX lines 24-28; code before the call
 	depthSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{depthSumB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			depthSumRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/crs_recursion.ptx:24",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/crs_recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  28,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -113,6 +155,13 @@ func init() {
 	depthSumFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/crs_recursion.ptx:29",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/crs_recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -137,9 +186,27 @@ func init() {
 	}
 	// b3, PTX lines 30-33; ret
 	depthSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{depthSumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			depthSumRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/crs_recursion.ptx:30",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/crs_recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/crs_recursion.ptx:34",
@@ -153,12 +220,37 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	depthSumFunc.Run = depthSumRun
 	crsRecursionFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 47-55; code before the call
 	crsRecursionFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{crsRecursionB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			crsRecursionRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/crs_recursion.ptx:47",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/crs_recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -169,6 +261,13 @@ func init() {
 	crsRecursionFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/crs_recursion.ptx:56",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/crs_recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -193,9 +292,36 @@ func init() {
 	}
 	// b1, PTX lines 57-63; ret
 	crsRecursionFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{crsRecursionB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			crsRecursionRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/crs_recursion.ptx:57",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/crs_recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/crs_recursion.ptx:64",
@@ -209,6 +335,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	crsRecursionFunc.Run = crsRecursionRun
 }
 
 // CrsRecursion launches PTX kernel crs_recursion (testdata/ptx/seeds/crs_recursion.ptx:40) on dev with the launch configuration cfg. Parameters: out is out.
@@ -218,178 +345,530 @@ func CrsRecursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, crsRecursionFunc, cfg, p[:])
 }
 
-// depthSumB0 runs b0 of function depth_sum, PTX lines 21-22.
-func depthSumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x0)
-	// PTX line 21: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, 0, m, "testdata/ptx/seeds/crs_recursion.ptx:21")
-	// PTX lines 22: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 22: setp.eq.u32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// depthSumRun runs blocks of function depth_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func depthSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 21-22; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 21, 22: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 21: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:21")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 22: setp.eq.u32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 21: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:21")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 22: setp.eq.u32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 22: setp.eq.u32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 (BASE), PTX lines 36-36; ret
+			{
+				r0 := w.Reg(0)
+				// PTX lines 36: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: st.param.u32
+							s1 := uint64(0xc)
+							s1v := uint64(r0[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/seeds/crs_recursion.ptx:36")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: st.param.u32
+							s1 := uint64(0xc)
+							s1v := uint64(r0[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/seeds/crs_recursion.ptx:36")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 2:
+			// b2, PTX lines 24-28; code before the call
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 24, 28: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 24: sub.u32
+							v1 := uint64(uint32(r0[l]) - uint32(k0))
+							// 28: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/crs_recursion.ptx:28")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 24: sub.u32
+							v1 := uint64(uint32(r0[l]) - uint32(k0))
+							// 28: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/seeds/crs_recursion.ptx:28")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 23
+			return pc, budget
+		case 4:
+			// b3, PTX lines 30-33; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				// PTX lines 30, 32: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:30")
+									continue
+								}
+								v1 = v1x
+							}
+							// 32: add.u32
+							v2 := uint64(uint32(r0[l]) + uint32(v1))
+							r3[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:30")
+									continue
+								}
+								v1 = v1x
+							}
+							// 32: add.u32
+							v2 := uint64(uint32(r0[l]) + uint32(v1))
+							r3[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 33: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: st.param.u32
+							s3 := uint64(0xc)
+							s3v := uint64(r3[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/crs_recursion.ptx:33")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: st.param.u32
+							s3 := uint64(0xc)
+							s3v := uint64(r3[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/seeds/crs_recursion.ptx:33")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// depthSumB1 runs b1 (BASE) of function depth_sum, PTX lines 36-36.
-func depthSumB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 36: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0xc, 4, m, "testdata/ptx/seeds/crs_recursion.ptx:36")
-}
-
-// depthSumB2 runs b2 of function depth_sum, PTX lines 24-28.
-func depthSumB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 24: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 24: sub.u32
-				v1 := uint64(uint32(r0[l]) - uint32(k0))
-				r1[l] = v1
+// crsRecursionRun runs blocks of kernel crs_recursion for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func crsRecursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 47-55; code before the call
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x28)
+				// PTX line 47: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 48: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 49, 50, 51, 55: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 50: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 51: rem.u32
+							v5 := isa.Rem(v4, k0, 32, false)
+							// 55: st.param.u32
+							s6 := uint64(0x0)
+							s6v := uint64(v5)
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 50: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 51: rem.u32
+							v5 := isa.Rem(v4, k0, 32, false)
+							// 55: st.param.u32
+							s6 := uint64(0x0)
+							s6v := uint64(v5)
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 24: sub.u32
-				v1 := uint64(uint32(r0[l]) - uint32(k0))
-				r1[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 43
+			return pc, budget
+		case 2:
+			// b1, PTX lines 57-63; ret
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				k0 := uint64(0x4)
+				// PTX lines 57: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/seeds/crs_recursion.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							r4[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 59: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/crs_recursion.ptx:59")
+				}
+				// PTX line 60: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 61, 62, 63: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 62: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 63: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r4[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:63")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 62: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 63: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r4[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:63")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 28: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, m, "testdata/ptx/seeds/crs_recursion.ptx:28")
-}
-
-// depthSumB3 runs b3 of function depth_sum, PTX lines 30-33.
-func depthSumB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	// PTX line 30: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r2, nil, 0, 0x4, 4, 0, m, "testdata/ptx/seeds/crs_recursion.ptx:30")
-	// PTX lines 32: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(r2[l]))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(r2[l]))
-				r3[l] = v1
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 33: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0xc, 4, m, "testdata/ptx/seeds/crs_recursion.ptx:33")
-}
-
-// crsRecursionB0 runs b0 of kernel crs_recursion, PTX lines 47-55.
-func crsRecursionB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	k0 := uint64(0x28)
-	// PTX line 47: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 48: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 50: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 51: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
-				r3[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 50: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 51: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
-				r3[l] = v5
-			}
-		}
-	}
-	// PTX line 55: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 4, m, "testdata/ptx/seeds/crs_recursion.ptx:55")
-}
-
-// crsRecursionB1 runs b1 of kernel crs_recursion, PTX lines 57-63.
-func crsRecursionB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	k0 := uint64(0x4)
-	// PTX line 57: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r4, nil, 0, 0x4, 4, 0, m, "testdata/ptx/seeds/crs_recursion.ptx:57")
-	// PTX line 59: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/crs_recursion.ptx:59")
-	// PTX line 60: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 61, 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 62: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 62: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		}
-	}
-	// PTX line 63: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r4, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/crs_recursion.ptx:63")
 }

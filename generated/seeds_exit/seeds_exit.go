@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/exit.ptx",
+	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -49,9 +50,54 @@ func init() {
 	exitKernelFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 22-33; divergent, reconverges at the exit
 	exitKernelFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{exitKernelB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitKernelRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/exit.ptx:22",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -62,17 +108,35 @@ func init() {
 		},
 	}
 	// b1, PTX line 34
-	exitKernelFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermExit,
-		Loc:     "testdata/ptx/seeds/exit.ptx:34",
-		Reconv:  -1,
-		Uniform: true,
-	}}
+	exitKernelFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/seeds/exit.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermExit,
+			Loc:     "testdata/ptx/seeds/exit.ptx:34",
+			Reconv:  -1,
+			Uniform: true,
+		},
+	}
 	// b2, PTX lines 35-36
 	exitKernelFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{exitKernelB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitKernelRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/exit.ptx:35",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermExit,
 			Loc:     "testdata/ptx/seeds/exit.ptx:37",
@@ -85,6 +149,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	exitKernelFunc.Run = exitKernelRun
 }
 
 // ExitKernel launches PTX kernel exit_kernel (testdata/ptx/seeds/exit.ptx:14) on dev with the launch configuration cfg. Parameters: out is out.
@@ -94,114 +159,215 @@ func ExitKernel(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, exitKernelFunc, cfg, p[:])
 }
 
-// exitKernelB0 runs b0 of kernel exit_kernel, PTX lines 22-33.
-func exitKernelB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX line 22: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 23: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 24, 25: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 24: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 25: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 24: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 25: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		}
-	}
-	// PTX line 26: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit.ptx:26")
-	// PTX line 27: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX lines 28, 29: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 29: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r6[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 29: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r6[l] = v8
-			}
-		}
-	}
-	// PTX line 30: mov.u32, warp-uniform
-	u9 := uint64(k1)
-	runtime.Broadcast(r7, m, u9)
-	// PTX line 31: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/exit.ptx:31")
-	// PTX lines 32, 33: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: and.b32
-				v10 := uint64(uint32(r0[l]) & uint32(k1))
-				// 33: setp.eq.u32
-				c11t := uint32(v10) == uint32(k1)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+// exitKernelRun runs blocks of kernel exit_kernel for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func exitKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 22-33; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				r6 := w.Reg(6)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				// PTX line 22: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 23: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 24, 25: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 24: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 25: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 24: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 25: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: and.b32
-				v10 := uint64(uint32(r0[l]) & uint32(k1))
-				// 33: setp.eq.u32
-				c11t := uint32(v10) == uint32(k1)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c11b0<<l
+				// PTX line 26: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit.ptx:26")
+				}
+				// PTX line 27: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX lines 28, 29: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 29: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r6[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 29: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r6[l] = v8
+						}
+					}
+				}
+				// PTX line 30: mov.u32, warp-uniform
+				u9 := uint64(k1)
+				// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: st.global.u32
+							s10 := uint64(r6[l]) + 0x0
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+							}
+							// 32: and.b32
+							v11 := uint64(uint32(r0[l]) & uint32(k1))
+							// 33: setp.eq.u32
+							c12t := uint32(v11) == uint32(k1)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: st.global.u32
+							s10 := uint64(r6[l]) + 0x0
+							s10v := uint64(u9)
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+							}
+							// 32: and.b32
+							v11 := uint64(uint32(r0[l]) & uint32(k1))
+							// 33: setp.eq.u32
+							c12t := uint32(v11) == uint32(k1)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1, PTX line 34
+			return pc, budget
+		case 2:
+			// b2, PTX lines 35-36
+			{
+				r6 := w.Reg(6)
+				k0 := uint64(0x2)
+				// PTX line 35: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 36: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: st.global.u32
+							s2 := uint64(r6[l]) + 0x0
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: st.global.u32
+							s2 := uint64(r6[l]) + 0x0
+							s2v := uint64(u1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/seeds/exit.ptx:36")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u9
-}
-
-// exitKernelB2 runs b2 of kernel exit_kernel, PTX lines 35-36.
-func exitKernelB2(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	k0 := uint64(0x2)
-	// PTX line 35: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r9, m, u1)
-	// PTX line 36: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r6, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/exit.ptx:36")
-	_ = u1
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/exit_barrier.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 256,
 }
@@ -54,9 +55,24 @@ func init() {
 	exitBarrierFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 30-31; divergent, reconverges at the exit
 	exitBarrierFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{exitBarrierB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitBarrierRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/exit_barrier.ptx:30",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/exit_barrier.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -67,18 +83,33 @@ func init() {
 		},
 	}
 	// b1, PTX line 32; ret
-	exitBarrierFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/seeds/exit_barrier.ptx:32",
-		Reconv:  -1,
-		Succ:    6,
-		Uniform: true,
-	}}
+	exitBarrierFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/seeds/exit_barrier.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/seeds/exit_barrier.ptx:32",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
 	// b2, PTX lines 33-33; divergent, reconverges at the exit
 	exitBarrierFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{exitBarrierB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitBarrierRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/exit_barrier.ptx:33",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/exit_barrier.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -89,17 +120,44 @@ func init() {
 		},
 	}
 	// b3, PTX line 34
-	exitBarrierFunc.Blocks[3] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermExit,
-		Loc:     "testdata/ptx/seeds/exit_barrier.ptx:34",
-		Reconv:  -1,
-		Uniform: true,
-	}}
+	exitBarrierFunc.Blocks[3] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/seeds/exit_barrier.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermExit,
+			Loc:     "testdata/ptx/seeds/exit_barrier.ptx:34",
+			Reconv:  -1,
+			Uniform: true,
+		},
+	}
 	// b4, PTX lines 35-39; bar.sync at line 40
 	exitBarrierFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{exitBarrierB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitBarrierRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/exit_barrier.ptx:35",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/exit_barrier.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -113,9 +171,48 @@ func init() {
 	}
 	// b4, PTX lines 41-50; ret
 	exitBarrierFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{exitBarrierB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			exitBarrierRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/exit_barrier.ptx:41",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/exit_barrier.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/exit_barrier.ptx:51",
@@ -129,6 +226,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	exitBarrierFunc.Run = exitBarrierRun
 }
 
 // ExitBarrier launches PTX kernel exit_barrier (testdata/ptx/seeds/exit_barrier.ptx:22) on dev with the launch configuration cfg. Parameters: out is out.
@@ -138,211 +236,339 @@ func ExitBarrier(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, exitBarrierFunc, cfg, p[:])
 }
 
-// exitBarrierB0 runs b0 of kernel exit_barrier, PTX lines 30-31.
-func exitBarrierB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x30)
-	// PTX lines 30, 31: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 31: setp.ge.u32
-				c2t := uint32(v1) >= uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// exitBarrierRun runs blocks of kernel exit_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func exitBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-31; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x30)
+				// PTX lines 30, 31: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 31: setp.ge.u32
+							c2t := uint32(v1) >= uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 31: setp.ge.u32
+							c2t := uint32(v1) >= uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 31: setp.ge.u32
-				c2t := uint32(v1) >= uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1, PTX line 32; ret
+			next = 6
+		case 2:
+			// b2, PTX lines 33-33; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x28)
+				// PTX lines 33: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: setp.ge.u32
+							c1t := uint32(r0[l]) >= uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: setp.ge.u32
+							c1t := uint32(r0[l]) >= uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// exitBarrierB2 runs b2 of kernel exit_barrier, PTX lines 33-33.
-func exitBarrierB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x28)
-	// PTX lines 33: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: setp.ge.u32
-				c1t := uint32(r0[l]) >= uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3, PTX line 34
+			return pc, budget
+		case 4:
+			// b4, PTX lines 35-39; bar.sync at line 40
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				k1 := uint64(0x4)
+				k2 := uint64(0x3)
+				// PTX line 35: mov.u64, warp-uniform
+				u1 := uint64(k0)
+				runtime.Broadcast(r1, m, u1)
+				// PTX lines 36, 37, 38, 39: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							r2[l] = v2
+							// 37: add.u64
+							v3 := uint64(uint64(u1) + uint64(v2))
+							// 38: mul.lo.u32
+							v4 := uint64(uint32(r0[l]) * uint32(k2))
+							// 39: st.shared.u32
+							s5 := uint64(v3) + 0x0
+							s5v := uint64(v4)
+							if s5 < shEnd4 && s5&3 == 0 {
+								runtime.Store32(sh, s5, s5v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: mul.wide.u32
+							v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							r2[l] = v2
+							// 37: add.u64
+							v3 := uint64(uint64(u1) + uint64(v2))
+							// 38: mul.lo.u32
+							v4 := uint64(uint32(r0[l]) * uint32(k2))
+							// 39: st.shared.u32
+							s5 := uint64(v3) + 0x0
+							s5v := uint64(v4)
+							if s5 < shEnd4 && s5&3 == 0 {
+								runtime.Store32(sh, s5, s5v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/seeds/exit_barrier.ptx:39")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: setp.ge.u32
-				c1t := uint32(r0[l]) >= uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b4, PTX lines 41-50; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				k1 := uint64(0x28)
+				k2 := uint64(0x4)
+				k3 := uint64(0x3e8)
+				// PTX lines 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 42: rem.u32
+							v2 := isa.Rem(v1, k1, 32, false)
+							// 43: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k2))))
+							// 44: add.u64
+							v4 := uint64(uint64(r1[l]) + uint64(v3))
+							// 45: ld.shared.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
+									continue
+								}
+								v5 = v5x
+							}
+							// 46: add.u32
+							v6 := uint64(uint32(v5) + uint32(k3))
+							r10[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 42: rem.u32
+							v2 := isa.Rem(v1, k1, 32, false)
+							// 43: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k2))))
+							// 44: add.u64
+							v4 := uint64(uint64(r1[l]) + uint64(v3))
+							// 45: ld.shared.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/seeds/exit_barrier.ptx:45")
+									continue
+								}
+								v5 = v5x
+							}
+							// 46: add.u32
+							v6 := uint64(uint32(v5) + uint32(k3))
+							r10[l] = v6
+						}
+					}
+					flt.Raise(w)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 47: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit_barrier.ptx:47")
+				}
+				// PTX line 48: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 49, 50: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: add.u64
+							v9 := uint64(uint64(u8) + uint64(r2[l]))
+							// 50: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r10[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: add.u64
+							v9 := uint64(uint64(u8) + uint64(r2[l]))
+							// 50: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r10[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit_barrier.ptx:50")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
-	}
-}
-
-// exitBarrierB4 runs b4 of kernel exit_barrier, PTX lines 35-39.
-func exitBarrierB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	k0 := uint64(0x0)
-	k1 := uint64(0x4)
-	k2 := uint64(0x3)
-	// PTX line 35: mov.u64, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r1, m, u1)
-	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				r2[l] = v2
-				// 37: add.u64
-				v3 := uint64(uint64(u1) + uint64(v2))
-				r3[l] = v3
-				// 38: mul.lo.u32
-				v4 := uint64(uint32(r0[l]) * uint32(k2))
-				r4[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				r2[l] = v2
-				// 37: add.u64
-				v3 := uint64(uint64(u1) + uint64(v2))
-				r3[l] = v3
-				// 38: mul.lo.u32
-				v4 := uint64(uint32(r0[l]) * uint32(k2))
-				r4[l] = v4
-			}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 39: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r4, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/exit_barrier.ptx:39")
-}
-
-// exitBarrierB4_1 runs b4 of kernel exit_barrier, PTX lines 41-50.
-func exitBarrierB4_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1)
-	k1 := uint64(0x28)
-	k2 := uint64(0x4)
-	k3 := uint64(0x3e8)
-	// PTX lines 41, 42, 43, 44: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 42: rem.u32
-				v2 := isa.Rem(v1, k1, 32, false)
-				// 43: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k2))))
-				// 44: add.u64
-				v4 := uint64(uint64(r1[l]) + uint64(v3))
-				r8[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 42: rem.u32
-				v2 := isa.Rem(v1, k1, 32, false)
-				// 43: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k2))))
-				// 44: add.u64
-				v4 := uint64(uint64(r1[l]) + uint64(v3))
-				r8[l] = v4
-			}
-		}
-	}
-	// PTX line 45: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/seeds/exit_barrier.ptx:45")
-	// PTX lines 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: add.u32
-				v5 := uint64(uint32(r9[l]) + uint32(k3))
-				r10[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: add.u32
-				v5 := uint64(uint32(r9[l]) + uint32(k3))
-				r10[l] = v5
-			}
-		}
-	}
-	// PTX line 47: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit_barrier.ptx:47")
-	// PTX line 48: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u6)
-	// PTX lines 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: add.u64
-				v8 := uint64(uint64(u7) + uint64(r2[l]))
-				r13[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: add.u64
-				v8 := uint64(uint64(u7) + uint64(r2[l]))
-				r13[l] = v8
-			}
-		}
-	}
-	// PTX line 50: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/exit_barrier.ptx:50")
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/min_max_abs.ptx",
+	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -51,9 +52,120 @@ func init() {
 	minMaxAbsFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 34-68; ret
 	minMaxAbsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{minMaxAbsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			minMaxAbsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/min_max_abs.ptx:34",
 		PTXInstrs: 35,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/min_max_abs.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/min_max_abs.ptx:69",
@@ -67,6 +179,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	minMaxAbsFunc.Run = minMaxAbsRun
 }
 
 // MinMaxAbs launches PTX kernel min_max_abs (testdata/ptx/seeds/min_max_abs.ptx:24) on dev with the launch configuration cfg. Parameters: out is out.
@@ -76,305 +189,528 @@ func MinMaxAbs(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, minMaxAbsFunc, cfg, p[:])
 }
 
-// minMaxAbsB0 runs b0 of kernel min_max_abs, PTX lines 34-68.
-func minMaxAbsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r20 := w.Reg(20)
-	k0 := uint64(0x20)
-	k1 := uint64(0x10)
-	k2 := uint64(0x3f000000)
-	k3 := uint64(0x7)
-	k4 := uint64(0x7fc00000)
-	k5 := uint64(0xfffffffd)
-	k6 := uint64(0x3f800000)
-	k7 := uint64(0x0)
-	k8 := uint64(0x1)
-	// PTX line 34: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 35: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 36, 37: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r2[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r2[l] = v4
-			}
-		}
-	}
-	// PTX line 38: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/min_max_abs.ptx:38")
-	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 49: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 41: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r8[l] = v8
-				// 42: sub.s32
-				v9 := uint64(uint32(r2[l]) - uint32(k1))
-				r0[l] = v9
-				// 43: cvt.rn.f32.s32
-				v10 := uint64(math.Float32bits(float32(int32(v9))))
-				// 44: mul.f32
-				v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
-				r1[l] = v11
-				// 45: and.b32
-				v12 := uint64(uint32(r2[l]) & uint32(k3))
-				// 46: setp.eq.u32
-				c13t := uint32(v12) == uint32(k3)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+// minMaxAbsRun runs blocks of kernel min_max_abs for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func minMaxAbsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 34-68; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r8 := w.Reg(8)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				r20 := w.Reg(20)
+				k0 := uint64(0x20)
+				k1 := uint64(0x10)
+				k2 := uint64(0x3f000000)
+				k3 := uint64(0x7)
+				k4 := uint64(0x7fc00000)
+				k5 := uint64(0xfffffffd)
+				k6 := uint64(0x3f800000)
+				k7 := uint64(0x0)
+				k8 := uint64(0x1)
+				// PTX line 34: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 35: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 36, 37: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 37: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r2[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 37: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r2[l] = v4
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
-				// 47: mov.f32
-				if c13 {
-					v14 := uint64(k4)
-					r1[l] = v14
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				// 49: min.s32
-				v15 := uint64(uint32(min(int32(v9), int32(k5))))
-				r10[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 41: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r8[l] = v8
-				// 42: sub.s32
-				v9 := uint64(uint32(r2[l]) - uint32(k1))
-				r0[l] = v9
-				// 43: cvt.rn.f32.s32
-				v10 := uint64(math.Float32bits(float32(int32(v9))))
-				// 44: mul.f32
-				v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
-				r1[l] = v11
-				// 45: and.b32
-				v12 := uint64(uint32(r2[l]) & uint32(k3))
-				// 46: setp.eq.u32
-				c13t := uint32(v12) == uint32(k3)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				// PTX line 38: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/min_max_abs.ptx:38")
 				}
-				p0 = p0&^(1<<l) | c13b0<<l
-				// 47: mov.f32
-				if c13 {
-					v14 := uint64(k4)
-					r1[l] = v14
+				// PTX line 39: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 49, 50, 51: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s16w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 41: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r8[l] = v8
+							// 42: sub.s32
+							v9 := uint64(uint32(r2[l]) - uint32(k1))
+							r0[l] = v9
+							// 43: cvt.rn.f32.s32
+							v10 := uint64(math.Float32bits(float32(int32(v9))))
+							// 44: mul.f32
+							v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
+							r1[l] = v11
+							// 45: and.b32
+							v12 := uint64(uint32(r2[l]) & uint32(k3))
+							// 46: setp.eq.u32
+							c13t := uint32(v12) == uint32(k3)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p0 = p0&^(1<<l) | c13b0<<l
+							// 47: mov.f32
+							if c13 {
+								v14 := uint64(k4)
+								r1[l] = v14
+							}
+							// 49: min.s32
+							v15 := uint64(uint32(min(int32(v9), int32(k5))))
+							// 50: st.global.u32
+							s16 := uint64(v8) + 0x0
+							s16v := uint64(v15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+							}
+							// 51: max.s32
+							v17 := uint64(uint32(max(int32(v9), int32(k5))))
+							r11[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 41: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r8[l] = v8
+							// 42: sub.s32
+							v9 := uint64(uint32(r2[l]) - uint32(k1))
+							r0[l] = v9
+							// 43: cvt.rn.f32.s32
+							v10 := uint64(math.Float32bits(float32(int32(v9))))
+							// 44: mul.f32
+							v11 := uint64(isa.MulF32RN(uint32(v10), uint32(k2)))
+							r1[l] = v11
+							// 45: and.b32
+							v12 := uint64(uint32(r2[l]) & uint32(k3))
+							// 46: setp.eq.u32
+							c13t := uint32(v12) == uint32(k3)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p0 = p0&^(1<<l) | c13b0<<l
+							// 47: mov.f32
+							if c13 {
+								v14 := uint64(k4)
+								r1[l] = v14
+							}
+							// 49: min.s32
+							v15 := uint64(uint32(min(int32(v9), int32(k5))))
+							// 50: st.global.u32
+							s16 := uint64(v8) + 0x0
+							s16v := uint64(v15)
+							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+								runtime.Store32(s16w.Mem, s16o, s16v)
+							} else {
+								w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+							}
+							// 51: max.s32
+							v17 := uint64(uint32(max(int32(v9), int32(k5))))
+							r11[l] = v17
+						}
+					}
+					w.P[0] = p0
 				}
-				// 49: min.s32
-				v15 := uint64(uint32(min(int32(v9), int32(k5))))
-				r10[l] = v15
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 50: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/min_max_abs.ptx:50")
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: max.s32
-				v16 := uint64(uint32(max(int32(r0[l]), int32(k5))))
-				r11[l] = v16
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: max.s32
-				v16 := uint64(uint32(max(int32(r0[l]), int32(k5))))
-				r11[l] = v16
-			}
-		}
-	}
-	// PTX line 52: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r8, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/seeds/min_max_abs.ptx:52")
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: min.u32
-				v17 := uint64(min(uint32(r0[l]), uint32(k3)))
-				r12[l] = v17
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: min.u32
-				v17 := uint64(min(uint32(r0[l]), uint32(k3)))
-				r12[l] = v17
-			}
-		}
-	}
-	// PTX line 54: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r8, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/seeds/min_max_abs.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: max.u32
-				v18 := uint64(max(uint32(r0[l]), uint32(k3)))
-				r13[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: max.u32
-				v18 := uint64(max(uint32(r0[l]), uint32(k3)))
-				r13[l] = v18
-			}
-		}
-	}
-	// PTX line 56: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r8, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/seeds/min_max_abs.ptx:56")
-	// PTX lines 57: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: abs.s32
-				v19s := int32(r0[l])
-				v19 := uint64(uint32(max(v19s, -v19s)))
-				r14[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: abs.s32
-				v19s := int32(r0[l])
-				v19 := uint64(uint32(max(v19s, -v19s)))
-				r14[l] = v19
-			}
-		}
-	}
-	// PTX line 58: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r8, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/seeds/min_max_abs.ptx:58")
-	// PTX lines 59: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: min.f32
-				v20 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
-				r15[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: min.f32
-				v20 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
-				r15[l] = v20
-			}
-		}
-	}
-	// PTX line 60: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r8, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/seeds/min_max_abs.ptx:60")
-	// PTX lines 61, 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: neg.f32
-				v21 := uint64(isa.NegF32(uint32(r1[l])))
-				// 62: abs.f32
-				v22 := uint64(isa.AbsF32(uint32(v21)))
-				r17[l] = v22
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: neg.f32
-				v21 := uint64(isa.NegF32(uint32(r1[l])))
-				// 62: abs.f32
-				v22 := uint64(isa.AbsF32(uint32(v21)))
-				r17[l] = v22
-			}
-		}
-	}
-	// PTX line 63: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r17, r8, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/seeds/min_max_abs.ptx:63")
-	// PTX lines 64, 65, 66, 67: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: setp.lt.s32
-				c23t := int32(r0[l]) < int32(k7)
-				c23 := c23t
-				c23b0 := uint32(0)
-				if c23 {
-					c23b0 = 1
+				// PTX lines 52, 53: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.global.u32
+							s18 := uint64(r8[l]) + 0x4
+							s18v := uint64(r11[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+							}
+							// 53: min.u32
+							v19 := uint64(min(uint32(r0[l]), uint32(k3)))
+							r12[l] = v19
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.global.u32
+							s18 := uint64(r8[l]) + 0x4
+							s18v := uint64(r11[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+							}
+							// 53: min.u32
+							v19 := uint64(min(uint32(r0[l]), uint32(k3)))
+							r12[l] = v19
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c23b0<<l
-				// 65: neg.s32
-				v24 := uint64(-uint32(r0[l]))
-				// 66: shl.b32
-				v25 := uint64(uint32(r0[l]) << uint32(k8))
-				// 67: selp.s32
-				v26 := uint64(v25)
-				if c23 {
-					v26 = uint64(v24)
+				// PTX lines 54, 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s20w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: st.global.u32
+							s20 := uint64(r8[l]) + 0x8
+							s20v := uint64(r12[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+							}
+							// 55: max.u32
+							v21 := uint64(max(uint32(r0[l]), uint32(k3)))
+							r13[l] = v21
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: st.global.u32
+							s20 := uint64(r8[l]) + 0x8
+							s20v := uint64(r12[l])
+							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+								runtime.Store32(s20w.Mem, s20o, s20v)
+							} else {
+								w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+							}
+							// 55: max.u32
+							v21 := uint64(max(uint32(r0[l]), uint32(k3)))
+							r13[l] = v21
+						}
+					}
 				}
-				r20[l] = v26
+				// PTX lines 56, 57: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s22w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: st.global.u32
+							s22 := uint64(r8[l]) + 0xc
+							s22v := uint64(r13[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+							}
+							// 57: abs.s32
+							v23s := int32(r0[l])
+							v23 := uint64(uint32(max(v23s, -v23s)))
+							r14[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: st.global.u32
+							s22 := uint64(r8[l]) + 0xc
+							s22v := uint64(r13[l])
+							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
+								runtime.Store32(s22w.Mem, s22o, s22v)
+							} else {
+								w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+							}
+							// 57: abs.s32
+							v23s := int32(r0[l])
+							v23 := uint64(uint32(max(v23s, -v23s)))
+							r14[l] = v23
+						}
+					}
+				}
+				// PTX lines 58, 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s24w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: st.global.u32
+							s24 := uint64(r8[l]) + 0x10
+							s24v := uint64(r14[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+							}
+							// 59: min.f32
+							v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
+							r15[l] = v25
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: st.global.u32
+							s24 := uint64(r8[l]) + 0x10
+							s24v := uint64(r14[l])
+							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+								runtime.Store32(s24w.Mem, s24o, s24v)
+							} else {
+								w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+							}
+							// 59: min.f32
+							v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
+							r15[l] = v25
+						}
+					}
+				}
+				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s26w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: st.global.f32
+							s26 := uint64(r8[l]) + 0x14
+							s26v := uint64(r15[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+							}
+							// 61: neg.f32
+							v27 := uint64(isa.NegF32(uint32(r1[l])))
+							// 62: abs.f32
+							v28 := uint64(isa.AbsF32(uint32(v27)))
+							r17[l] = v28
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: st.global.f32
+							s26 := uint64(r8[l]) + 0x14
+							s26v := uint64(r15[l])
+							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+								runtime.Store32(s26w.Mem, s26o, s26v)
+							} else {
+								w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+							}
+							// 61: neg.f32
+							v27 := uint64(isa.NegF32(uint32(r1[l])))
+							// 62: abs.f32
+							v28 := uint64(isa.AbsF32(uint32(v27)))
+							r17[l] = v28
+						}
+					}
+				}
+				// PTX lines 63, 64, 65, 66, 67: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s29w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: st.global.f32
+							s29 := uint64(r8[l]) + 0x18
+							s29v := uint64(r17[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+							}
+							// 64: setp.lt.s32
+							c30t := int32(r0[l]) < int32(k7)
+							c30 := c30t
+							c30b0 := uint32(0)
+							if c30 {
+								c30b0 = 1
+							}
+							p1 = p1&^(1<<l) | c30b0<<l
+							// 65: neg.s32
+							v31 := uint64(-uint32(r0[l]))
+							// 66: shl.b32
+							v32 := uint64(uint32(r0[l]) << uint32(k8))
+							// 67: selp.s32
+							v33 := uint64(v32)
+							if c30 {
+								v33 = uint64(v31)
+							}
+							r20[l] = v33
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: st.global.f32
+							s29 := uint64(r8[l]) + 0x18
+							s29v := uint64(r17[l])
+							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+								runtime.Store32(s29w.Mem, s29o, s29v)
+							} else {
+								w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+							}
+							// 64: setp.lt.s32
+							c30t := int32(r0[l]) < int32(k7)
+							c30 := c30t
+							c30b0 := uint32(0)
+							if c30 {
+								c30b0 = 1
+							}
+							p1 = p1&^(1<<l) | c30b0<<l
+							// 65: neg.s32
+							v31 := uint64(-uint32(r0[l]))
+							// 66: shl.b32
+							v32 := uint64(uint32(r0[l]) << uint32(k8))
+							// 67: selp.s32
+							v33 := uint64(v32)
+							if c30 {
+								v33 = uint64(v31)
+							}
+							r20[l] = v33
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s34w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: st.global.u32
+							s34 := uint64(r8[l]) + 0x1c
+							s34v := uint64(r20[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: st.global.u32
+							s34 := uint64(r8[l]) + 0x1c
+							s34v := uint64(r20[l])
+							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+								runtime.Store32(s34w.Mem, s34o, s34v)
+							} else {
+								w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: setp.lt.s32
-				c23t := int32(r0[l]) < int32(k7)
-				c23 := c23t
-				c23b0 := uint32(0)
-				if c23 {
-					c23b0 = 1
-				}
-				p1 = p1&^(1<<l) | c23b0<<l
-				// 65: neg.s32
-				v24 := uint64(-uint32(r0[l]))
-				// 66: shl.b32
-				v25 := uint64(uint32(r0[l]) << uint32(k8))
-				// 67: selp.s32
-				v26 := uint64(v25)
-				if c23 {
-					v26 = uint64(v24)
-				}
-				r20[l] = v26
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 68: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r8, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/seeds/min_max_abs.ptx:68")
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/pred_manip.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -49,9 +50,114 @@ func init() {
 	predManipFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 29-62; ret
 	predManipFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{predManipB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predManipRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/pred_manip.ptx:29",
 		PTXInstrs: 33,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/pred_manip.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/pred_manip.ptx:63",
@@ -65,6 +171,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	predManipFunc.Run = predManipRun
 }
 
 // PredManip launches PTX kernel pred_manip (testdata/ptx/seeds/pred_manip.ptx:20) on dev with the launch configuration cfg. Parameters: out is out.
@@ -74,330 +181,385 @@ func PredManip(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, predManipFunc, cfg, p[:])
 }
 
-// predManipB0 runs b0 of kernel pred_manip, PTX lines 29-62.
-func predManipB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	r14 := w.Reg(14)
-	k0 := uint64(0x10)
-	k1 := uint64(0x1)
-	k2 := uint64(0x0)
-	k3 := uint64(0x2)
-	k4 := uint64(0x4)
-	k5 := uint64(0x8)
-	k6 := uint64(0x20)
-	k7 := uint64(0x40)
-	// PTX line 29: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 30: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 31, 32, 33, 34, 35, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		p5 := w.P[5]
-		p6 := w.P[6]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 32: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 33: setp.lt.u32
-				c5t := uint32(v4) < uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+// predManipRun runs blocks of kernel pred_manip for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func predManipRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 29-62; ret
+			{
+				r0 := w.Reg(0)
+				r10 := w.Reg(10)
+				k0 := uint64(0x10)
+				k1 := uint64(0x1)
+				k2 := uint64(0x0)
+				k3 := uint64(0x2)
+				k4 := uint64(0x4)
+				k5 := uint64(0x8)
+				k6 := uint64(0x20)
+				k7 := uint64(0x40)
+				// PTX line 29: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 30: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 31, 32, 33, 34, 35, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 55, 56, 57: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					p5 := w.P[5]
+					p6 := w.P[6]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 32: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 33: setp.lt.u32
+							c5t := uint32(v4) < uint32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+							// 34: and.b32
+							v6 := uint64(uint32(v4) & uint32(k1))
+							// 35: setp.ne.u32
+							c7t := uint32(v6) != uint32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+							// 37: and.pred
+							c8 := (c5) && (c7)
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p3 = p3&^(1<<l) | c8b0<<l
+							// 38: selp.u32
+							v9 := uint64(k2)
+							if c8 {
+								v9 = uint64(k1)
+							}
+							// 39: or.pred
+							c10 := (c5) || (c7)
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p4 = p4&^(1<<l) | c10b0<<l
+							// 40: selp.u32
+							v11 := uint64(k2)
+							if c10 {
+								v11 = uint64(k3)
+							}
+							// 41: xor.pred
+							c12 := (c5) != (c7)
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p5 = p5&^(1<<l) | c12b0<<l
+							// 42: selp.u32
+							v13 := uint64(k2)
+							if c12 {
+								v13 = uint64(k4)
+							}
+							// 43: not.pred
+							c14 := !(c5)
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p6 = p6&^(1<<l) | c14b0<<l
+							// 44: selp.u32
+							v15 := uint64(k2)
+							if c14 {
+								v15 = uint64(k5)
+							}
+							// 45: mov.pred
+							c16 := c7
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p2 = p2&^(1<<l) | c16b0<<l
+							// 46: selp.u32
+							v17 := uint64(k2)
+							if c16 {
+								v17 = uint64(k0)
+							}
+							// 47: setp.lt.and.u32
+							c18t := uint32(v4) < uint32(k5)
+							c18c := c7
+							c18 := c18t && c18c
+							c18q := !c18t && c18c
+							_ = c18q
+							c18b0 := uint32(0)
+							if c18 {
+								c18b0 = 1
+							}
+							p2 = p2&^(1<<l) | c18b0<<l
+							// 48: selp.u32
+							v19 := uint64(k2)
+							if p2>>l&1 != 0 {
+								v19 = uint64(k6)
+							}
+							// 49: setp.lt.or.u32
+							c20t := uint32(v4) < uint32(k5)
+							c20c := !c5
+							c20 := c20t || c20c
+							c20q := !c20t || c20c
+							_ = c20q
+							c20b0 := uint32(0)
+							if c20 {
+								c20b0 = 1
+							}
+							p2 = p2&^(1<<l) | c20b0<<l
+							// 50: selp.u32
+							v21 := uint64(k2)
+							if p2>>l&1 != 0 {
+								v21 = uint64(k7)
+							}
+							// 52: or.b32
+							v22 := uint64(uint32(v9) | uint32(v11))
+							// 53: or.b32
+							v23 := uint64(uint32(v22) | uint32(v13))
+							// 54: or.b32
+							v24 := uint64(uint32(v23) | uint32(v15))
+							// 55: or.b32
+							v25 := uint64(uint32(v24) | uint32(v17))
+							// 56: or.b32
+							v26 := uint64(uint32(v25) | uint32(v19))
+							// 57: or.b32
+							v27 := uint64(uint32(v26) | uint32(v21))
+							r10[l] = v27
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 32: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+							// 33: setp.lt.u32
+							c5t := uint32(v4) < uint32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+							// 34: and.b32
+							v6 := uint64(uint32(v4) & uint32(k1))
+							// 35: setp.ne.u32
+							c7t := uint32(v6) != uint32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+							// 37: and.pred
+							c8 := (c5) && (c7)
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p3 = p3&^(1<<l) | c8b0<<l
+							// 38: selp.u32
+							v9 := uint64(k2)
+							if c8 {
+								v9 = uint64(k1)
+							}
+							// 39: or.pred
+							c10 := (c5) || (c7)
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p4 = p4&^(1<<l) | c10b0<<l
+							// 40: selp.u32
+							v11 := uint64(k2)
+							if c10 {
+								v11 = uint64(k3)
+							}
+							// 41: xor.pred
+							c12 := (c5) != (c7)
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p5 = p5&^(1<<l) | c12b0<<l
+							// 42: selp.u32
+							v13 := uint64(k2)
+							if c12 {
+								v13 = uint64(k4)
+							}
+							// 43: not.pred
+							c14 := !(c5)
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p6 = p6&^(1<<l) | c14b0<<l
+							// 44: selp.u32
+							v15 := uint64(k2)
+							if c14 {
+								v15 = uint64(k5)
+							}
+							// 45: mov.pred
+							c16 := c7
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p2 = p2&^(1<<l) | c16b0<<l
+							// 46: selp.u32
+							v17 := uint64(k2)
+							if c16 {
+								v17 = uint64(k0)
+							}
+							// 47: setp.lt.and.u32
+							c18t := uint32(v4) < uint32(k5)
+							c18c := c7
+							c18 := c18t && c18c
+							c18q := !c18t && c18c
+							_ = c18q
+							c18b0 := uint32(0)
+							if c18 {
+								c18b0 = 1
+							}
+							p2 = p2&^(1<<l) | c18b0<<l
+							// 48: selp.u32
+							v19 := uint64(k2)
+							if p2>>l&1 != 0 {
+								v19 = uint64(k6)
+							}
+							// 49: setp.lt.or.u32
+							c20t := uint32(v4) < uint32(k5)
+							c20c := !c5
+							c20 := c20t || c20c
+							c20q := !c20t || c20c
+							_ = c20q
+							c20b0 := uint32(0)
+							if c20 {
+								c20b0 = 1
+							}
+							p2 = p2&^(1<<l) | c20b0<<l
+							// 50: selp.u32
+							v21 := uint64(k2)
+							if p2>>l&1 != 0 {
+								v21 = uint64(k7)
+							}
+							// 52: or.b32
+							v22 := uint64(uint32(v9) | uint32(v11))
+							// 53: or.b32
+							v23 := uint64(uint32(v22) | uint32(v13))
+							// 54: or.b32
+							v24 := uint64(uint32(v23) | uint32(v15))
+							// 55: or.b32
+							v25 := uint64(uint32(v24) | uint32(v17))
+							// 56: or.b32
+							v26 := uint64(uint32(v25) | uint32(v19))
+							// 57: or.b32
+							v27 := uint64(uint32(v26) | uint32(v21))
+							r10[l] = v27
+						}
+					}
+					w.P[0] = p0
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+					w.P[4] = p4
+					w.P[5] = p5
+					w.P[6] = p6
 				}
-				p0 = p0&^(1<<l) | c5b0<<l
-				// 34: and.b32
-				v6 := uint64(uint32(v4) & uint32(k1))
-				// 35: setp.ne.u32
-				c7t := uint32(v6) != uint32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
-				// 37: and.pred
-				c8 := (c5) && (c7)
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 58: ld.param.u64
+				var u28 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u28 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u28 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/pred_manip.ptx:58")
 				}
-				p3 = p3&^(1<<l) | c8b0<<l
-				// 38: selp.u32
-				v9 := uint64(k2)
-				if c8 {
-					v9 = uint64(k1)
+				// PTX line 59: cvta.to.global.u64, warp-uniform
+				u29 := uint64(u28)
+				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s32w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: mul.wide.u32
+							v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
+							// 61: add.u64
+							v31 := uint64(uint64(u29) + uint64(v30))
+							// 62: st.global.u32
+							s32 := uint64(v31) + 0x0
+							s32v := uint64(r10[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: mul.wide.u32
+							v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
+							// 61: add.u64
+							v31 := uint64(uint64(u29) + uint64(v30))
+							// 62: st.global.u32
+							s32 := uint64(v31) + 0x0
+							s32v := uint64(r10[l])
+							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+								runtime.Store32(s32w.Mem, s32o, s32v)
+							} else {
+								w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+							}
+						}
+					}
 				}
-				// 39: or.pred
-				c10 := (c5) || (c7)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p4 = p4&^(1<<l) | c10b0<<l
-				// 40: selp.u32
-				v11 := uint64(k2)
-				if c10 {
-					v11 = uint64(k3)
-				}
-				// 41: xor.pred
-				c12 := (c5) != (c7)
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p5 = p5&^(1<<l) | c12b0<<l
-				// 42: selp.u32
-				v13 := uint64(k2)
-				if c12 {
-					v13 = uint64(k4)
-				}
-				// 43: not.pred
-				c14 := !(c5)
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p6 = p6&^(1<<l) | c14b0<<l
-				// 44: selp.u32
-				v15 := uint64(k2)
-				if c14 {
-					v15 = uint64(k5)
-				}
-				// 45: mov.pred
-				c16 := c7
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p2 = p2&^(1<<l) | c16b0<<l
-				// 46: selp.u32
-				v17 := uint64(k2)
-				if c16 {
-					v17 = uint64(k0)
-				}
-				// 47: setp.lt.and.u32
-				c18t := uint32(v4) < uint32(k5)
-				c18c := c7
-				c18 := c18t && c18c
-				c18q := !c18t && c18c
-				_ = c18q
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
-				}
-				p2 = p2&^(1<<l) | c18b0<<l
-				// 48: selp.u32
-				v19 := uint64(k2)
-				if p2>>l&1 != 0 {
-					v19 = uint64(k6)
-				}
-				// 49: setp.lt.or.u32
-				c20t := uint32(v4) < uint32(k5)
-				c20c := !c5
-				c20 := c20t || c20c
-				c20q := !c20t || c20c
-				_ = c20q
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
-				}
-				p2 = p2&^(1<<l) | c20b0<<l
-				// 50: selp.u32
-				v21 := uint64(k2)
-				if p2>>l&1 != 0 {
-					v21 = uint64(k7)
-				}
-				// 52: or.b32
-				v22 := uint64(uint32(v9) | uint32(v11))
-				// 53: or.b32
-				v23 := uint64(uint32(v22) | uint32(v13))
-				// 54: or.b32
-				v24 := uint64(uint32(v23) | uint32(v15))
-				// 55: or.b32
-				v25 := uint64(uint32(v24) | uint32(v17))
-				// 56: or.b32
-				v26 := uint64(uint32(v25) | uint32(v19))
-				// 57: or.b32
-				v27 := uint64(uint32(v26) | uint32(v21))
-				r10[l] = v27
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 32: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-				// 33: setp.lt.u32
-				c5t := uint32(v4) < uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p0 = p0&^(1<<l) | c5b0<<l
-				// 34: and.b32
-				v6 := uint64(uint32(v4) & uint32(k1))
-				// 35: setp.ne.u32
-				c7t := uint32(v6) != uint32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-				// 37: and.pred
-				c8 := (c5) && (c7)
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p3 = p3&^(1<<l) | c8b0<<l
-				// 38: selp.u32
-				v9 := uint64(k2)
-				if c8 {
-					v9 = uint64(k1)
-				}
-				// 39: or.pred
-				c10 := (c5) || (c7)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p4 = p4&^(1<<l) | c10b0<<l
-				// 40: selp.u32
-				v11 := uint64(k2)
-				if c10 {
-					v11 = uint64(k3)
-				}
-				// 41: xor.pred
-				c12 := (c5) != (c7)
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p5 = p5&^(1<<l) | c12b0<<l
-				// 42: selp.u32
-				v13 := uint64(k2)
-				if c12 {
-					v13 = uint64(k4)
-				}
-				// 43: not.pred
-				c14 := !(c5)
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p6 = p6&^(1<<l) | c14b0<<l
-				// 44: selp.u32
-				v15 := uint64(k2)
-				if c14 {
-					v15 = uint64(k5)
-				}
-				// 45: mov.pred
-				c16 := c7
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p2 = p2&^(1<<l) | c16b0<<l
-				// 46: selp.u32
-				v17 := uint64(k2)
-				if c16 {
-					v17 = uint64(k0)
-				}
-				// 47: setp.lt.and.u32
-				c18t := uint32(v4) < uint32(k5)
-				c18c := c7
-				c18 := c18t && c18c
-				c18q := !c18t && c18c
-				_ = c18q
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
-				}
-				p2 = p2&^(1<<l) | c18b0<<l
-				// 48: selp.u32
-				v19 := uint64(k2)
-				if p2>>l&1 != 0 {
-					v19 = uint64(k6)
-				}
-				// 49: setp.lt.or.u32
-				c20t := uint32(v4) < uint32(k5)
-				c20c := !c5
-				c20 := c20t || c20c
-				c20q := !c20t || c20c
-				_ = c20q
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
-				}
-				p2 = p2&^(1<<l) | c20b0<<l
-				// 50: selp.u32
-				v21 := uint64(k2)
-				if p2>>l&1 != 0 {
-					v21 = uint64(k7)
-				}
-				// 52: or.b32
-				v22 := uint64(uint32(v9) | uint32(v11))
-				// 53: or.b32
-				v23 := uint64(uint32(v22) | uint32(v13))
-				// 54: or.b32
-				v24 := uint64(uint32(v23) | uint32(v15))
-				// 55: or.b32
-				v25 := uint64(uint32(v24) | uint32(v17))
-				// 56: or.b32
-				v26 := uint64(uint32(v25) | uint32(v19))
-				// 57: or.b32
-				v27 := uint64(uint32(v26) | uint32(v21))
-				r10[l] = v27
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-		w.P[6] = p6
-	}
-	// PTX line 58: ld.param.u64
-	u28 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/pred_manip.ptx:58")
-	// PTX line 59: cvta.to.global.u64, warp-uniform
-	u29 := uint64(u28)
-	// PTX lines 60, 61: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: mul.wide.u32
-				v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
-				// 61: add.u64
-				v31 := uint64(uint64(u29) + uint64(v30))
-				r14[l] = v31
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: mul.wide.u32
-				v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
-				// 61: add.u64
-				v31 := uint64(uint64(u29) + uint64(v30))
-				r14[l] = v31
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 62: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/pred_manip.ptx:62")
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/ret.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -68,9 +69,24 @@ func init() {
 	halveBigFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 19-20; divergent, reconverges at the exit
 	halveBigFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{halveBigB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			halveBigRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/ret.ptx:19",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -81,18 +97,33 @@ func init() {
 		},
 	}
 	// b1, PTX line 21; ret
-	halveBigFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/seeds/ret.ptx:21",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	halveBigFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/seeds/ret.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/seeds/ret.ptx:21",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b2, PTX lines 22-22; ret
 	halveBigFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{halveBigB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			halveBigRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/ret.ptx:22",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/ret.ptx:23",
@@ -106,12 +137,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	halveBigFunc.Run = halveBigRun
 	retKernelFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 33-36; code before the call
 	retKernelFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{retKernelB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			retKernelRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/ret.ptx:33",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -122,6 +172,13 @@ func init() {
 	retKernelFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/seeds/ret.ptx:37",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -145,9 +202,33 @@ func init() {
 	}
 	// b1, PTX lines 38-42; ret
 	retKernelFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{retKernelB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			retKernelRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/ret.ptx:38",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/ret.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/ret.ptx:43",
@@ -161,6 +242,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	retKernelFunc.Run = retKernelRun
 }
 
 // RetKernel launches PTX kernel ret_kernel (testdata/ptx/seeds/ret.ptx:26) on dev with the launch configuration cfg. Parameters: out is out.
@@ -170,134 +252,230 @@ func RetKernel(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, retKernelFunc, cfg, p[:])
 }
 
-// halveBigB0 runs b0 of function halve_big, PTX lines 19-20.
-func halveBigB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0xa)
-	// PTX lines 19, 20: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 19: mov.u32
-				v1 := uint64(r0[l])
-				r1[l] = v1
-				// 20: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// halveBigRun runs blocks of function halve_big for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func halveBigRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 19-20; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0xa)
+				// PTX lines 19, 20: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 19: mov.u32
+							v1 := uint64(r0[l])
+							r1[l] = v1
+							// 20: setp.lt.u32
+							c2t := uint32(r0[l]) < uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 19: mov.u32
+							v1 := uint64(r0[l])
+							r1[l] = v1
+							// 20: setp.lt.u32
+							c2t := uint32(r0[l]) < uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 19: mov.u32
-				v1 := uint64(r0[l])
-				r1[l] = v1
-				// 20: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1, PTX line 21; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 22-22; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 22: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: shr.u32
+							v1 := uint64(uint32(r0[l]) >> uint32(k0))
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: shr.u32
+							v1 := uint64(uint32(r0[l]) >> uint32(k0))
+							r1[l] = v1
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// halveBigB2 runs b2 of function halve_big, PTX lines 22-22.
-func halveBigB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 22: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 22: shr.u32
-				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				r1[l] = v1
+// retKernelRun runs blocks of kernel ret_kernel for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func retKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 33-36; code before the call
+			{
+				r0 := w.Reg(0)
+				// PTX line 33: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 34: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 35, 36: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 36: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 36: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r0[l] = v4
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 22: shr.u32
-				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				r1[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 29
+			return pc, budget
+		case 2:
+			// b1, PTX lines 38-42; ret
+			{
+				r0 := w.Reg(0)
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 38: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/ret.ptx:38")
+				}
+				// PTX line 39: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 40, 41, 42: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 41: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 42: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/ret.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 41: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 42: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/seeds/ret.ptx:42")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-}
-
-// retKernelB0 runs b0 of kernel ret_kernel, PTX lines 33-36.
-func retKernelB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 33: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 34: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 35, 36: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 36: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 36: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r0[l] = v4
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-}
-
-// retKernelB1 runs b1 of kernel ret_kernel, PTX lines 38-42.
-func retKernelB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	k0 := uint64(0x4)
-	// PTX line 38: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/ret.ptx:38")
-	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 41: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r7[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 41: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r7[l] = v4
-			}
-		}
-	}
-	// PTX line 42: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/ret.ptx:42")
 }

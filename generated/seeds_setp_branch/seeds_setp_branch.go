@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/setp_branch.ptx",
+	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -55,9 +56,56 @@ func init() {
 	setpBranchFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 27-39; divergent, reconverges at block 1 (b1 (L1))
 	setpBranchFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{setpBranchB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			setpBranchRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/setp_branch.ptx:27",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/seeds/setp_branch.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -70,9 +118,21 @@ func init() {
 	}
 	// b1 (L1), PTX lines 45-45; ret
 	setpBranchFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{setpBranchB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			setpBranchRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/setp_branch.ptx:45",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/setp_branch.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/setp_branch.ptx:46",
@@ -83,9 +143,18 @@ func init() {
 	}
 	// b2, PTX lines 43-43
 	setpBranchFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{setpBranchB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			setpBranchRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/seeds/setp_branch.ptx:43",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/seeds/setp_branch.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/seeds/setp_branch.ptx:45",
@@ -99,6 +168,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	setpBranchFunc.Run = setpBranchRun
 }
 
 // SetpBranch launches PTX kernel setp_branch (testdata/ptx/seeds/setp_branch.ptx:17) on dev with the launch configuration cfg. Parameters: out is out, nParam is n_param.
@@ -109,133 +179,272 @@ func SetpBranch(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, setpBranchFunc, cfg, p[:])
 }
 
-// setpBranchB0 runs b0 of kernel setp_branch, PTX lines 27-39.
-func setpBranchB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r9 := w.Reg(9)
-	k0 := uint64(0x4)
-	k1 := uint64(0x64)
-	// PTX line 27: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 28: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				// 31: mov.s32
-				v5 := uint64(v4)
-				r0[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				// 31: mov.s32
-				v5 := uint64(v4)
-				r0[l] = v5
-			}
-		}
-	}
-	// PTX line 32: ld.param.s32
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_branch.ptx:32")
-	u6 = uint64(uint32(int32(int32(u6))))
-	// PTX line 33: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_branch.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u7)
-	// PTX lines 35, 36: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
-				// 36: add.u64
-				v10 := uint64(uint64(u8) + uint64(v9))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
-				// 36: add.u64
-				v10 := uint64(uint64(u8) + uint64(v9))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 37: mov.s32, warp-uniform
-	u11 := uint64(k1)
-	runtime.Broadcast(r2, m, u11)
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: setp.lt.s32
-				c12t := int32(r0[l]) < int32(u6)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+// setpBranchRun runs blocks of kernel setp_branch for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func setpBranchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 27-39; divergent, reconverges at block 1 (b1 (L1))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r9 := w.Reg(9)
+				k0 := uint64(0x4)
+				k1 := uint64(0x64)
+				// PTX line 27: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 28: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 30: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							// 31: mov.s32
+							v5 := uint64(v4)
+							r0[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 30: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							// 31: mov.s32
+							v5 := uint64(v4)
+							r0[l] = v5
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: setp.lt.s32
-				c12t := int32(r0[l]) < int32(u6)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c12b0<<l
+				// PTX line 32: ld.param.s32
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_branch.ptx:32")
+				}
+				u6 = uint64(uint32(int32(int32(u6))))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_branch.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u7)
+				// PTX lines 35, 36: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
+							// 36: add.u64
+							v10 := uint64(uint64(u8) + uint64(v9))
+							r9[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
+							// 36: add.u64
+							v10 := uint64(uint64(u8) + uint64(v9))
+							r9[l] = v10
+						}
+					}
+				}
+				// PTX line 37: mov.s32, warp-uniform
+				u11 := uint64(k1)
+				runtime.Broadcast(r2, m, u11)
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: setp.lt.s32
+							c12t := int32(r0[l]) < int32(u6)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: setp.lt.s32
+							c12t := int32(r0[l]) < int32(u6)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u11
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				switch stop {
+				case 2:
+				default:
+					return runtime.RunDone, budget - setpBranchRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 (L1), PTX lines 45-45; ret
+			{
+				r2 := w.Reg(2)
+				r9 := w.Reg(9)
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: st.global.s32
+							s1 := uint64(r9[l]) + 0x0
+							s1v := uint64(r2[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/seeds/setp_branch.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: st.global.s32
+							s1 := uint64(r9[l]) + 0x0
+							s1v := uint64(r2[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/seeds/setp_branch.ptx:45")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2, PTX lines 43-43
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: add.s32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: add.s32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	_ = u11
 }
 
-// setpBranchB1 runs b1 (L1) of kernel setp_branch, PTX lines 45-45.
-func setpBranchB1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r9 := w.Reg(9)
-	// PTX line 45: st.global.s32
-	w.StoreLanes(runtime.SpaceGlobal, r2, r9, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/seeds/setp_branch.ptx:45")
-}
-
-// setpBranchB2 runs b2 of kernel setp_branch, PTX lines 43-43.
-func setpBranchB2(w *runtime.Warp, m uint32) {
+// setpBranchRegion0 runs blocks 2 of kernel setp_branch for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func setpBranchRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r2 := w.Reg(2)
 	k0 := uint64(0x1)
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: add.s32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v1
+	p0 := w.P[0]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x2 := r2[l]
+		q0 := p0>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if !q0 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: add.s32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v1
-			}
+			goto b2
 		}
+	b2:
+		{
+			// 43: add.s32
+			v1 := uint64(uint32(x2) + uint32(k0))
+			x2 = v1
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r2[l] = x2
 	}
+	w.Split(1, parked, &at)
+	return most
 }

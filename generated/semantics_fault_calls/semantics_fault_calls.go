@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fault_calls.ptx",
+	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -224,9 +225,27 @@ func init() {
 	f0Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 19-21; ret
 	f0Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f0B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f0Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:19",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:22",
@@ -240,12 +259,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f0Func.Run = f0Run
 	f1Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 28-30; ret
 	f1Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f1B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f1Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:28",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:31",
@@ -259,12 +297,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f1Func.Run = f1Run
 	f2Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 37-39; ret
 	f2Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f2B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f2Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:37",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:40",
@@ -278,12 +335,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f2Func.Run = f2Run
 	wideFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 47-49; ret
 	wideFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{wideB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wideRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:47",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:50",
@@ -297,12 +373,33 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	wideFunc.Run = wideRun
 	recFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 57-59; divergent, reconverges at block 1 (b1 (DONE))
 	recFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{recB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:57",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -314,9 +411,21 @@ func init() {
 	}
 	// b1 (DONE), PTX lines 71-71; ret
 	recFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{recB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:71",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:72",
@@ -327,9 +436,21 @@ func init() {
 	}
 	// b2, PTX lines 61-65; code before the call
 	recFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{recB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:61",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -340,6 +461,13 @@ func init() {
 	recFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:66",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -364,9 +492,21 @@ func init() {
 	}
 	// b3, PTX lines 67-69
 	recFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{recB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			recRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:67",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:70",
@@ -380,12 +520,61 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	recFunc.Run = recRun
 	callTargetFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 86-102; code before the call
 	callTargetFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{callTargetB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callTargetRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:86",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -396,6 +585,13 @@ func init() {
 	callTargetFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:103",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{f0Func, f1Func},
@@ -419,9 +615,36 @@ func init() {
 	}
 	// b1, PTX lines 104-110; ret
 	callTargetFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{callTargetB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callTargetRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:104",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:111",
@@ -435,12 +658,49 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	callTargetFunc.Run = callTargetRun
 	callSignatureFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 125-137; code before the call
 	callSignatureFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{callSignatureB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callSignatureRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:125",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  137,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -451,6 +711,13 @@ func init() {
 	callSignatureFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:138",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -474,9 +741,36 @@ func init() {
 	}
 	// b1, PTX lines 139-145; ret
 	callSignatureFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{callSignatureB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callSignatureRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:139",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:146",
@@ -490,12 +784,46 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	callSignatureFunc.Run = callSignatureRun
 	overflowFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 159-170; code before the call
 	overflowFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{overflowB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			overflowRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:159",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  170,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -506,6 +834,13 @@ func init() {
 	overflowFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:171",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -530,9 +865,36 @@ func init() {
 	}
 	// b1, PTX lines 172-178; ret
 	overflowFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{overflowB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			overflowRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_calls.ptx:172",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_calls.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_calls.ptx:179",
@@ -546,6 +908,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	overflowFunc.Run = overflowRun
 }
 
 // CallTarget launches PTX kernel call_target (testdata/ptx/semantics/fault_calls.ptx:75) on dev with the launch configuration cfg. Parameters: out is out, bad is bad.
@@ -573,632 +936,1671 @@ func Overflow(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, overflowFunc, cfg, p[:])
 }
 
-// f0B0 runs b0 of function f0, PTX lines 19-21.
-func f0B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX line 19: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/fault_calls.ptx:19")
-	// PTX lines 20: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 20: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 20: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 21: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/semantics/fault_calls.ptx:21")
-}
-
-// f1B0 runs b0 of function f1, PTX lines 28-30.
-func f1B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x2)
-	// PTX line 28: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/fault_calls.ptx:28")
-	// PTX lines 29: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 30: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/semantics/fault_calls.ptx:30")
-}
-
-// f2B0 runs b0 of function f2, PTX lines 37-39.
-func f2B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX line 37: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/fault_calls.ptx:37")
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 39: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/semantics/fault_calls.ptx:39")
-}
-
-// wideB0 runs b0 of function wide, PTX lines 47-49.
-func wideB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX line 47: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 8, 0, m, "testdata/ptx/semantics/fault_calls.ptx:47")
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r0[l])))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r0[l])))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 49: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:49")
-}
-
-// recB0 runs b0 of function rec, PTX lines 57-59.
-func recB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX line 57: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/fault_calls.ptx:57")
-	// PTX line 58: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r1, m, u1)
-	// PTX lines 59: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: setp.eq.u32
-				c2t := uint32(r0[l]) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 19-21; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 19, 20: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 19: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+							// 20: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 19: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+							// 20: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: setp.eq.u32
-				c2t := uint32(r0[l]) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX lines 21: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 21: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:21")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 21: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:21")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	_ = u1
-}
-
-// recB1 runs b1 (DONE) of function rec, PTX lines 71-71.
-func recB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX line 71: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/fault_calls.ptx:71")
-}
-
-// recB2 runs b2 of function rec, PTX lines 61-65.
-func recB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX lines 61: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: sub.u32
-				v1 := uint64(uint32(r0[l]) - uint32(k0))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: sub.u32
-				v1 := uint64(uint32(r0[l]) - uint32(k0))
-				r2[l] = v1
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
-	}
-	// PTX line 65: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, m, "testdata/ptx/semantics/fault_calls.ptx:65")
-}
-
-// recB3 runs b3 of function rec, PTX lines 67-69.
-func recB3(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	k0 := uint64(0x1)
-	// PTX line 67: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x4, 4, 0, m, "testdata/ptx/semantics/fault_calls.ptx:67")
-	// PTX lines 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 69: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 69: add.u32
-				v1 := uint64(uint32(r3[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		}
+		pc, budget = next, budget-1
 	}
 }
 
-// callTargetB0 runs b0 of kernel call_target, PTX lines 86-102.
-func callTargetB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r9 := w.Reg(9)
-	k0 := uint64(0x1)
-	k1 := uint64(0xd0000000)
-	k2 := uint64(0xd0000010)
-	k3 := uint64(0xd0000020)
-	// PTX line 86: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 87: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 88, 89: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 89: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+// f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-30; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x2)
+				// PTX lines 28, 29: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:28")
+									continue
+								}
+								v1 = v1x
+							}
+							// 29: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:28")
+									continue
+								}
+								v1 = v1x
+							}
+							// 29: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 30: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:30")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:30")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 89: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 90: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:90")
-	// PTX lines 91, 92, 93: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: and.b32
-				v6 := uint64(uint32(r3[l]) & uint32(k0))
-				// 92: setp.eq.u32
-				c7t := uint32(v6) == uint32(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0 = p0&^(1<<l) | c7b0<<l
-				// 93: setp.eq.u32
-				c8t := uint32(r3[l]) == uint32(u5)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: and.b32
-				v6 := uint64(uint32(r3[l]) & uint32(k0))
-				// 92: setp.eq.u32
-				c7t := uint32(v6) == uint32(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0 = p0&^(1<<l) | c7b0<<l
-				// 93: setp.eq.u32
-				c8t := uint32(r3[l]) == uint32(u5)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
-		w.P[1] = p1
+		pc, budget = next, budget-1
 	}
-	// PTX line 94: mov.u64, warp-uniform
-	u9 := uint64(k1)
-	// PTX line 95: mov.u64, warp-uniform
-	u10 := uint64(k2)
-	// PTX line 96: mov.u64, warp-uniform
-	u11 := uint64(k3)
-	// PTX lines 97, 98: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: selp.b64
-				v12 := uint64(u9)
-				if p0>>l&1 != 0 {
-					v12 = uint64(u10)
-				}
-				// 98: selp.b64
-				v13 := uint64(v12)
-				if p1>>l&1 != 0 {
-					v13 = uint64(u11)
-				}
-				r9[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: selp.b64
-				v12 := uint64(u9)
-				if p0>>l&1 != 0 {
-					v12 = uint64(u10)
-				}
-				// 98: selp.b64
-				v13 := uint64(v12)
-				if p1>>l&1 != 0 {
-					v13 = uint64(u11)
-				}
-				r9[l] = v13
-			}
-		}
-	}
-	// PTX line 102: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 4, m, "testdata/ptx/semantics/fault_calls.ptx:102")
 }
 
-// callTargetB1 runs b1 of kernel call_target, PTX lines 104-110.
-func callTargetB1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	// PTX line 104: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r10, nil, 0, 0x4, 4, 0, m, "testdata/ptx/semantics/fault_calls.ptx:104")
-	// PTX line 106: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_calls.ptx:106")
-	// PTX line 107: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 108, 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 108: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 109: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r12[l] = v4
+// f2Run runs blocks of function f2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 37-39; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 37, 38: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:37")
+									continue
+								}
+								v1 = v1x
+							}
+							// 38: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:37")
+									continue
+								}
+								v1 = v1x
+							}
+							// 38: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:39")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:39")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 108: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 109: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r12[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 110: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_calls.ptx:110")
 }
 
-// callSignatureB0 runs b0 of kernel call_signature, PTX lines 125-137.
-func callSignatureB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	k0 := uint64(0xd0000000)
-	k1 := uint64(0xd0000030)
-	// PTX line 125: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 126: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 127, 128: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+// wideRun runs blocks of function wide for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wideRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 47-49; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 47, 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/fault_calls.ptx:47")
+									continue
+								}
+								v1 = v1x
+							}
+							// 48: cvt.u32.u64
+							v2 := uint64(uint32(uint64(v1)))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/fault_calls.ptx:47")
+									continue
+								}
+								v1 = v1x
+							}
+							// 48: cvt.u32.u64
+							v2 := uint64(uint32(uint64(v1)))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: st.param.u32
+							s3 := uint64(0x8)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:49")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: st.param.u32
+							s3 := uint64(0x8)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/fault_calls.ptx:49")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 129: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:129")
-	// PTX lines 130: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
+		pc, budget = next, budget-1
 	}
-	// PTX line 131: mov.u64, warp-uniform
-	u7 := uint64(k0)
-	// PTX line 132: mov.u64, warp-uniform
-	u8 := uint64(k1)
-	// PTX lines 133: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: selp.b64
-				v9 := uint64(u7)
-				if p0>>l&1 != 0 {
-					v9 = uint64(u8)
-				}
-				r7[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: selp.b64
-				v9 := uint64(u7)
-				if p0>>l&1 != 0 {
-					v9 = uint64(u8)
-				}
-				r7[l] = v9
-			}
-		}
-	}
-	// PTX line 137: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0x0, 4, m, "testdata/ptx/semantics/fault_calls.ptx:137")
 }
 
-// callSignatureB1 runs b1 of kernel call_signature, PTX lines 139-145.
-func callSignatureB1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX line 139: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r8, nil, 0, 0x4, 4, 0, m, "testdata/ptx/semantics/fault_calls.ptx:139")
-	// PTX line 141: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_calls.ptx:141")
-	// PTX line 142: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 143, 144: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 143: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 144: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r10[l] = v4
+// recRun runs blocks of function rec for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func recRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 57-59; divergent, reconverges at block 1 (b1 (DONE))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 57: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 58: mov.u32, warp-uniform
+				u2 := uint64(k0)
+				runtime.Broadcast(r1, m, u2)
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: setp.eq.u32
+							c3t := uint32(r0[l]) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: setp.eq.u32
+							c3t := uint32(r0[l]) == uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 143: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 144: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r10[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 (DONE), PTX lines 71-71; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 71: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: st.param.u32
+							s1 := uint64(0xc)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/semantics/fault_calls.ptx:71")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: st.param.u32
+							s1 := uint64(0xc)
+							s1v := uint64(r1[l])
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/semantics/fault_calls.ptx:71")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 2:
+			// b2, PTX lines 61-65; code before the call
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 61, 65: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: sub.u32
+							v1 := uint64(uint32(r0[l]) - uint32(k0))
+							// 65: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/fault_calls.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: sub.u32
+							v1 := uint64(uint32(r0[l]) - uint32(k0))
+							// 65: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/fault_calls.ptx:65")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2, PTX line 60
+			return pc, budget
+		case 4:
+			// b3, PTX lines 67-69
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 67, 69: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:67")
+									continue
+								}
+								v1 = v1x
+							}
+							// 69: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:67")
+									continue
+								}
+								v1 = v1x
+							}
+							// 69: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 145: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_calls.ptx:145")
 }
 
-// overflowB0 runs b0 of kernel overflow, PTX lines 159-170.
-func overflowB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	k0 := uint64(0xffffffff)
-	// PTX line 159: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 160: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 161, 162: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 162: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+// callTargetRun runs blocks of kernel call_target for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func callTargetRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 86-102; code before the call
+			{
+				r3 := w.Reg(3)
+				r9 := w.Reg(9)
+				k0 := uint64(0x1)
+				k1 := uint64(0xd0000000)
+				k2 := uint64(0xd0000010)
+				k3 := uint64(0xd0000020)
+				// PTX line 86: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 87: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 88, 89: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 89: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 89: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 90: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:90")
+				}
+				// PTX lines 91, 92, 93: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: and.b32
+							v6 := uint64(uint32(r3[l]) & uint32(k0))
+							// 92: setp.eq.u32
+							c7t := uint32(v6) == uint32(k0)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+							// 93: setp.eq.u32
+							c8t := uint32(r3[l]) == uint32(u5)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: and.b32
+							v6 := uint64(uint32(r3[l]) & uint32(k0))
+							// 92: setp.eq.u32
+							c7t := uint32(v6) == uint32(k0)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+							// 93: setp.eq.u32
+							c8t := uint32(r3[l]) == uint32(u5)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+					w.P[1] = p1
+				}
+				// PTX line 94: mov.u64, warp-uniform
+				u9 := uint64(k1)
+				// PTX line 95: mov.u64, warp-uniform
+				u10 := uint64(k2)
+				// PTX line 96: mov.u64, warp-uniform
+				u11 := uint64(k3)
+				// PTX lines 97, 98, 102: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: selp.b64
+							v12 := uint64(u9)
+							if p0>>l&1 != 0 {
+								v12 = uint64(u10)
+							}
+							// 98: selp.b64
+							v13 := uint64(v12)
+							if p1>>l&1 != 0 {
+								v13 = uint64(u11)
+							}
+							r9[l] = v13
+							// 102: st.param.u32
+							s14 := uint64(0x0)
+							s14v := uint64(r3[l])
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: selp.b64
+							v12 := uint64(u9)
+							if p0>>l&1 != 0 {
+								v12 = uint64(u10)
+							}
+							// 98: selp.b64
+							v13 := uint64(v12)
+							if p1>>l&1 != 0 {
+								v13 = uint64(u11)
+							}
+							r9[l] = v13
+							// 102: st.param.u32
+							s14 := uint64(0x0)
+							s14v := uint64(r3[l])
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 161: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 162: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 79; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 104-110; ret
+			{
+				r3 := w.Reg(3)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:104")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:104")
+									continue
+								}
+								v1 = v1x
+							}
+							r10[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 106: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_calls.ptx:106")
+				}
+				// PTX line 107: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 108, 109, 110: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 109: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 110: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r10[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:110")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 109: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 110: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r10[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:110")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 163: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:163")
-	// PTX line 164: ld.param.u32
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/semantics/fault_calls.ptx:164")
-	runtime.Broadcast(r5, m, u6)
-	// PTX lines 165, 166: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: setp.eq.u32
-				c7t := uint32(r3[l]) == uint32(u5)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0 = p0&^(1<<l) | c7b0<<l
-				// 166: mov.u32
-				if c7 {
-					v8 := uint64(k0)
-					r5[l] = v8
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: setp.eq.u32
-				c7t := uint32(r3[l]) == uint32(u5)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0 = p0&^(1<<l) | c7b0<<l
-				// 166: mov.u32
-				if c7 {
-					v8 := uint64(k0)
-					r5[l] = v8
-				}
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
+		pc, budget = next, budget-1
 	}
-	// PTX line 170: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x0, 4, m, "testdata/ptx/semantics/fault_calls.ptx:170")
-	_ = u6
 }
 
-// overflowB1 runs b1 of kernel overflow, PTX lines 172-178.
-func overflowB1(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	k0 := uint64(0x4)
-	// PTX line 172: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r6, nil, 0, 0x4, 4, 0, m, "testdata/ptx/semantics/fault_calls.ptx:172")
-	// PTX line 174: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_calls.ptx:174")
-	// PTX line 175: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 176, 177: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 176: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 177: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
+// callSignatureRun runs blocks of kernel call_signature for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func callSignatureRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 125-137; code before the call
+			{
+				r3 := w.Reg(3)
+				r7 := w.Reg(7)
+				k0 := uint64(0xd0000000)
+				k1 := uint64(0xd0000030)
+				// PTX line 125: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 126: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 127, 128: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 128: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 128: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 129: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:129")
+				}
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: setp.eq.u32
+							c6t := uint32(r3[l]) == uint32(u5)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: setp.eq.u32
+							c6t := uint32(r3[l]) == uint32(u5)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 131: mov.u64, warp-uniform
+				u7 := uint64(k0)
+				// PTX line 132: mov.u64, warp-uniform
+				u8 := uint64(k1)
+				// PTX lines 133, 137: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: selp.b64
+							v9 := uint64(u7)
+							if p0>>l&1 != 0 {
+								v9 = uint64(u8)
+							}
+							r7[l] = v9
+							// 137: st.param.u32
+							s10 := uint64(0x0)
+							s10v := uint64(r3[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: selp.b64
+							v9 := uint64(u7)
+							if p0>>l&1 != 0 {
+								v9 = uint64(u8)
+							}
+							r7[l] = v9
+							// 137: st.param.u32
+							s10 := uint64(0x0)
+							s10v := uint64(r3[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 176: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 177: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 118; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 139-145; ret
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				k0 := uint64(0x4)
+				// PTX lines 139: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:139")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:139")
+									continue
+								}
+								v1 = v1x
+							}
+							r8[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 141: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_calls.ptx:141")
+				}
+				// PTX line 142: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 143, 144, 145: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 143: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 144: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 145: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r8[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:145")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 143: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 144: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 145: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r8[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:145")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 178: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_calls.ptx:178")
+}
+
+// overflowRun runs blocks of kernel overflow for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func overflowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 159-170; code before the call
+			{
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				k0 := uint64(0xffffffff)
+				// PTX line 159: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 160: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 161, 162: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 162: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 162: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 163: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:163")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 164: ld.param.u32
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/semantics/fault_calls.ptx:164")
+				}
+				runtime.Broadcast(r5, m, u6)
+				// PTX lines 165, 166, 170: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 165: setp.eq.u32
+							c7t := uint32(r3[l]) == uint32(u5)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+							// 166: mov.u32
+							if c7 {
+								v8 := uint64(k0)
+								r5[l] = v8
+							}
+							// 170: st.param.u32
+							s9 := uint64(0x0)
+							s9v := uint64(r5[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 165: setp.eq.u32
+							c7t := uint32(r3[l]) == uint32(u5)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+							// 166: mov.u32
+							if c7 {
+								v8 := uint64(k0)
+								r5[l] = v8
+							}
+							// 170: st.param.u32
+							s9 := uint64(0x0)
+							s9v := uint64(r5[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
+							}
+						}
+					}
+					w.P[0] = p0
+				}
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 154
+			return pc, budget
+		case 2:
+			// b1, PTX lines 172-178; ret
+			{
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				k0 := uint64(0x4)
+				// PTX lines 172: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 172: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:172")
+									continue
+								}
+								v1 = v1x
+							}
+							r6[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 172: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/fault_calls.ptx:172")
+									continue
+								}
+								v1 = v1x
+							}
+							r6[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 174: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_calls.ptx:174")
+				}
+				// PTX line 175: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 176, 177, 178: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 177: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 178: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:178")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 177: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							// 178: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/fault_calls.ptx:178")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }

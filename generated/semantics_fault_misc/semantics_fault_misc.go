@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fault_misc.ptx",
+	NumWindows: 5,
 	SM:         80,
 	SharedSize: 256,
 }
@@ -147,9 +148,69 @@ func init() {
 	misalignedFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 27-43; ret
 	misalignedFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{misalignedB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			misalignedRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:27",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_misc.ptx:44",
@@ -163,12 +224,58 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	misalignedFunc.Run = misalignedRun
 	sharedOobFunc.Blocks = make([]runtime.Block, 3)
 	// b0, PTX lines 56-67; bar.sync at line 68
 	sharedOobFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{sharedOobB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sharedOobRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:56",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -182,9 +289,48 @@ func init() {
 	}
 	// b0, PTX lines 69-78; ret
 	sharedOobFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{sharedOobB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sharedOobRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:69",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_misc.ptx:79",
@@ -198,12 +344,60 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	sharedOobFunc.Run = sharedOobRun
 	brxRangeFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 91-102; divergent, reconverges at block 5 (b5 (JOIN))
 	brxRangeFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{brxRangeB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRangeRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:91",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Index:  9,
 			Kind:   runtime.TermBrx,
@@ -214,9 +408,23 @@ func init() {
 	}
 	// b1 (T0), PTX lines 106-106
 	brxRangeFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{brxRangeB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRangeRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:106",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_misc.ptx:107",
@@ -227,9 +435,23 @@ func init() {
 	}
 	// b2 (T1), PTX lines 109-109
 	brxRangeFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{brxRangeB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRangeRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:109",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_misc.ptx:110",
@@ -240,9 +462,23 @@ func init() {
 	}
 	// b3 (T2), PTX lines 112-112
 	brxRangeFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{brxRangeB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRangeRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:112",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_misc.ptx:113",
@@ -253,9 +489,18 @@ func init() {
 	}
 	// b4 (T3), PTX lines 115-115
 	brxRangeFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{brxRangeB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRangeRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:115",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  115,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_misc.ptx:116",
@@ -266,9 +511,21 @@ func init() {
 	}
 	// b5 (JOIN), PTX lines 117-117; ret
 	brxRangeFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{brxRangeB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRangeRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:117",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_misc.ptx:118",
@@ -282,12 +539,40 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	brxRangeFunc.Run = brxRangeRun
 	trapKernelFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 130-135; divergent, reconverges at the exit
 	trapKernelFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{trapKernelB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			trapKernelRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:130",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -298,17 +583,44 @@ func init() {
 		},
 	}
 	// b1, PTX line 136
-	trapKernelFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermTrap,
-		Loc:     "testdata/ptx/semantics/fault_misc.ptx:136",
-		Reconv:  -1,
-		Uniform: true,
-	}}
+	trapKernelFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/semantics/fault_misc.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermTrap,
+			Loc:     "testdata/ptx/semantics/fault_misc.ptx:136",
+			Reconv:  -1,
+			Uniform: true,
+		},
+	}
 	// b2, PTX lines 137-141; ret
 	trapKernelFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{trapKernelB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			trapKernelRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_misc.ptx:137",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_misc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_misc.ptx:142",
@@ -322,6 +634,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	trapKernelFunc.Run = trapKernelRun
 }
 
 // Misaligned launches PTX kernel misaligned (testdata/ptx/semantics/fault_misc.ptx:17) on dev with the launch configuration cfg. Parameters: in is in, out is out, bad is bad.
@@ -357,599 +670,1034 @@ func TrapKernel(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, trapKernelFunc, cfg, p[:])
 }
 
-// misalignedB0 runs b0 of kernel misaligned, PTX lines 27-43.
-func misalignedB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	k2 := uint64(0x1)
-	// PTX line 27: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 28: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 29, 30: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+// misalignedRun runs blocks of kernel misaligned for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func misalignedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 27-43; ret
+			{
+				r3 := w.Reg(3)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				k2 := uint64(0x1)
+				// PTX line 27: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 28: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 29, 30: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 30: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 30: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 31: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fault_misc.ptx:31")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_misc.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u6)
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u9 := uint64(u7)
+				// PTX lines 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v15aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 37: add.u64
+							v11 := uint64(uint64(u8) + uint64(v10))
+							// 38: setp.eq.u32
+							c12t := uint32(r3[l]) == uint32(u5)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+							// 39: selp.u64
+							v13 := uint64(k1)
+							if c12 {
+								v13 = uint64(k2)
+							}
+							// 40: add.u64
+							v14 := uint64(uint64(v11) + uint64(v13))
+							// 41: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
+									continue
+								}
+								v15 = v15x
+							}
+							r12[l] = v15
+							// 42: add.u64
+							v16 := uint64(uint64(u9) + uint64(v10))
+							r13[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 37: add.u64
+							v11 := uint64(uint64(u8) + uint64(v10))
+							// 38: setp.eq.u32
+							c12t := uint32(r3[l]) == uint32(u5)
+							c12 := c12t
+							c12b0 := uint32(0)
+							if c12 {
+								c12b0 = 1
+							}
+							p0 = p0&^(1<<l) | c12b0<<l
+							// 39: selp.u64
+							v13 := uint64(k1)
+							if c12 {
+								v13 = uint64(k2)
+							}
+							// 40: add.u64
+							v14 := uint64(uint64(v11) + uint64(v13))
+							// 41: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
+									continue
+								}
+								v15 = v15x
+							}
+							r12[l] = v15
+							// 42: add.u64
+							v16 := uint64(uint64(u9) + uint64(v10))
+							r13[l] = v16
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX lines 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s17w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: st.global.u32
+							s17 := uint64(r13[l]) + 0x0
+							s17v := uint64(r12[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: st.global.u32
+							s17 := uint64(r13[l]) + 0x0
+							s17v := uint64(r12[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 31: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fault_misc.ptx:31")
-	// PTX line 32: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:32")
-	// PTX line 33: ld.param.u64
-	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_misc.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u6)
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u7)
-	// PTX lines 36, 37, 38, 39, 40: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r9[l] = v10
-				// 37: add.u64
-				v11 := uint64(uint64(u8) + uint64(v10))
-				// 38: setp.eq.u32
-				c12t := uint32(r3[l]) == uint32(u5)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p0 = p0&^(1<<l) | c12b0<<l
-				// 39: selp.u64
-				v13 := uint64(k1)
-				if c12 {
-					v13 = uint64(k2)
-				}
-				// 40: add.u64
-				v14 := uint64(uint64(v11) + uint64(v13))
-				r10[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r9[l] = v10
-				// 37: add.u64
-				v11 := uint64(uint64(u8) + uint64(v10))
-				// 38: setp.eq.u32
-				c12t := uint32(r3[l]) == uint32(u5)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p0 = p0&^(1<<l) | c12b0<<l
-				// 39: selp.u64
-				v13 := uint64(k1)
-				if c12 {
-					v13 = uint64(k2)
-				}
-				// 40: add.u64
-				v14 := uint64(uint64(v11) + uint64(v13))
-				r10[l] = v14
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	// PTX line 41: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/semantics/fault_misc.ptx:41")
-	// PTX lines 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: add.u64
-				v15 := uint64(uint64(u9) + uint64(r9[l]))
-				r13[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: add.u64
-				v15 := uint64(uint64(u9) + uint64(r9[l]))
-				r13[l] = v15
-			}
-		}
-	}
-	// PTX line 43: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_misc.ptx:43")
-}
-
-// sharedOobB0 runs b0 of kernel shared_oob, PTX lines 56-67.
-func sharedOobB0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r8 := w.Reg(8)
-	k0 := uint64(0x40)
-	k1 := uint64(0x0)
-	k2 := uint64(0x4)
-	// PTX line 56: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 57: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 58, 59: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
-				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
-				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
-			}
-		}
-	}
-	// PTX line 60: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:60")
-	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-				// 62: mov.u32
-				v7 := uint64(r2[l])
-				r5[l] = v7
-				// 63: mov.u32
-				if c6 {
-					v8 := uint64(k0)
-					r5[l] = v8
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-				// 62: mov.u32
-				v7 := uint64(r2[l])
-				r5[l] = v7
-				// 63: mov.u32
-				if c6 {
-					v8 := uint64(k0)
-					r5[l] = v8
-				}
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 64: mov.u64, warp-uniform
-	u9 := uint64(k1)
-	runtime.Broadcast(r6, m, u9)
-	// PTX lines 65, 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
-				// 66: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
-				r8[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
-				// 66: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
-				r8[l] = v11
-			}
-		}
-	}
-	// PTX line 67: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r3, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_misc.ptx:67")
-}
-
-// sharedOobB0_1 runs b0 of kernel shared_oob, PTX lines 69-78.
-func sharedOobB0_1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	k0 := uint64(0x3f)
-	k1 := uint64(0x4)
-	// PTX line 69: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: sub.u32
-				v2 := uint64(uint32(u1) - uint32(r2[l]))
-				// 71: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 72: add.u64
-				v4 := uint64(uint64(r6[l]) + uint64(v3))
-				r11[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: sub.u32
-				v2 := uint64(uint32(u1) - uint32(r2[l]))
-				// 71: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 72: add.u64
-				v4 := uint64(uint64(r6[l]) + uint64(v3))
-				r11[l] = v4
-			}
-		}
-	}
-	// PTX line 73: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/semantics/fault_misc.ptx:73")
-	// PTX line 74: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:74")
-	// PTX line 75: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX lines 76, 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-				// 77: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r16[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-				// 77: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r16[l] = v8
-			}
-		}
-	}
-	// PTX line 78: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_misc.ptx:78")
-}
-
-// brxRangeB0 runs b0 of kernel brx_range, PTX lines 91-102.
-func brxRangeB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	// PTX line 91: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 92: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 93, 94: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 94: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 94: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
-			}
-		}
-	}
-	// PTX line 95: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:95")
-	// PTX line 96: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:96")
-	// PTX line 97: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u6)
-	// PTX lines 98, 99, 100, 101, 102: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 98: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 99: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r8[l] = v9
-				// 100: and.b32
-				v10 := uint64(uint32(r3[l]) & uint32(k1))
-				r9[l] = v10
-				// 101: setp.eq.u32
-				c11t := uint32(r3[l]) == uint32(u5)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0 = p0&^(1<<l) | c11b0<<l
-				// 102: mov.u32
-				if c11 {
-					v12 := uint64(k0)
-					r9[l] = v12
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 98: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 99: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r8[l] = v9
-				// 100: and.b32
-				v10 := uint64(uint32(r3[l]) & uint32(k1))
-				r9[l] = v10
-				// 101: setp.eq.u32
-				c11t := uint32(r3[l]) == uint32(u5)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0 = p0&^(1<<l) | c11b0<<l
-				// 102: mov.u32
-				if c11 {
-					v12 := uint64(k0)
-					r9[l] = v12
-				}
-			}
-		}
-		w.P[0] = p0
+		pc, budget = next, budget-1
 	}
 }
 
-// brxRangeB1 runs b1 (T0) of kernel brx_range, PTX lines 106-106.
-func brxRangeB1(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	// PTX lines 106: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: mov.u32
-				v1 := uint64(k0)
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: mov.u32
-				v1 := uint64(k0)
-				r10[l] = v1
-			}
-		}
-	}
-}
-
-// brxRangeB2 runs b2 (T1) of kernel brx_range, PTX lines 109-109.
-func brxRangeB2(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	// PTX lines 109: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 109: mov.u32
-				v1 := uint64(k0)
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 109: mov.u32
-				v1 := uint64(k0)
-				r10[l] = v1
-			}
-		}
-	}
-}
-
-// brxRangeB3 runs b3 (T2) of kernel brx_range, PTX lines 112-112.
-func brxRangeB3(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x2)
-	// PTX lines 112: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 112: mov.u32
-				v1 := uint64(k0)
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 112: mov.u32
-				v1 := uint64(k0)
-				r10[l] = v1
-			}
-		}
-	}
-}
-
-// brxRangeB4 runs b4 (T3) of kernel brx_range, PTX lines 115-115.
-func brxRangeB4(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x3)
-	// PTX lines 115: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 115: mov.u32
-				v1 := uint64(k0)
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 115: mov.u32
-				v1 := uint64(k0)
-				r10[l] = v1
-			}
-		}
-	}
-}
-
-// brxRangeB5 runs b5 (JOIN) of kernel brx_range, PTX lines 117-117.
-func brxRangeB5(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	// PTX line 117: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_misc.ptx:117")
-}
-
-// trapKernelB0 runs b0 of kernel trap_kernel, PTX lines 130-135.
-func trapKernelB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	// PTX line 130: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 131: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 132, 133: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 133: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 133: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
-			}
-		}
-	}
-	// PTX line 134: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:134")
-	// PTX lines 135: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// sharedOobRun runs blocks of kernel shared_oob for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func sharedOobRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 56-67; bar.sync at line 68
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				k0 := uint64(0x40)
+				k1 := uint64(0x0)
+				k2 := uint64(0x4)
+				// PTX line 56: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 57: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 58, 59: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 59: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 59: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 60: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:60")
+				}
+				// PTX lines 61, 62, 63: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: setp.eq.u32
+							c6t := uint32(r3[l]) == uint32(u5)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+							// 62: mov.u32
+							v7 := uint64(r2[l])
+							r5[l] = v7
+							// 63: mov.u32
+							if c6 {
+								v8 := uint64(k0)
+								r5[l] = v8
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: setp.eq.u32
+							c6t := uint32(r3[l]) == uint32(u5)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+							// 62: mov.u32
+							v7 := uint64(r2[l])
+							r5[l] = v7
+							// 63: mov.u32
+							if c6 {
+								v8 := uint64(k0)
+								r5[l] = v8
+							}
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 64: mov.u64, warp-uniform
+				u9 := uint64(k1)
+				runtime.Broadcast(r6, m, u9)
+				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
+							// 66: add.u64
+							v11 := uint64(uint64(u9) + uint64(v10))
+							// 67: st.shared.u32
+							s12 := uint64(v11) + 0x0
+							s12v := uint64(r3[l])
+							if s12 < shEnd4 && s12&3 == 0 {
+								runtime.Store32(sh, s12, s12v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
+							// 66: add.u64
+							v11 := uint64(uint64(u9) + uint64(v10))
+							// 67: st.shared.u32
+							s12 := uint64(v11) + 0x0
+							s12v := uint64(r3[l])
+							if s12 < shEnd4 && s12&3 == 0 {
+								runtime.Store32(sh, s12, s12v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+							}
+						}
+					}
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 69-78; ret
+			{
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				r12 := w.Reg(12)
+				k0 := uint64(0x3f)
+				k1 := uint64(0x4)
+				// PTX line 69: mov.u32, warp-uniform
+				u1 := uint64(k0)
+				// PTX lines 70, 71, 72, 73: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: sub.u32
+							v2 := uint64(uint32(u1) - uint32(r2[l]))
+							// 71: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+							// 72: add.u64
+							v4 := uint64(uint64(r6[l]) + uint64(v3))
+							// 73: ld.shared.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
+									continue
+								}
+								v5 = v5x
+							}
+							r12[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: sub.u32
+							v2 := uint64(uint32(u1) - uint32(r2[l]))
+							// 71: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+							// 72: add.u64
+							v4 := uint64(uint64(r6[l]) + uint64(v3))
+							// 73: ld.shared.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5a < shEnd4 && v5a&3 == 0 {
+								v5 = runtime.Load32(sh, v5a)
+							} else {
+								v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/semantics/fault_misc.ptx:73")
+									continue
+								}
+								v5 = v5x
+							}
+							r12[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 74: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:74")
+				}
+				// PTX line 75: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s10w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: mul.wide.u32
+							v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+							// 77: add.u64
+							v9 := uint64(uint64(u7) + uint64(v8))
+							// 78: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r12[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: mul.wide.u32
+							v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+							// 77: add.u64
+							v9 := uint64(uint64(u7) + uint64(v8))
+							// 78: st.global.u32
+							s10 := uint64(v9) + 0x0
+							s10v := uint64(r12[l])
+							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+								runtime.Store32(s10w.Mem, s10o, s10v)
+							} else {
+								w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/semantics/fault_misc.ptx:78")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// trapKernelB2 runs b2 of kernel trap_kernel, PTX lines 137-141.
-func trapKernelB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	k0 := uint64(0x4)
-	// PTX line 137: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:137")
-	// PTX line 138: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 139, 140: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 140: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
+// brxRangeRun runs blocks of kernel brx_range for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func brxRangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 91-102; divergent, reconverges at block 5 (b5 (JOIN))
+			{
+				r3 := w.Reg(3)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				// PTX line 91: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 92: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 93, 94: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 94: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 94: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 95: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:95")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 96: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:96")
+				}
+				// PTX line 97: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u6)
+				// PTX lines 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: mul.wide.u32
+							v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 99: add.u64
+							v9 := uint64(uint64(u7) + uint64(v8))
+							r8[l] = v9
+							// 100: and.b32
+							v10 := uint64(uint32(r3[l]) & uint32(k1))
+							r9[l] = v10
+							// 101: setp.eq.u32
+							c11t := uint32(r3[l]) == uint32(u5)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+							// 102: mov.u32
+							if c11 {
+								v12 := uint64(k0)
+								r9[l] = v12
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: mul.wide.u32
+							v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 99: add.u64
+							v9 := uint64(uint64(u7) + uint64(v8))
+							r8[l] = v9
+							// 100: and.b32
+							v10 := uint64(uint32(r3[l]) & uint32(k1))
+							r9[l] = v10
+							// 101: setp.eq.u32
+							c11t := uint32(r3[l]) == uint32(u5)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p0 = p0&^(1<<l) | c11b0<<l
+							// 102: mov.u32
+							if c11 {
+								v12 := uint64(k0)
+								r9[l] = v12
+							}
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 140: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			return pc, budget
+		case 1:
+			// b1 (T0), PTX lines 106-106
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				// PTX lines 106: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: mov.u32
+							v1 := uint64(k0)
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: mov.u32
+							v1 := uint64(k0)
+							r10[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 2:
+			// b2 (T1), PTX lines 109-109
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				// PTX lines 109: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 109: mov.u32
+							v1 := uint64(k0)
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 109: mov.u32
+							v1 := uint64(k0)
+							r10[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3 (T2), PTX lines 112-112
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x2)
+				// PTX lines 112: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: mov.u32
+							v1 := uint64(k0)
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: mov.u32
+							v1 := uint64(k0)
+							r10[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 4:
+			// b4 (T3), PTX lines 115-115
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x3)
+				// PTX lines 115: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: mov.u32
+							v1 := uint64(k0)
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: mov.u32
+							v1 := uint64(k0)
+							r10[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b5 (JOIN), PTX lines 117-117; ret
+			{
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				// PTX lines 117: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: st.global.u32
+							s1 := uint64(r8[l]) + 0x0
+							s1v := uint64(r10[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: st.global.u32
+							s1 := uint64(r8[l]) + 0x0
+							s1v := uint64(r10[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/fault_misc.ptx:117")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 141: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_misc.ptx:141")
+}
+
+// trapKernelRun runs blocks of kernel trap_kernel for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func trapKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 130-135; divergent, reconverges at the exit
+			{
+				r3 := w.Reg(3)
+				// PTX line 130: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 131: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 132, 133: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 133: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 133: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 134: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:134")
+				}
+				// PTX lines 135: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: setp.eq.u32
+							c6t := uint32(r3[l]) == uint32(u5)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: setp.eq.u32
+							c6t := uint32(r3[l]) == uint32(u5)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1, PTX line 136
+			return pc, budget
+		case 2:
+			// b2, PTX lines 137-141; ret
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 137: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:137")
+				}
+				// PTX line 138: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 139, 140, 141: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 140: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 141: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 140: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 141: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r3[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_misc.ptx:141")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }

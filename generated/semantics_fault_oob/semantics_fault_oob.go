@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fault_oob.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -84,9 +85,57 @@ func init() {
 	oobLoadFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 20-32; ret
 	oobLoadFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{oobLoadB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			oobLoadRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_oob.ptx:20",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_oob.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_oob.ptx:33",
@@ -100,12 +149,61 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	oobLoadFunc.Run = oobLoadRun
 	oobStoreFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 44-56; ret
 	oobStoreFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{oobStoreB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			oobStoreRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_oob.ptx:44",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_oob.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_oob.ptx:57",
@@ -119,6 +217,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	oobStoreFunc.Run = oobStoreRun
 }
 
 // OobLoad launches PTX kernel oob_load (testdata/ptx/semantics/fault_oob.ptx:12) on dev with the launch configuration cfg. Parameters: in is in, out is out.
@@ -137,178 +236,386 @@ func OobStore(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, oobStoreFunc, cfg, p[:])
 }
 
-// oobLoadB0 runs b0 of kernel oob_load, PTX lines 20-32.
-func oobLoadB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	// PTX line 20: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 21: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 22, 23: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 22: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 23: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+// oobLoadRun runs blocks of kernel oob_load for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func oobLoadRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 20-32; ret
+			{
+				r3 := w.Reg(3)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				k0 := uint64(0x4)
+				// PTX line 20: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 21: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 22, 23: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 23: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 23: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 24: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:24")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 25: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:25")
+				}
+				// PTX line 26: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u5)
+				// PTX line 27: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u6)
+				// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 29: add.u64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 30: ld.global.u32
+							v11a := uint64(v10) + 0x4
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 31: add.u64
+							v12 := uint64(uint64(u8) + uint64(v9))
+							r11[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 29: add.u64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 30: ld.global.u32
+							v11a := uint64(v10) + 0x4
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 31: add.u64
+							v12 := uint64(uint64(u8) + uint64(v9))
+							r11[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 32: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s13w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: st.global.u32
+							s13 := uint64(r11[l]) + 0x0
+							s13v := uint64(r10[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: st.global.u32
+							s13 := uint64(r11[l]) + 0x0
+							s13v := uint64(r10[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 22: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 23: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 24: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:24")
-	// PTX line 25: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:25")
-	// PTX line 26: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 27: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u6)
-	// PTX lines 28, 29: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r8[l] = v9
-				// 29: add.u64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r8[l] = v9
-				// 29: add.u64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r9[l] = v10
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 30: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/semantics/fault_oob.ptx:30")
-	// PTX lines 31: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: add.u64
-				v11 := uint64(uint64(u8) + uint64(r8[l]))
-				r11[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: add.u64
-				v11 := uint64(uint64(u8) + uint64(r8[l]))
-				r11[l] = v11
-			}
-		}
-	}
-	// PTX line 32: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_oob.ptx:32")
 }
 
-// oobStoreB0 runs b0 of kernel oob_store, PTX lines 44-56.
-func oobStoreB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	// PTX line 44: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 45: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 46, 47: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 47: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+// oobStoreRun runs blocks of kernel oob_store for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func oobStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 44-56; ret
+			{
+				r3 := w.Reg(3)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				k0 := uint64(0x4)
+				// PTX line 44: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 45: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 46, 47: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 47: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 47: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 48: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:48")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 49: ld.param.u64
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:49")
+				}
+				// PTX line 50: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u5)
+				// PTX line 51: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u6)
+				// PTX lines 52, 53, 54, 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 53: add.u64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 54: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 55: add.u64
+							v12 := uint64(uint64(u8) + uint64(v9))
+							r11[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 53: add.u64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 54: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 55: add.u64
+							v12 := uint64(uint64(u8) + uint64(v9))
+							r11[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 56: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s13w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: st.global.u32
+							s13 := uint64(r11[l]) + 0x4
+							s13v := uint64(r10[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: st.global.u32
+							s13 := uint64(r11[l]) + 0x4
+							s13v := uint64(r10[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 47: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 48: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:48")
-	// PTX line 49: ld.param.u64
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:49")
-	// PTX line 50: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 51: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u6)
-	// PTX lines 52, 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r8[l] = v9
-				// 53: add.u64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r8[l] = v9
-				// 53: add.u64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				r9[l] = v10
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 54: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/semantics/fault_oob.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: add.u64
-				v11 := uint64(uint64(u8) + uint64(r8[l]))
-				r11[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: add.u64
-				v11 := uint64(uint64(u8) + uint64(r8[l]))
-				r11[l] = v11
-			}
-		}
-	}
-	// PTX line 56: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r11, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/semantics/fault_oob.ptx:56")
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fault_sync.ptx",
+	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -116,9 +117,26 @@ func init() {
 	deadlockFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 22-23; divergent, reconverges at block 3 (b2 (DONE))
 	deadlockFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{deadlockB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			deadlockRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:22",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -132,6 +150,13 @@ func init() {
 	deadlockFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:28",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -144,18 +169,45 @@ func init() {
 		},
 	}
 	// b1 (WARP0), PTX line 27
-	deadlockFunc.Blocks[2] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/semantics/fault_sync.ptx:29",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	deadlockFunc.Blocks[2] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/semantics/fault_sync.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/semantics/fault_sync.ptx:29",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b2 (DONE), PTX lines 30-34; ret
 	deadlockFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{deadlockB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			deadlockRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:30",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_sync.ptx:35",
@@ -168,6 +220,13 @@ func init() {
 	deadlockFunc.Blocks[4] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:25",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -183,6 +242,15 @@ func init() {
 	deadlockFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:26",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_sync.ptx:26",
@@ -196,12 +264,28 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	deadlockFunc.Run = deadlockRun
 	spinFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 47-49
 	spinFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{spinB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:47",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_sync.ptx:50",
@@ -212,9 +296,23 @@ func init() {
 	}
 	// b1 (LOOP), PTX lines 51-51
 	spinFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{spinB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:51",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     2,
 			Kind:    runtime.TermBranch,
@@ -228,9 +326,27 @@ func init() {
 	}
 	// b2, PTX lines 53-55; ret
 	spinFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{spinB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:53",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_sync.ptx:56",
@@ -244,12 +360,61 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	spinFunc.Run = spinRun
 	configFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 69-81; ret
 	configFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{configB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			configRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/fault_sync.ptx:69",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/fault_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/fault_sync.ptx:82",
@@ -263,6 +428,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	configFunc.Run = configRun
 }
 
 // Deadlock launches PTX kernel deadlock (testdata/ptx/semantics/fault_sync.ptx:14) on dev with the launch configuration cfg. Parameters: out is out.
@@ -289,228 +455,481 @@ func Config(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, configFunc, cfg, p[:])
 }
 
-// deadlockB0 runs b0 of kernel deadlock, PTX lines 22-23.
-func deadlockB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x20)
-	// PTX lines 22, 23: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 22: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 23: setp.lt.u32
-				c2t := uint32(v1) < uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// deadlockRun runs blocks of kernel deadlock for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func deadlockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 22-23; divergent, reconverges at block 3 (b2 (DONE))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x20)
+				// PTX lines 22, 23: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 23: setp.lt.u32
+							c2t := uint32(v1) < uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 23: setp.lt.u32
+							c2t := uint32(v1) < uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 22: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 23: setp.lt.u32
-				c2t := uint32(v1) < uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 (WARP0), PTX line 27; bar.sync at line 28
+			return pc, budget
+		case 2:
+			// b1 (WARP0), PTX line 27
+			next = 3
+		case 3:
+			// b2 (DONE), PTX lines 30-34; ret
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// deadlockB2 runs b2 (DONE) of kernel deadlock, PTX lines 30-34.
-func deadlockB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	k0 := uint64(0x4)
-	// PTX line 30: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:30")
-	// PTX line 31: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 32, 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 33: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r4[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 33: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r4[l] = v4
-			}
-		}
-	}
-	// PTX line 34: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r0, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_sync.ptx:34")
-}
-
-// spinB0 runs b0 of kernel spin, PTX lines 47-49.
-func spinB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX line 47: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:47")
-	// PTX lines 48: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: setp.ne.u32
-				c2t := uint32(u1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 30: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:30")
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: setp.ne.u32
-				c2t := uint32(u1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 31: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 32, 33, 34: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 33: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 34: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r0[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 33: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 34: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r0[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/fault_sync.ptx:34")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 4:
+			// b3, PTX line 24; bar.sync at line 25
+			return pc, budget
+		case 5:
+			// b3, PTX line 24
+			next = 3
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	// PTX line 49: mov.u32, warp-uniform
-	u3 := uint64(k0)
-	runtime.Broadcast(r1, m, u3)
-	_ = u3
-}
-
-// spinB1 runs b1 (LOOP) of kernel spin, PTX lines 51-51.
-func spinB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r1[l] = v1
-			}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
 }
 
-// spinB2 runs b2 of kernel spin, PTX lines 53-55.
-func spinB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
-	// PTX line 53: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:53")
-	// PTX line 54: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	runtime.Broadcast(r3, m, u2)
-	// PTX line 55: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r1, r3, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_sync.ptx:55")
-	_ = u2
+// spinRun runs blocks of kernel spin for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 47-49
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 47: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:47")
+				}
+				// PTX lines 48: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: setp.ne.u32
+							c2t := uint32(u1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: setp.ne.u32
+							c2t := uint32(u1) != uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 49: mov.u32, warp-uniform
+				u3 := uint64(k0)
+				runtime.Broadcast(r1, m, u3)
+				_ = u3
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 (LOOP), PTX lines 51-51
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: add.u32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: add.u32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							r1[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX lines 53-55; ret
+			{
+				r1 := w.Reg(1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 53: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:53")
+				}
+				// PTX line 54: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: st.global.u32
+							s3 := uint64(u2) + 0x0
+							s3v := uint64(r1[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: st.global.u32
+							s3 := uint64(u2) + 0x0
+							s3v := uint64(r1[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/fault_sync.ptx:55")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
-// configB0 runs b0 of kernel config, PTX lines 69-81.
-func configB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	k0 := uint64(0x4)
-	// PTX line 69: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
-	// PTX line 70: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 71, 72: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 72: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+// configRun runs blocks of kernel config for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func configRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 69-81; ret
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				// PTX line 69: mov.u32, warp-uniform
+				u1 := uint64(uint64(w.CTAID().X))
+				// PTX line 70: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.NTID().X))
+				// PTX lines 71, 72: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 72: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							// 72: mad.lo.u32
+							v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+							r3[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 73: ld.param.u32
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:73")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 2,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 74: ld.param.s16
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 14 {
+					u6 = uint64(binary.LittleEndian.Uint16(kp[0xc:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 2, m, "testdata/ptx/semantics/fault_sync.ptx:74")
+				}
+				u6 = uint64(uint16(int16(int16(u6))))
+				// PTX line 75: cvt.s32.s16, warp-uniform
+				u7 := uint64(uint32(int16(u6)))
+				// PTX line 76: add.u32, warp-uniform
+				u8 := uint64(uint32(u5) + uint32(u7))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 77: ld.param.u64
+				var u9 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:77")
+				}
+				// PTX line 78: cvta.to.global.u64, warp-uniform
+				u10 := uint64(u9)
+				// PTX lines 79, 80, 81: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s13w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: mul.wide.u32
+							v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 80: add.u64
+							v12 := uint64(uint64(u10) + uint64(v11))
+							// 81: st.global.u32
+							s13 := uint64(v12) + 0x0
+							s13v := uint64(u8)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: mul.wide.u32
+							v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+							// 80: add.u64
+							v12 := uint64(uint64(u10) + uint64(v11))
+							// 81: st.global.u32
+							s13 := uint64(v12) + 0x0
+							s13v := uint64(u8)
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 72: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
-				r3[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 73: ld.param.u32
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:73")
-	// PTX line 74: ld.param.s16
-	u6 := w.LoadUniform(runtime.SpaceKernelParam, 0xc, 2, m, "testdata/ptx/semantics/fault_sync.ptx:74")
-	u6 = uint64(uint16(int16(int16(u6))))
-	// PTX line 75: cvt.s32.s16, warp-uniform
-	u7 := uint64(uint32(int16(u6)))
-	// PTX line 76: add.u32, warp-uniform
-	u8 := uint64(uint32(u5) + uint32(u7))
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 77: ld.param.u64
-	u9 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:77")
-	// PTX line 78: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u9)
-	// PTX lines 79, 80: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 80: add.u64
-				v12 := uint64(uint64(u10) + uint64(v11))
-				r11[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 80: add.u64
-				v12 := uint64(uint64(u10) + uint64(v11))
-				r11[l] = v12
-			}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 81: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/fault_sync.ptx:81")
-	_ = u8
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/guarded.ptx",
+	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -76,9 +77,39 @@ func init() {
 	gFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 24-30; divergent, reconverges at the exit
 	gFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/guarded.ptx:24",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/guarded.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -90,18 +121,42 @@ func init() {
 		},
 	}
 	// b1, PTX line 31; ret
-	gFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/semantics/guarded.ptx:31",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	gFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/semantics/guarded.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/semantics/guarded.ptx:31",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b2, PTX lines 32-35; ret
 	gFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/guarded.ptx:32",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/guarded.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/guarded.ptx:36",
@@ -115,12 +170,58 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gFunc.Run = gRun
 	guardedFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 47-63; code before the call
 	guardedFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{guardedB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			guardedRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/guarded.ptx:47",
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/guarded.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -131,6 +232,13 @@ func init() {
 	guardedFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/guarded.ptx:64",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/guarded.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -158,9 +266,45 @@ func init() {
 	}
 	// b1, PTX lines 65-74; divergent, reconverges at the exit
 	guardedFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{guardedB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			guardedRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/guarded.ptx:65",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/guarded.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -172,18 +316,36 @@ func init() {
 		},
 	}
 	// b2, PTX line 75; ret
-	guardedFunc.Blocks[3] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/semantics/guarded.ptx:75",
-		Reconv:  -1,
-		Succ:    5,
-		Uniform: true,
-	}}
+	guardedFunc.Blocks[3] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/semantics/guarded.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/semantics/guarded.ptx:75",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
 	// b3, PTX lines 76-77; ret
 	guardedFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{guardedB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			guardedRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/guarded.ptx:76",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/guarded.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/guarded.ptx:78",
@@ -197,6 +359,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	guardedFunc.Run = guardedRun
 }
 
 // Guarded launches PTX kernel guarded (testdata/ptx/semantics/guarded.ptx:39) on dev with the launch configuration cfg. Parameters: out is out.
@@ -206,293 +369,940 @@ func Guarded(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, guardedFunc, cfg, p[:])
 }
 
-// gB0 runs b0 of function g, PTX lines 24-30.
-func gB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x1f4)
-	k1 := uint64(0x14)
-	// PTX line 24: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 8, 0, m, "testdata/ptx/semantics/guarded.ptx:24")
-	// PTX line 25: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/guarded.ptx:25")
-	// PTX line 26: activemask.b32
-	w.Activemask(2, m)
-	// PTX line 27: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r2, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/guarded.ptx:27")
-	// PTX lines 28: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r3[l] = v1
-			}
-		}
-	}
-	// PTX line 29: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/guarded.ptx:29")
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: setp.gt.u32
-				c2t := uint32(r1[l]) > uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// gRun runs blocks of function g for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-30; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x1f4)
+				k1 := uint64(0x14)
+				// PTX lines 24, 25: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 24: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 25: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 24: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 25: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: setp.gt.u32
-				c2t := uint32(r1[l]) > uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 26: activemask.b32
+				w.Activemask(2, m)
+				// PTX lines 27, 28: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: st.global.u32
+							s3 := uint64(r0[l]) + 0x0
+							s3v := uint64(r2[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
+							}
+							// 28: add.u32
+							v4 := uint64(uint32(r1[l]) + uint32(k0))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: st.global.u32
+							s3 := uint64(r0[l]) + 0x0
+							s3v := uint64(r2[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:27")
+							}
+							// 28: add.u32
+							v4 := uint64(uint32(r1[l]) + uint32(k0))
+							r3[l] = v4
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
+				// PTX lines 29, 30: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: st.param.u32
+							s5 := uint64(0xc)
+							s5v := uint64(r3[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
+							}
+							// 30: setp.gt.u32
+							c6t := uint32(r1[l]) > uint32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: st.param.u32
+							s5 := uint64(0xc)
+							s5v := uint64(r3[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
+							}
+							// 30: setp.gt.u32
+							c6t := uint32(r1[l]) > uint32(k1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1, PTX line 31; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 32-35; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x1)
+				// PTX line 32: activemask.b32
+				w.Activemask(4, m)
+				// PTX lines 33, 34: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: st.global.u32
+							s1 := uint64(r0[l]) + 0x4
+							s1v := uint64(r4[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
+							}
+							// 34: shl.b32
+							v2 := uint64(uint32(r1[l]) << uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: st.global.u32
+							s1 := uint64(r0[l]) + 0x4
+							s1v := uint64(r4[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:33")
+							}
+							// 34: shl.b32
+							v2 := uint64(uint32(r1[l]) << uint32(k0))
+							r5[l] = v2
+						}
+					}
+				}
+				// PTX lines 35: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: st.param.u32
+							s3 := uint64(0xc)
+							s3v := uint64(r5[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: st.param.u32
+							s3 := uint64(0xc)
+							s3v := uint64(r5[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// gB2 runs b2 of function g, PTX lines 32-35.
-func gB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x1)
-	// PTX line 32: activemask.b32
-	w.Activemask(4, m)
-	// PTX line 33: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r4, r0, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/semantics/guarded.ptx:33")
-	// PTX lines 34: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: shl.b32
-				v1 := uint64(uint32(r1[l]) << uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: shl.b32
-				v1 := uint64(uint32(r1[l]) << uint32(k0))
-				r5[l] = v1
-			}
-		}
-	}
-	// PTX line 35: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/guarded.ptx:35")
-}
-
-// guardedB0 runs b0 of kernel guarded, PTX lines 47-63.
-func guardedB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x18)
-	k1 := uint64(0x4)
-	k2 := uint64(0x1)
-	k3 := uint64(0x5)
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 48: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/guarded.ptx:48")
-	// PTX line 49: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 50, 51, 52, 53: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 51: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-				// 52: rem.u32
-				v6 := isa.Rem(r0[l], k1, 32, false)
-				// 53: setp.ne.u32
-				c7t := uint32(v6) != uint32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+// guardedRun runs blocks of kernel guarded for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func guardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 47-63; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x18)
+				k1 := uint64(0x4)
+				k2 := uint64(0x1)
+				k3 := uint64(0x5)
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 51: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-				// 52: rem.u32
-				v6 := isa.Rem(r0[l], k1, 32, false)
-				// 53: setp.ne.u32
-				c7t := uint32(v6) != uint32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 54: mov.u32, warp-uniform
-	u8 := uint64(k3)
-	runtime.Broadcast(r6, m, u8)
-	// PTX line 59: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x0, 8, m, "testdata/ptx/semantics/guarded.ptx:59")
-	// PTX line 60: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, m, "testdata/ptx/semantics/guarded.ptx:60")
-	// PTX line 61: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r4, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/semantics/guarded.ptx:61")
-	// PTX lines 62: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: add.u32
-				v9 := uint64(uint32(r7[l]) + uint32(k2))
-				r7[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: add.u32
-				v9 := uint64(uint32(r7[l]) + uint32(k2))
-				r7[l] = v9
-			}
-		}
-	}
-	// PTX line 63: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r4, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/semantics/guarded.ptx:63")
-	_ = u8
-}
-
-// guardedB1 runs b1 of kernel guarded, PTX lines 65-74.
-func guardedB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	k0 := uint64(0x1)
-	k1 := uint64(0x5)
-	k2 := uint64(0x0)
-	// PTX line 65: ld.param.u32
-	m1 := m & w.P[0]
-	if m1 != 0 {
-		w.LoadLanes(runtime.SpaceParam, r6, nil, 0, 0xc, 4, 0, m1, "testdata/ptx/semantics/guarded.ptx:65")
-	}
-	// PTX line 67: activemask.b32
-	w.Activemask(8, m)
-	// PTX line 68: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r4, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/guarded.ptx:68")
-	// PTX line 69: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/semantics/guarded.ptx:69")
-	// PTX line 70: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r4, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/semantics/guarded.ptx:70")
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: add.u32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r7[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: add.u32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r7[l] = v2
-			}
-		}
-	}
-	// PTX line 72: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r4, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/semantics/guarded.ptx:72")
-	// PTX lines 73, 74: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: rem.u32
-				v3 := isa.Rem(r0[l], k1, 32, false)
-				// 74: setp.eq.u32
-				c4t := uint32(v3) == uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 48: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/guarded.ptx:48")
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: rem.u32
-				v3 := isa.Rem(r0[l], k1, 32, false)
-				// 74: setp.eq.u32
-				c4t := uint32(v3) == uint32(k2)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX line 49: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 50, 51, 52, 53: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 51: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+							// 52: rem.u32
+							v6 := isa.Rem(r0[l], k1, 32, false)
+							// 53: setp.ne.u32
+							c7t := uint32(v6) != uint32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 51: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+							// 52: rem.u32
+							v6 := isa.Rem(r0[l], k1, 32, false)
+							// 53: setp.ne.u32
+							c7t := uint32(v6) != uint32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				// PTX line 54: mov.u32, warp-uniform
+				u8 := uint64(k3)
+				runtime.Broadcast(r6, m, u8)
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.param.u64
+							s9 := uint64(0x0)
+							s9v := uint64(r4[l])
+							if s9 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.param.u64
+							s9 := uint64(0x0)
+							s9v := uint64(r4[l])
+							if s9 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
+							}
+						}
+					}
+				}
+				// PTX lines 60: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: st.param.u32
+							s10 := uint64(0x8)
+							s10v := uint64(r0[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: st.param.u32
+							s10 := uint64(0x8)
+							s10v := uint64(r0[l])
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
+							}
+						}
+					}
+				}
+				// PTX lines 61, 62: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: ld.global.u32
+							v11a := uint64(r4[l]) + 0x14
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
+									continue
+								}
+								v11 = v11x
+							}
+							// 62: add.u32
+							v12 := uint64(uint32(v11) + uint32(k2))
+							r7[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: ld.global.u32
+							v11a := uint64(r4[l]) + 0x14
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/guarded.ptx:61")
+									continue
+								}
+								v11 = v11x
+							}
+							// 62: add.u32
+							v12 := uint64(uint32(v11) + uint32(k2))
+							r7[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s13w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: st.global.u32
+							s13 := uint64(r4[l]) + 0x14
+							s13v := uint64(r7[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: st.global.u32
+							s13 := uint64(r4[l]) + 0x14
+							s13v := uint64(r7[l])
+							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+								runtime.Store32(s13w.Mem, s13o, s13v)
+							} else {
+								w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/guarded.ptx:63")
+							}
+						}
+					}
+				}
+				_ = u8
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 42; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 65-74; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				k0 := uint64(0x1)
+				k1 := uint64(0x5)
+				k2 := uint64(0x0)
+				// PTX lines 65: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: ld.param.u32
+							if p0>>l&1 != 0 {
+								v1a := uint64(0xc)
+								if budget == 0 {
+									w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+								}
+								var v1 uint64
+								if v1a < pmEnd4 {
+									v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+								} else {
+									v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+									if !v1ok {
+										flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
+										continue
+									}
+									v1 = v1x
+								}
+								r6[l] = v1
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: ld.param.u32
+							if p0>>l&1 != 0 {
+								v1a := uint64(0xc)
+								if budget == 0 {
+									w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+								}
+								var v1 uint64
+								if v1a < pmEnd4 {
+									v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+								} else {
+									v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+									if !v1ok {
+										flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
+										continue
+									}
+									v1 = v1x
+								}
+								r6[l] = v1
+							}
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 67: activemask.b32
+				w.Activemask(8, m)
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: st.global.u32
+							s2 := uint64(r4[l]) + 0x8
+							s2v := uint64(r8[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: st.global.u32
+							s2 := uint64(r4[l]) + 0x8
+							s2v := uint64(r8[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/guarded.ptx:68")
+							}
+						}
+					}
+				}
+				// PTX lines 69: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: st.global.u32
+							s3 := uint64(r4[l]) + 0xc
+							s3v := uint64(r6[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: st.global.u32
+							s3 := uint64(r4[l]) + 0xc
+							s3v := uint64(r6[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:69")
+							}
+						}
+					}
+				}
+				// PTX lines 70, 71: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: ld.global.u32
+							v4a := uint64(r4[l]) + 0x14
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
+									continue
+								}
+								v4 = v4x
+							}
+							// 71: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r7[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: ld.global.u32
+							v4a := uint64(r4[l]) + 0x14
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/guarded.ptx:70")
+									continue
+								}
+								v4 = v4x
+							}
+							// 71: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r7[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 72, 73, 74: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: st.global.u32
+							s6 := uint64(r4[l]) + 0x14
+							s6v := uint64(r7[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
+							}
+							// 73: rem.u32
+							v7 := isa.Rem(r0[l], k1, 32, false)
+							// 74: setp.eq.u32
+							c8t := uint32(v7) == uint32(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: st.global.u32
+							s6 := uint64(r4[l]) + 0x14
+							s6v := uint64(r7[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/guarded.ptx:72")
+							}
+							// 73: rem.u32
+							v7 := isa.Rem(r0[l], k1, 32, false)
+							// 74: setp.eq.u32
+							c8t := uint32(v7) == uint32(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p1 = p1&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b2, PTX line 75; ret
+			next = 5
+		case 4:
+			// b3, PTX lines 76-77; ret
+			{
+				r4 := w.Reg(4)
+				r10 := w.Reg(10)
+				// PTX line 76: activemask.b32
+				w.Activemask(10, m)
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: st.global.u32
+							s1 := uint64(r4[l]) + 0x10
+							s1v := uint64(r10[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: st.global.u32
+							s1 := uint64(r4[l]) + 0x10
+							s1v := uint64(r10[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/guarded.ptx:77")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-}
-
-// guardedB3 runs b3 of kernel guarded, PTX lines 76-77.
-func guardedB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	// PTX line 76: activemask.b32
-	w.Activemask(10, m)
-	// PTX line 77: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/semantics/guarded.ptx:77")
 }

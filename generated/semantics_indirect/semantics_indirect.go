@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/indirect.ptx",
+	NumWindows: 23,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -145,9 +146,36 @@ func init() {
 	f0Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 24-29; ret
 	f0Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f0B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f0Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/indirect.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/indirect.ptx:30",
@@ -161,12 +189,40 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f0Func.Run = f0Run
 	f1Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 37-42; ret
 	f1Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f1B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f1Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/indirect.ptx:37",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/indirect.ptx:43",
@@ -180,12 +236,40 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f1Func.Run = f1Run
 	f2Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 50-55; ret
 	f2Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f2B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f2Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/indirect.ptx:50",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/indirect.ptx:56",
@@ -199,12 +283,73 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f2Func.Run = f2Run
 	indirectFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 72-95; code before the call
 	indirectFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{indirectB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			indirectRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/indirect.ptx:72",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -215,6 +360,13 @@ func init() {
 	indirectFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/indirect.ptx:96",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{f0Func, f1Func, f2Func},
@@ -242,9 +394,72 @@ func init() {
 	}
 	// b1, PTX lines 97-122; code before the call
 	indirectFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{indirectB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			indirectRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/indirect.ptx:97",
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -255,6 +470,13 @@ func init() {
 	indirectFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/indirect.ptx:123",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  123,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{f0Func, f1Func, f2Func},
@@ -283,9 +505,69 @@ func init() {
 	}
 	// b2, PTX lines 124-148; code before the call
 	indirectFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{indirectB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			indirectRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/indirect.ptx:124",
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -296,6 +578,13 @@ func init() {
 	indirectFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/indirect.ptx:149",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -324,9 +613,39 @@ func init() {
 	}
 	// b3, PTX lines 150-157; ret
 	indirectFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{indirectB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			indirectRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/indirect.ptx:150",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/indirect.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/indirect.ptx:158",
@@ -340,6 +659,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	indirectFunc.Run = indirectRun
 }
 
 // Indirect launches PTX kernel indirect (testdata/ptx/semantics/indirect.ptx:61) on dev with the launch configuration cfg. Parameters: out is out.
@@ -349,567 +669,2166 @@ func Indirect(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, indirectFunc, cfg, p[:])
 }
 
-// f0B0 runs b0 of function f0, PTX lines 24-29.
-func f0B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x1)
-	// PTX line 24: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 8, 0, m, "testdata/ptx/semantics/indirect.ptx:24")
-	// PTX line 25: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:25")
-	// PTX line 26: activemask.b32
-	w.Activemask(2, m)
-	// PTX line 27: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r2, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/indirect.ptx:27")
-	// PTX lines 28: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r3[l] = v1
+// f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x1)
+				// PTX lines 24, 25: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 24: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 25: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 24: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:24")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 25: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:25")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 26: activemask.b32
+				w.Activemask(2, m)
+				// PTX lines 27, 28: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: st.global.u32
+							s3 := uint64(r0[l]) + 0x0
+							s3v := uint64(r2[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
+							}
+							// 28: add.u32
+							v4 := uint64(uint32(r1[l]) + uint32(k0))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: st.global.u32
+							s3 := uint64(r0[l]) + 0x0
+							s3v := uint64(r2[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:27")
+							}
+							// 28: add.u32
+							v4 := uint64(uint32(r1[l]) + uint32(k0))
+							r3[l] = v4
+						}
+					}
+				}
+				// PTX lines 29: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: st.param.u32
+							s5 := uint64(0xc)
+							s5v := uint64(r3[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: st.param.u32
+							s5 := uint64(0xc)
+							s5v := uint64(r3[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:29")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r3[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 29: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/indirect.ptx:29")
 }
 
-// f1B0 runs b0 of function f1, PTX lines 37-42.
-func f1B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x3)
-	// PTX line 37: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 8, 0, m, "testdata/ptx/semantics/indirect.ptx:37")
-	// PTX line 38: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:38")
-	// PTX line 39: activemask.b32
-	w.Activemask(2, m)
-	// PTX line 40: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r2, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/indirect.ptx:40")
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: mul.lo.u32
-				v1 := uint64(uint32(r1[l]) * uint32(k0))
-				r3[l] = v1
+// f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 37-42; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x3)
+				// PTX lines 37, 38: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 38: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:37")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 38: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:38")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 39: activemask.b32
+				w.Activemask(2, m)
+				// PTX lines 40, 41: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: st.global.u32
+							s3 := uint64(r0[l]) + 0x0
+							s3v := uint64(r2[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
+							}
+							// 41: mul.lo.u32
+							v4 := uint64(uint32(r1[l]) * uint32(k0))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: st.global.u32
+							s3 := uint64(r0[l]) + 0x0
+							s3v := uint64(r2[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:40")
+							}
+							// 41: mul.lo.u32
+							v4 := uint64(uint32(r1[l]) * uint32(k0))
+							r3[l] = v4
+						}
+					}
+				}
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: st.param.u32
+							s5 := uint64(0xc)
+							s5v := uint64(r3[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: st.param.u32
+							s5 := uint64(0xc)
+							s5v := uint64(r3[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:42")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: mul.lo.u32
-				v1 := uint64(uint32(r1[l]) * uint32(k0))
-				r3[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 42: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/indirect.ptx:42")
 }
 
-// f2B0 runs b0 of function f2, PTX lines 50-55.
-func f2B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	k0 := uint64(0x55)
-	// PTX line 50: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 8, 0, m, "testdata/ptx/semantics/indirect.ptx:50")
-	// PTX line 51: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:51")
-	// PTX line 52: activemask.b32
-	w.Activemask(2, m)
-	// PTX line 53: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r2, r0, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/indirect.ptx:53")
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: xor.b32
-				v1 := uint64(uint32(r1[l]) ^ uint32(k0))
-				r3[l] = v1
+// f2Run runs blocks of function f2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 50-55; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x55)
+				// PTX lines 50, 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 51: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/indirect.ptx:50")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 51: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/indirect.ptx:51")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 52: activemask.b32
+				w.Activemask(2, m)
+				// PTX lines 53, 54: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.global.u32
+							s3 := uint64(r0[l]) + 0x0
+							s3v := uint64(r2[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
+							}
+							// 54: xor.b32
+							v4 := uint64(uint32(r1[l]) ^ uint32(k0))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.global.u32
+							s3 := uint64(r0[l]) + 0x0
+							s3v := uint64(r2[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:53")
+							}
+							// 54: xor.b32
+							v4 := uint64(uint32(r1[l]) ^ uint32(k0))
+							r3[l] = v4
+						}
+					}
+				}
+				// PTX lines 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 55: st.param.u32
+							s5 := uint64(0xc)
+							s5v := uint64(r3[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 55: st.param.u32
+							s5 := uint64(0xc)
+							s5v := uint64(r3[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/indirect.ptx:55")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: xor.b32
-				v1 := uint64(uint32(r1[l]) ^ uint32(k0))
-				r3[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 55: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r3, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/indirect.ptx:55")
 }
 
-// indirectB0 runs b0 of kernel indirect, PTX lines 72-95.
-func indirectB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x28)
-	k1 := uint64(0xd0000000)
-	k2 := uint64(0xd0000010)
-	k3 := uint64(0xd0000020)
-	k4 := uint64(0x3)
-	k5 := uint64(0x1)
-	k6 := uint64(0x2)
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 73: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/indirect.ptx:73")
-	// PTX line 74: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 75, 76: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 76: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 76: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		}
-	}
-	// PTX line 79: mov.u64, warp-uniform
-	u6 := uint64(k1)
-	// PTX line 80: mov.u64, warp-uniform
-	u7 := uint64(k2)
-	// PTX line 81: mov.u64, warp-uniform
-	u8 := uint64(k3)
-	// PTX lines 82, 83, 84, 85, 86: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: rem.u32
-				v9 := isa.Rem(r0[l], k4, 32, false)
-				// 83: setp.eq.u32
-				c10t := uint32(v9) == uint32(k5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+// indirectRun runs blocks of kernel indirect for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func indirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 72-95; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x28)
+				k1 := uint64(0xd0000000)
+				k2 := uint64(0xd0000010)
+				k3 := uint64(0xd0000020)
+				k4 := uint64(0x3)
+				k5 := uint64(0x1)
+				k6 := uint64(0x2)
+				// PTX lines 72: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-				// 84: setp.eq.u32
-				c11t := uint32(v9) == uint32(k6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 85: selp.b64
-				v12 := uint64(u6)
-				if c10 {
-					v12 = uint64(u7)
+				// PTX line 73: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/indirect.ptx:73")
 				}
-				// 86: selp.b64
-				v13 := uint64(v12)
-				if c11 {
-					v13 = uint64(u8)
+				// PTX line 74: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 75, 76: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 76: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 76: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+						}
+					}
 				}
-				r9[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: rem.u32
-				v9 := isa.Rem(r0[l], k4, 32, false)
-				// 83: setp.eq.u32
-				c10t := uint32(v9) == uint32(k5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				// PTX line 79: mov.u64, warp-uniform
+				u6 := uint64(k1)
+				// PTX line 80: mov.u64, warp-uniform
+				u7 := uint64(k2)
+				// PTX line 81: mov.u64, warp-uniform
+				u8 := uint64(k3)
+				// PTX lines 82, 83, 84, 85, 86, 91: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: rem.u32
+							v9 := isa.Rem(r0[l], k4, 32, false)
+							// 83: setp.eq.u32
+							c10t := uint32(v9) == uint32(k5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+							// 84: setp.eq.u32
+							c11t := uint32(v9) == uint32(k6)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p1 = p1&^(1<<l) | c11b0<<l
+							// 85: selp.b64
+							v12 := uint64(u6)
+							if c10 {
+								v12 = uint64(u7)
+							}
+							// 86: selp.b64
+							v13 := uint64(v12)
+							if c11 {
+								v13 = uint64(u8)
+							}
+							r9[l] = v13
+							// 91: st.param.u64
+							s14 := uint64(0x0)
+							s14v := uint64(r4[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: rem.u32
+							v9 := isa.Rem(r0[l], k4, 32, false)
+							// 83: setp.eq.u32
+							c10t := uint32(v9) == uint32(k5)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p0 = p0&^(1<<l) | c10b0<<l
+							// 84: setp.eq.u32
+							c11t := uint32(v9) == uint32(k6)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p1 = p1&^(1<<l) | c11b0<<l
+							// 85: selp.b64
+							v12 := uint64(u6)
+							if c10 {
+								v12 = uint64(u7)
+							}
+							// 86: selp.b64
+							v13 := uint64(v12)
+							if c11 {
+								v13 = uint64(u8)
+							}
+							r9[l] = v13
+							// 91: st.param.u64
+							s14 := uint64(0x0)
+							s14v := uint64(r4[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:91")
+							}
+						}
+					}
+					w.P[0] = p0
+					w.P[1] = p1
 				}
-				p0 = p0&^(1<<l) | c10b0<<l
-				// 84: setp.eq.u32
-				c11t := uint32(v9) == uint32(k6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				// PTX lines 92: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 92: st.param.u32
+							s15 := uint64(0x8)
+							s15v := uint64(r0[l])
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 92: st.param.u32
+							s15 := uint64(0x8)
+							s15v := uint64(r0[l])
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:92")
+							}
+						}
+					}
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 85: selp.b64
-				v12 := uint64(u6)
-				if c10 {
-					v12 = uint64(u7)
+				// PTX lines 93, 94: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v16aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: ld.global.u32
+							v16a := uint64(r4[l]) + 0x24
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
+									continue
+								}
+								v16 = v16x
+							}
+							// 94: add.u32
+							v17 := uint64(uint32(v16) + uint32(k5))
+							r10[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: ld.global.u32
+							v16a := uint64(r4[l]) + 0x24
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:93")
+									continue
+								}
+								v16 = v16x
+							}
+							// 94: add.u32
+							v17 := uint64(uint32(v16) + uint32(k5))
+							r10[l] = v17
+						}
+					}
+					flt.Raise(w)
 				}
-				// 86: selp.b64
-				v13 := uint64(v12)
-				if c11 {
-					v13 = uint64(u8)
+				// PTX lines 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: st.global.u32
+							s18 := uint64(r4[l]) + 0x24
+							s18v := uint64(r10[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: st.global.u32
+							s18 := uint64(r4[l]) + 0x24
+							s18v := uint64(r10[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:95")
+							}
+						}
+					}
 				}
-				r9[l] = v13
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 64; divergent, reconverges at block 2 (b1)
+			return pc, budget
+		case 2:
+			// b1, PTX lines 97-122; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				k0 := uint64(0x1)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				k3 := uint64(0x8)
+				k4 := uint64(0xc)
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: ld.param.u32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
+									continue
+								}
+								v1 = v1x
+							}
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: ld.param.u32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:97")
+									continue
+								}
+								v1 = v1x
+							}
+							r11[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 99: activemask.b32
+				w.Activemask(12, m)
+				// PTX lines 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: st.global.u32
+							s2 := uint64(r4[l]) + 0x4
+							s2v := uint64(r11[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: st.global.u32
+							s2 := uint64(r4[l]) + 0x4
+							s2v := uint64(r11[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:100")
+							}
+						}
+					}
+				}
+				// PTX lines 101: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: st.global.u32
+							s3 := uint64(r4[l]) + 0x8
+							s3v := uint64(r12[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: st.global.u32
+							s3 := uint64(r4[l]) + 0x8
+							s3v := uint64(r12[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:101")
+							}
+						}
+					}
+				}
+				// PTX lines 102, 103: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: ld.global.u32
+							v4a := uint64(r4[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
+									continue
+								}
+								v4 = v4x
+							}
+							// 103: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r10[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: ld.global.u32
+							v4a := uint64(r4[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:102")
+									continue
+								}
+								v4 = v4x
+							}
+							// 103: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r10[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 104, 107, 108: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.global.u32
+							s6 := uint64(r4[l]) + 0x24
+							s6v := uint64(r10[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
+							}
+							// 107: div.u32
+							v7 := isa.Div(r0[l], k1, 32, false)
+							// 108: rem.u32
+							v8 := isa.Rem(v7, k1, 32, false)
+							r13[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.global.u32
+							s6 := uint64(r4[l]) + 0x24
+							s6v := uint64(r10[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:104")
+							}
+							// 107: div.u32
+							v7 := isa.Div(r0[l], k1, 32, false)
+							// 108: rem.u32
+							v8 := isa.Rem(v7, k1, 32, false)
+							r13[l] = v8
+						}
+					}
+				}
+				// PTX line 109: mov.u64, warp-uniform
+				u9 := uint64((w.GlobalVar(0) + k2))
+				runtime.Broadcast(r14, m, u9)
+				// PTX lines 110, 111, 112, 113: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v12aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k3))))
+							// 111: add.u64
+							v11 := uint64(uint64(u9) + uint64(v10))
+							// 112: ld.global.u64
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+								v12 = runtime.Load64(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
+									continue
+								}
+								v12 = v12x
+							}
+							r17[l] = v12
+							// 113: add.u64
+							v13 := uint64(uint64(r4[l]) + uint64(k4))
+							r18[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k3))))
+							// 111: add.u64
+							v11 := uint64(uint64(u9) + uint64(v10))
+							// 112: ld.global.u64
+							v12a := uint64(v11) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+								v12 = runtime.Load64(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/semantics/indirect.ptx:112")
+									continue
+								}
+								v12 = v12x
+							}
+							r17[l] = v12
+							// 113: add.u64
+							v13 := uint64(uint64(r4[l]) + uint64(k4))
+							r18[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 118: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: st.param.u64
+							s14 := uint64(0x10)
+							s14v := uint64(r18[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: st.param.u64
+							s14 := uint64(0x10)
+							s14v := uint64(r18[l])
+							if s14 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/semantics/indirect.ptx:118")
+							}
+						}
+					}
+				}
+				// PTX lines 119: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: st.param.u32
+							s15 := uint64(0x18)
+							s15v := uint64(r11[l])
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: st.param.u32
+							s15 := uint64(0x18)
+							s15v := uint64(r11[l])
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/indirect.ptx:119")
+							}
+						}
+					}
+				}
+				// PTX lines 120, 121: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v16aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 120: ld.global.u32
+							v16a := uint64(r4[l]) + 0x24
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
+									continue
+								}
+								v16 = v16x
+							}
+							// 121: add.u32
+							v17 := uint64(uint32(v16) + uint32(k0))
+							r10[l] = v17
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 120: ld.global.u32
+							v16a := uint64(r4[l]) + 0x24
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/indirect.ptx:120")
+									continue
+								}
+								v16 = v16x
+							}
+							// 121: add.u32
+							v17 := uint64(uint32(v16) + uint32(k0))
+							r10[l] = v17
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 122: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s18w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: st.global.u32
+							s18 := uint64(r4[l]) + 0x24
+							s18v := uint64(r10[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: st.global.u32
+							s18 := uint64(r4[l]) + 0x24
+							s18v := uint64(r10[l])
+							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+								runtime.Store32(s18w.Mem, s18o, s18v)
+							} else {
+								w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/indirect.ptx:122")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1, PTX line 96; divergent, reconverges at block 4 (b2)
+			return pc, budget
+		case 4:
+			// b2, PTX lines 124-148; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r10 := w.Reg(10)
+				r14 := w.Reg(14)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r23 := w.Reg(23)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				k0 := uint64(0x1)
+				k1 := uint64(0x2)
+				k2 := uint64(0x3)
+				k3 := uint64(0x8)
+				k4 := uint64(0x18)
+				// PTX lines 124: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: ld.param.u32
+							v1a := uint64(0x1c)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: ld.param.u32
+							v1a := uint64(0x1c)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:124")
+									continue
+								}
+								v1 = v1x
+							}
+							r19[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 126: activemask.b32
+				w.Activemask(20, m)
+				// PTX lines 127: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: st.global.u32
+							s2 := uint64(r4[l]) + 0x10
+							s2v := uint64(r19[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: st.global.u32
+							s2 := uint64(r4[l]) + 0x10
+							s2v := uint64(r19[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:127")
+							}
+						}
+					}
+				}
+				// PTX lines 128: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: st.global.u32
+							s3 := uint64(r4[l]) + 0x14
+							s3v := uint64(r20[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: st.global.u32
+							s3 := uint64(r4[l]) + 0x14
+							s3v := uint64(r20[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:128")
+							}
+						}
+					}
+				}
+				// PTX lines 129, 130: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(14)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 129: ld.global.u32
+							v4a := uint64(r4[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
+									continue
+								}
+								v4 = v4x
+							}
+							// 130: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r10[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 129: ld.global.u32
+							v4a := uint64(r4[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:129")
+									continue
+								}
+								v4 = v4x
+							}
+							// 130: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r10[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 131, 134, 135, 136, 137: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: st.global.u32
+							s6 := uint64(r4[l]) + 0x24
+							s6v := uint64(r10[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
+							}
+							// 134: shr.u32
+							v7 := uint64(uint32(r0[l]) >> uint32(k1))
+							// 135: rem.u32
+							v8 := isa.Rem(v7, k2, 32, false)
+							// 136: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
+							// 137: add.u64
+							v10 := uint64(uint64(r14[l]) + uint64(v9))
+							r23[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: st.global.u32
+							s6 := uint64(r4[l]) + 0x24
+							s6v := uint64(r10[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:131")
+							}
+							// 134: shr.u32
+							v7 := uint64(uint32(r0[l]) >> uint32(k1))
+							// 135: rem.u32
+							v8 := isa.Rem(v7, k2, 32, false)
+							// 136: mul.wide.u32
+							v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
+							// 137: add.u64
+							v10 := uint64(uint64(r14[l]) + uint64(v9))
+							r23[l] = v10
+						}
+					}
+				}
+				// PTX lines 138, 139: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: ld.global.u64
+							v11a := uint64(r23[l]) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
+									continue
+								}
+								v11 = v11x
+							}
+							r24[l] = v11
+							// 139: add.u64
+							v12 := uint64(uint64(r4[l]) + uint64(k4))
+							r25[l] = v12
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: ld.global.u64
+							v11a := uint64(r23[l]) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/semantics/indirect.ptx:138")
+									continue
+								}
+								v11 = v11x
+							}
+							r24[l] = v11
+							// 139: add.u64
+							v12 := uint64(uint64(r4[l]) + uint64(k4))
+							r25[l] = v12
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 144: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: st.param.u64
+							s13 := uint64(0x20)
+							s13v := uint64(r25[l])
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: st.param.u64
+							s13 := uint64(0x20)
+							s13v := uint64(r25[l])
+							if s13 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/semantics/indirect.ptx:144")
+							}
+						}
+					}
+				}
+				// PTX lines 145: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 145: st.param.u32
+							s14 := uint64(0x28)
+							s14v := uint64(r19[l])
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 145: st.param.u32
+							s14 := uint64(0x28)
+							s14v := uint64(r19[l])
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/indirect.ptx:145")
+							}
+						}
+					}
+				}
+				// PTX lines 146, 147: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v15aw := w.Window(17)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: ld.global.u32
+							v15a := uint64(r4[l]) + 0x24
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
+									continue
+								}
+								v15 = v15x
+							}
+							// 147: add.u32
+							v16 := uint64(uint32(v15) + uint32(k0))
+							r10[l] = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: ld.global.u32
+							v15a := uint64(r4[l]) + 0x24
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/indirect.ptx:146")
+									continue
+								}
+								v15 = v15x
+							}
+							// 147: add.u32
+							v16 := uint64(uint32(v15) + uint32(k0))
+							r10[l] = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 148: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s17w := w.Window(18)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: st.global.u32
+							s17 := uint64(r4[l]) + 0x24
+							s17v := uint64(r10[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: st.global.u32
+							s17 := uint64(r4[l]) + 0x24
+							s17v := uint64(r10[l])
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+								runtime.Store32(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/indirect.ptx:148")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b2, PTX line 123; divergent, reconverges at block 6 (b3)
+			return pc, budget
+		case 6:
+			// b3, PTX lines 150-157; ret
+			{
+				r4 := w.Reg(4)
+				r10 := w.Reg(10)
+				r26 := w.Reg(26)
+				r27 := w.Reg(27)
+				k0 := uint64(0x1)
+				// PTX lines 150: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: ld.param.u32
+							v1a := uint64(0x2c)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: ld.param.u32
+							v1a := uint64(0x2c)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/indirect.ptx:150")
+									continue
+								}
+								v1 = v1x
+							}
+							r26[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 152: activemask.b32
+				w.Activemask(27, m)
+				// PTX lines 153: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(19)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: st.global.u32
+							s2 := uint64(r4[l]) + 0x1c
+							s2v := uint64(r26[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: st.global.u32
+							s2 := uint64(r4[l]) + 0x1c
+							s2v := uint64(r26[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/indirect.ptx:153")
+							}
+						}
+					}
+				}
+				// PTX lines 154: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(20)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: st.global.u32
+							s3 := uint64(r4[l]) + 0x20
+							s3v := uint64(r27[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: st.global.u32
+							s3 := uint64(r4[l]) + 0x20
+							s3v := uint64(r27[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/indirect.ptx:154")
+							}
+						}
+					}
+				}
+				// PTX lines 155, 156: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(21)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 155: ld.global.u32
+							v4a := uint64(r4[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
+									continue
+								}
+								v4 = v4x
+							}
+							// 156: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r10[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 155: ld.global.u32
+							v4a := uint64(r4[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/indirect.ptx:155")
+									continue
+								}
+								v4 = v4x
+							}
+							// 156: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r10[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 157: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(22)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: st.global.u32
+							s6 := uint64(r4[l]) + 0x24
+							s6v := uint64(r10[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: st.global.u32
+							s6 := uint64(r4[l]) + 0x24
+							s6v := uint64(r10[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/indirect.ptx:157")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-	}
-	// PTX line 91: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x0, 8, m, "testdata/ptx/semantics/indirect.ptx:91")
-	// PTX line 92: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, m, "testdata/ptx/semantics/indirect.ptx:92")
-	// PTX line 93: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:93")
-	// PTX lines 94: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: add.u32
-				v14 := uint64(uint32(r10[l]) + uint32(k5))
-				r10[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: add.u32
-				v14 := uint64(uint32(r10[l]) + uint32(k5))
-				r10[l] = v14
-			}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 95: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/semantics/indirect.ptx:95")
-}
-
-// indirectB1 runs b1 of kernel indirect, PTX lines 97-122.
-func indirectB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x1)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	k3 := uint64(0x8)
-	k4 := uint64(0xc)
-	// PTX line 97: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r11, nil, 0, 0xc, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:97")
-	// PTX line 99: activemask.b32
-	w.Activemask(12, m)
-	// PTX line 100: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r4, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/semantics/indirect.ptx:100")
-	// PTX line 101: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r4, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/indirect.ptx:101")
-	// PTX line 102: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:102")
-	// PTX lines 103: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 103: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 103: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v1
-			}
-		}
-	}
-	// PTX line 104: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/semantics/indirect.ptx:104")
-	// PTX lines 107, 108: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 107: div.u32
-				v2 := isa.Div(r0[l], k1, 32, false)
-				// 108: rem.u32
-				v3 := isa.Rem(v2, k1, 32, false)
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 107: div.u32
-				v2 := isa.Div(r0[l], k1, 32, false)
-				// 108: rem.u32
-				v3 := isa.Rem(v2, k1, 32, false)
-				r13[l] = v3
-			}
-		}
-	}
-	// PTX line 109: mov.u64, warp-uniform
-	u4 := uint64((w.GlobalVar(0) + k2))
-	runtime.Broadcast(r14, m, u4)
-	// PTX lines 110, 111: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k3))))
-				// 111: add.u64
-				v6 := uint64(uint64(u4) + uint64(v5))
-				r16[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k3))))
-				// 111: add.u64
-				v6 := uint64(uint64(u4) + uint64(v5))
-				r16[l] = v6
-			}
-		}
-	}
-	// PTX line 112: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/semantics/indirect.ptx:112")
-	// PTX lines 113: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 113: add.u64
-				v7 := uint64(uint64(r4[l]) + uint64(k4))
-				r18[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 113: add.u64
-				v7 := uint64(uint64(r4[l]) + uint64(k4))
-				r18[l] = v7
-			}
-		}
-	}
-	// PTX line 118: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r18, nil, 0, 0x10, 8, m, "testdata/ptx/semantics/indirect.ptx:118")
-	// PTX line 119: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r11, nil, 0, 0x18, 4, m, "testdata/ptx/semantics/indirect.ptx:119")
-	// PTX line 120: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:120")
-	// PTX lines 121: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 121: add.u32
-				v8 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 121: add.u32
-				v8 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v8
-			}
-		}
-	}
-	// PTX line 122: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/semantics/indirect.ptx:122")
-}
-
-// indirectB2 runs b2 of kernel indirect, PTX lines 124-148.
-func indirectB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r14 := w.Reg(14)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	k0 := uint64(0x1)
-	k1 := uint64(0x2)
-	k2 := uint64(0x3)
-	k3 := uint64(0x8)
-	k4 := uint64(0x18)
-	// PTX line 124: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r19, nil, 0, 0x1c, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:124")
-	// PTX line 126: activemask.b32
-	w.Activemask(20, m)
-	// PTX line 127: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r4, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/semantics/indirect.ptx:127")
-	// PTX line 128: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r4, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/semantics/indirect.ptx:128")
-	// PTX line 129: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:129")
-	// PTX lines 130: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v1
-			}
-		}
-	}
-	// PTX line 131: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/semantics/indirect.ptx:131")
-	// PTX lines 134, 135, 136, 137: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 134: shr.u32
-				v2 := uint64(uint32(r0[l]) >> uint32(k1))
-				// 135: rem.u32
-				v3 := isa.Rem(v2, k2, 32, false)
-				// 136: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k3))))
-				// 137: add.u64
-				v5 := uint64(uint64(r14[l]) + uint64(v4))
-				r23[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 134: shr.u32
-				v2 := uint64(uint32(r0[l]) >> uint32(k1))
-				// 135: rem.u32
-				v3 := isa.Rem(v2, k2, 32, false)
-				// 136: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k3))))
-				// 137: add.u64
-				v5 := uint64(uint64(r14[l]) + uint64(v4))
-				r23[l] = v5
-			}
-		}
-	}
-	// PTX line 138: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r24, r23, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/semantics/indirect.ptx:138")
-	// PTX lines 139: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 139: add.u64
-				v6 := uint64(uint64(r4[l]) + uint64(k4))
-				r25[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 139: add.u64
-				v6 := uint64(uint64(r4[l]) + uint64(k4))
-				r25[l] = v6
-			}
-		}
-	}
-	// PTX line 144: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x20, 8, m, "testdata/ptx/semantics/indirect.ptx:144")
-	// PTX line 145: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r19, nil, 0, 0x28, 4, m, "testdata/ptx/semantics/indirect.ptx:145")
-	// PTX line 146: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:146")
-	// PTX lines 147: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 147: add.u32
-				v7 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 147: add.u32
-				v7 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v7
-			}
-		}
-	}
-	// PTX line 148: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/semantics/indirect.ptx:148")
-}
-
-// indirectB3 runs b3 of kernel indirect, PTX lines 150-157.
-func indirectB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	k0 := uint64(0x1)
-	// PTX line 150: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r26, nil, 0, 0x2c, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:150")
-	// PTX line 152: activemask.b32
-	w.Activemask(27, m)
-	// PTX line 153: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r4, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/semantics/indirect.ptx:153")
-	// PTX line 154: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r27, r4, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/semantics/indirect.ptx:154")
-	// PTX line 155: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/semantics/indirect.ptx:155")
-	// PTX lines 156: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 156: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 156: add.u32
-				v1 := uint64(uint32(r10[l]) + uint32(k0))
-				r10[l] = v1
-			}
-		}
-	}
-	// PTX line 157: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/semantics/indirect.ptx:157")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/loops.ptx",
+	NumWindows: 10,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -71,9 +72,39 @@ func init() {
 	whileLoopFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 30-37
 	whileLoopFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{whileLoopB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			whileLoopRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/loops.ptx:30",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/loops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/loops.ptx:38",
@@ -84,9 +115,23 @@ func init() {
 	}
 	// b1 (LOOP), PTX lines 39-39; divergent, reconverges at block 2 (b2 (DONE))
 	whileLoopFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{whileLoopB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			whileLoopRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/loops.ptx:39",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/loops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -98,9 +143,36 @@ func init() {
 	}
 	// b2 (DONE), PTX lines 51-56; ret
 	whileLoopFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{whileLoopB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			whileLoopRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/loops.ptx:51",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/loops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/loops.ptx:57",
@@ -111,9 +183,44 @@ func init() {
 	}
 	// b3, PTX lines 41-48
 	whileLoopFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{whileLoopB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			whileLoopRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/loops.ptx:41",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/loops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/loops.ptx:49",
@@ -127,12 +234,49 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	whileLoopFunc.Run = whileLoopRun
 	dowhileLoopFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 68-77
 	dowhileLoopFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{dowhileLoopB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dowhileLoopRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/loops.ptx:68",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/loops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/loops.ptx:78",
@@ -143,9 +287,44 @@ func init() {
 	}
 	// b1 (BODY), PTX lines 79-86; divergent, reconverges at block 2 (b2)
 	dowhileLoopFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{dowhileLoopB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dowhileLoopRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/loops.ptx:79",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/loops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -157,9 +336,36 @@ func init() {
 	}
 	// b2, PTX lines 88-93; ret
 	dowhileLoopFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{dowhileLoopB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			dowhileLoopRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/loops.ptx:88",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/loops.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/loops.ptx:94",
@@ -173,6 +379,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	dowhileLoopFunc.Run = dowhileLoopRun
 }
 
 // WhileLoop launches PTX kernel while_loop (testdata/ptx/semantics/loops.ptx:22) on dev with the launch configuration cfg. Parameters: out is out.
@@ -189,408 +396,812 @@ func DowhileLoop(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, dowhileLoopFunc, cfg, p[:])
 }
 
-// whileLoopB0 runs b0 of kernel while_loop, PTX lines 30-37.
-func whileLoopB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x88)
-	k2 := uint64(0x0)
-	// PTX lines 30, 31: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 31: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 31: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				r1[l] = v2
-			}
-		}
-	}
-	// PTX line 32: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/loops.ptx:32")
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
-	// PTX lines 34, 35: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 35: add.u64
-				v6 := uint64(uint64(u4) + uint64(v5))
-				r5[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 35: add.u64
-				v6 := uint64(uint64(u4) + uint64(v5))
-				r5[l] = v6
-			}
-		}
-	}
-	// PTX line 36: mov.u32, warp-uniform
-	u7 := uint64(k2)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 37: mov.u32, warp-uniform
-	u8 := uint64(k2)
-	runtime.Broadcast(r7, m, u8)
-	_ = u7
-	_ = u8
-}
-
-// whileLoopB1 runs b1 (LOOP) of kernel while_loop, PTX lines 39-39.
-func whileLoopB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r6 := w.Reg(6)
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: setp.ge.u32
-				c1t := uint32(r6[l]) >= uint32(r1[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// whileLoopRun runs blocks of kernel while_loop for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func whileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-37
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x88)
+				k2 := uint64(0x0)
+				// PTX lines 30, 31: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 31: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 31: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							r1[l] = v2
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: setp.ge.u32
-				c1t := uint32(r6[l]) >= uint32(r1[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// whileLoopB2 runs b2 (DONE) of kernel while_loop, PTX lines 51-56.
-func whileLoopB2(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX line 51: activemask.b32
-	w.Activemask(11, m)
-	// PTX line 52: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r5, 0xffffffffffffffff, 0x80, 4, m, "testdata/ptx/semantics/loops.ptx:52")
-	// PTX line 53: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r5, 0xffffffffffffffff, 0x84, 4, m, "testdata/ptx/semantics/loops.ptx:53")
-	// PTX line 54: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r5, 0xffffffffffffffff, 0x7c, 4, 0, m, "testdata/ptx/semantics/loops.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: add.u32
-				v1 := uint64(uint32(r12[l]) + uint32(k0))
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: add.u32
-				v1 := uint64(uint32(r12[l]) + uint32(k0))
-				r12[l] = v1
-			}
-		}
-	}
-	// PTX line 56: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r5, 0xffffffffffffffff, 0x7c, 4, m, "testdata/ptx/semantics/loops.ptx:56")
-}
-
-// whileLoopB3 runs b3 of kernel while_loop, PTX lines 41-48.
-func whileLoopB3(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	k2 := uint64(0x1)
-	// PTX line 41: activemask.b32
-	w.Activemask(8, m)
-	// PTX lines 42, 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
-				// 43: add.u64
-				v2 := uint64(uint64(r5[l]) + uint64(v1))
-				r10[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
-				// 43: add.u64
-				v2 := uint64(uint64(r5[l]) + uint64(v1))
-				r10[l] = v2
-			}
-		}
-	}
-	// PTX line 44: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/loops.ptx:44")
-	// PTX lines 45, 46, 47, 48: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: mul.lo.u32
-				v3 := uint64(uint32(r7[l]) * uint32(k1))
-				// 46: add.u32
-				v4 := uint64(uint32(v3) + uint32(r6[l]))
-				// 47: add.u32
-				v5 := uint64(uint32(v4) + uint32(k2))
-				r7[l] = v5
-				// 48: add.u32
-				v6 := uint64(uint32(r6[l]) + uint32(k2))
-				r6[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: mul.lo.u32
-				v3 := uint64(uint32(r7[l]) * uint32(k1))
-				// 46: add.u32
-				v4 := uint64(uint32(v3) + uint32(r6[l]))
-				// 47: add.u32
-				v5 := uint64(uint32(v4) + uint32(k2))
-				r7[l] = v5
-				// 48: add.u32
-				v6 := uint64(uint32(r6[l]) + uint32(k2))
-				r6[l] = v6
-			}
-		}
-	}
-}
-
-// dowhileLoopB0 runs b0 of kernel dowhile_loop, PTX lines 68-77.
-func dowhileLoopB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x7)
-	k1 := uint64(0x5)
-	k2 := uint64(0x1)
-	k3 := uint64(0x20)
-	k4 := uint64(0x0)
-	// PTX lines 68, 69, 70, 71: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 69: mul.lo.u32
-				v2 := uint64(uint32(v1) * uint32(k0))
-				// 70: rem.u32
-				v3 := isa.Rem(v2, k1, 32, false)
-				// 71: add.u32
-				v4 := uint64(uint32(v3) + uint32(k2))
-				r1[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 69: mul.lo.u32
-				v2 := uint64(uint32(v1) * uint32(k0))
-				// 70: rem.u32
-				v3 := isa.Rem(v2, k1, 32, false)
-				// 71: add.u32
-				v4 := uint64(uint32(v3) + uint32(k2))
-				r1[l] = v4
-			}
-		}
-	}
-	// PTX line 72: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/loops.ptx:72")
-	// PTX line 73: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX lines 74, 75: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
-				// 75: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r5[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
-				// 75: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r5[l] = v8
-			}
-		}
-	}
-	// PTX line 76: mov.u32, warp-uniform
-	u9 := uint64(k4)
-	runtime.Broadcast(r6, m, u9)
-	// PTX line 77: mov.u32, warp-uniform
-	u10 := uint64(k4)
-	runtime.Broadcast(r7, m, u10)
-	_ = u9
-	_ = u10
-}
-
-// dowhileLoopB1 runs b1 (BODY) of kernel dowhile_loop, PTX lines 79-86.
-func dowhileLoopB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX line 79: activemask.b32
-	w.Activemask(8, m)
-	// PTX lines 80, 81: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
-				// 81: add.u64
-				v2 := uint64(uint64(r5[l]) + uint64(v1))
-				r10[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
-				// 81: add.u64
-				v2 := uint64(uint64(r5[l]) + uint64(v1))
-				r10[l] = v2
-			}
-		}
-	}
-	// PTX line 82: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/loops.ptx:82")
-	// PTX lines 83, 84, 85, 86: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: add.u32
-				v3 := uint64(uint32(r6[l]) + uint32(k1))
-				// 84: mad.lo.u32
-				v4 := uint64(uint32(uint32(v3)*uint32(r0[l]) + uint32(r7[l])))
-				r7[l] = v4
-				// 85: add.u32
-				v5 := uint64(uint32(r6[l]) + uint32(k1))
-				r6[l] = v5
-				// 86: setp.lt.u32
-				c6t := uint32(v5) < uint32(r1[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 32: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/loops.ptx:32")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: add.u32
-				v3 := uint64(uint32(r6[l]) + uint32(k1))
-				// 84: mad.lo.u32
-				v4 := uint64(uint32(uint32(v3)*uint32(r0[l]) + uint32(r7[l])))
-				r7[l] = v4
-				// 85: add.u32
-				v5 := uint64(uint32(r6[l]) + uint32(k1))
-				r6[l] = v5
-				// 86: setp.lt.u32
-				c6t := uint32(v5) < uint32(r1[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u3)
+				// PTX lines 34, 35: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: mul.wide.u32
+							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 35: add.u64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							r5[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: mul.wide.u32
+							v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+							// 35: add.u64
+							v6 := uint64(uint64(u4) + uint64(v5))
+							r5[l] = v6
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 36: mov.u32, warp-uniform
+				u7 := uint64(k2)
+				runtime.Broadcast(r6, m, u7)
+				// PTX line 37: mov.u32, warp-uniform
+				u8 := uint64(k2)
+				runtime.Broadcast(r7, m, u8)
+				_ = u7
+				_ = u8
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 (LOOP), PTX lines 39-39; divergent, reconverges at block 2 (b2 (DONE))
+			{
+				r1 := w.Reg(1)
+				r6 := w.Reg(6)
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: setp.ge.u32
+							c1t := uint32(r6[l]) >= uint32(r1[l])
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: setp.ge.u32
+							c1t := uint32(r6[l]) >= uint32(r1[l])
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p0 = p0&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 (DONE), PTX lines 51-56; ret
+			{
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX line 51: activemask.b32
+				w.Activemask(11, m)
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: st.global.u32
+							s1 := uint64(r5[l]) + 0x80
+							s1v := uint64(r11[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: st.global.u32
+							s1 := uint64(r5[l]) + 0x80
+							s1v := uint64(r11[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:52")
+							}
+						}
+					}
+				}
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: st.global.u32
+							s2 := uint64(r5[l]) + 0x84
+							s2v := uint64(r7[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: st.global.u32
+							s2 := uint64(r5[l]) + 0x84
+							s2v := uint64(r7[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:53")
+							}
+						}
+					}
+				}
+				// PTX lines 54, 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: ld.global.u32
+							v3a := uint64(r5[l]) + 0x7c
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
+									continue
+								}
+								v3 = v3x
+							}
+							// 55: add.u32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r12[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: ld.global.u32
+							v3a := uint64(r5[l]) + 0x7c
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:54")
+									continue
+								}
+								v3 = v3x
+							}
+							// 55: add.u32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r12[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 56: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: st.global.u32
+							s5 := uint64(r5[l]) + 0x7c
+							s5v := uint64(r12[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: st.global.u32
+							s5 := uint64(r5[l]) + 0x7c
+							s5v := uint64(r12[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:56")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 3:
+			// b3, PTX lines 41-48
+			{
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				k2 := uint64(0x1)
+				// PTX line 41: activemask.b32
+				w.Activemask(8, m)
+				// PTX lines 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
+							// 43: add.u64
+							v2 := uint64(uint64(r5[l]) + uint64(v1))
+							// 44: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
+							}
+							// 45: mul.lo.u32
+							v4 := uint64(uint32(r7[l]) * uint32(k1))
+							// 46: add.u32
+							v5 := uint64(uint32(v4) + uint32(r6[l]))
+							// 47: add.u32
+							v6 := uint64(uint32(v5) + uint32(k2))
+							r7[l] = v6
+							// 48: add.u32
+							v7 := uint64(uint32(r6[l]) + uint32(k2))
+							r6[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
+							// 43: add.u64
+							v2 := uint64(uint64(r5[l]) + uint64(v1))
+							// 44: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:44")
+							}
+							// 45: mul.lo.u32
+							v4 := uint64(uint32(r7[l]) * uint32(k1))
+							// 46: add.u32
+							v5 := uint64(uint32(v4) + uint32(r6[l]))
+							// 47: add.u32
+							v6 := uint64(uint32(v5) + uint32(k2))
+							r7[l] = v6
+							// 48: add.u32
+							v7 := uint64(uint32(r6[l]) + uint32(k2))
+							r6[l] = v7
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// dowhileLoopB2 runs b2 of kernel dowhile_loop, PTX lines 88-93.
-func dowhileLoopB2(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1)
-	// PTX line 88: activemask.b32
-	w.Activemask(12, m)
-	// PTX line 89: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r5, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/semantics/loops.ptx:89")
-	// PTX line 90: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r5, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/semantics/loops.ptx:90")
-	// PTX line 91: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r5, 0xffffffffffffffff, 0x14, 4, 0, m, "testdata/ptx/semantics/loops.ptx:91")
-	// PTX lines 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 92: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(k0))
-				r13[l] = v1
+// dowhileLoopRun runs blocks of kernel dowhile_loop for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func dowhileLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 68-77
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x7)
+				k1 := uint64(0x5)
+				k2 := uint64(0x1)
+				k3 := uint64(0x20)
+				k4 := uint64(0x0)
+				// PTX lines 68, 69, 70, 71: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 69: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							// 70: rem.u32
+							v3 := isa.Rem(v2, k1, 32, false)
+							// 71: add.u32
+							v4 := uint64(uint32(v3) + uint32(k2))
+							r1[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 69: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							// 70: rem.u32
+							v3 := isa.Rem(v2, k1, 32, false)
+							// 71: add.u32
+							v4 := uint64(uint32(v3) + uint32(k2))
+							r1[l] = v4
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 72: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/loops.ptx:72")
+				}
+				// PTX line 73: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX lines 74, 75: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
+							// 75: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r5[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: mul.wide.u32
+							v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
+							// 75: add.u64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r5[l] = v8
+						}
+					}
+				}
+				// PTX line 76: mov.u32, warp-uniform
+				u9 := uint64(k4)
+				runtime.Broadcast(r6, m, u9)
+				// PTX line 77: mov.u32, warp-uniform
+				u10 := uint64(k4)
+				runtime.Broadcast(r7, m, u10)
+				_ = u9
+				_ = u10
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 92: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(k0))
-				r13[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b1 (BODY), PTX lines 79-86; divergent, reconverges at block 2 (b2)
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				// PTX line 79: activemask.b32
+				w.Activemask(8, m)
+				// PTX lines 80, 81, 82, 83, 84, 85, 86: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
+							// 81: add.u64
+							v2 := uint64(uint64(r5[l]) + uint64(v1))
+							// 82: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
+							}
+							// 83: add.u32
+							v4 := uint64(uint32(r6[l]) + uint32(k1))
+							// 84: mad.lo.u32
+							v5 := uint64(uint32(uint32(v4)*uint32(r0[l]) + uint32(r7[l])))
+							r7[l] = v5
+							// 85: add.u32
+							v6 := uint64(uint32(r6[l]) + uint32(k1))
+							r6[l] = v6
+							// 86: setp.lt.u32
+							c7t := uint32(v6) < uint32(r1[l])
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r6[l])) * uint64(uint32(k0))))
+							// 81: add.u64
+							v2 := uint64(uint64(r5[l]) + uint64(v1))
+							// 82: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/loops.ptx:82")
+							}
+							// 83: add.u32
+							v4 := uint64(uint32(r6[l]) + uint32(k1))
+							// 84: mad.lo.u32
+							v5 := uint64(uint32(uint32(v4)*uint32(r0[l]) + uint32(r7[l])))
+							r7[l] = v5
+							// 85: add.u32
+							v6 := uint64(uint32(r6[l]) + uint32(k1))
+							r6[l] = v6
+							// 86: setp.lt.u32
+							c7t := uint32(v6) < uint32(r1[l])
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX lines 88-93; ret
+			{
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x1)
+				// PTX line 88: activemask.b32
+				w.Activemask(12, m)
+				// PTX lines 89: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: st.global.u32
+							s1 := uint64(r5[l]) + 0x18
+							s1v := uint64(r12[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: st.global.u32
+							s1 := uint64(r5[l]) + 0x18
+							s1v := uint64(r12[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/loops.ptx:89")
+							}
+						}
+					}
+				}
+				// PTX lines 90: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: st.global.u32
+							s2 := uint64(r5[l]) + 0x1c
+							s2v := uint64(r7[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: st.global.u32
+							s2 := uint64(r5[l]) + 0x1c
+							s2v := uint64(r7[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/loops.ptx:90")
+							}
+						}
+					}
+				}
+				// PTX lines 91, 92: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: ld.global.u32
+							v3a := uint64(r5[l]) + 0x14
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
+									continue
+								}
+								v3 = v3x
+							}
+							// 92: add.u32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r13[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: ld.global.u32
+							v3a := uint64(r5[l]) + 0x14
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/loops.ptx:91")
+									continue
+								}
+								v3 = v3x
+							}
+							// 92: add.u32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r13[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 93: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: st.global.u32
+							s5 := uint64(r5[l]) + 0x14
+							s5v := uint64(r13[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: st.global.u32
+							s5 := uint64(r5[l]) + 0x14
+							s5v := uint64(r13[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/loops.ptx:93")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 93: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r5, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/semantics/loops.ptx:93")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/nested.ptx",
+	NumWindows: 16,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -50,9 +51,59 @@ func init() {
 	nestedFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 30-42; divergent, reconverges at block 6 (b6 (L1_JOIN))
 	nestedFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{nestedB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:30",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -65,9 +116,24 @@ func init() {
 	}
 	// b1 (L3_ELSE), PTX lines 58-60
 	nestedFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{nestedB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:58",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/nested.ptx:61",
@@ -78,9 +144,38 @@ func init() {
 	}
 	// b2 (L3_JOIN), PTX lines 62-67
 	nestedFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{nestedB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:62",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/nested.ptx:68",
@@ -91,9 +186,24 @@ func init() {
 	}
 	// b3 (L2_ELSE), PTX lines 70-72
 	nestedFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{nestedB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:70",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/nested.ptx:73",
@@ -104,9 +214,35 @@ func init() {
 	}
 	// b4 (L2_JOIN), PTX lines 74-78
 	nestedFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{nestedB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:74",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/nested.ptx:79",
@@ -117,9 +253,24 @@ func init() {
 	}
 	// b5 (L1_ELSE), PTX lines 81-83
 	nestedFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{nestedB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:81",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/nested.ptx:84",
@@ -130,9 +281,36 @@ func init() {
 	}
 	// b6 (L1_JOIN), PTX lines 85-90; ret
 	nestedFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{nestedB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:85",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/nested.ptx:91",
@@ -143,9 +321,29 @@ func init() {
 	}
 	// b7, PTX lines 45-47; divergent, reconverges at block 4 (b4 (L2_JOIN))
 	nestedFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{nestedB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:45",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -158,9 +356,29 @@ func init() {
 	}
 	// b8, PTX lines 49-51; divergent, reconverges at block 2 (b2 (L3_JOIN))
 	nestedFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{nestedB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:49",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -173,9 +391,29 @@ func init() {
 	}
 	// b9, PTX lines 53-55
 	nestedFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{nestedB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			nestedRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/nested.ptx:53",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/nested.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/nested.ptx:56",
@@ -189,6 +427,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	nestedFunc.Run = nestedRun
 }
 
 // Nested launches PTX kernel nested (testdata/ptx/semantics/nested.ptx:22) on dev with the launch configuration cfg. Parameters: out is out.
@@ -198,438 +437,1015 @@ func Nested(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, nestedFunc, cfg, p[:])
 }
 
-// nestedB0 runs b0 of kernel nested, PTX lines 30-42.
-func nestedB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x20)
-	k1 := uint64(0x0)
-	k2 := uint64(0x1)
-	k3 := uint64(0x3)
-	k4 := uint64(0x5)
-	k5 := uint64(0x2)
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 31: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/nested.ptx:31")
-	// PTX line 32: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 33, 34: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 34: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 34: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		}
-	}
-	// PTX line 35: mov.u32, warp-uniform
-	u6 := uint64(k1)
-	runtime.Broadcast(r5, m, u6)
-	// PTX lines 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: and.b32
-				v7 := uint64(uint32(r0[l]) & uint32(k2))
-				// 37: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+// nestedRun runs blocks of kernel nested for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-42; divergent, reconverges at block 6 (b6 (L1_JOIN))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x20)
+				k1 := uint64(0x0)
+				k2 := uint64(0x1)
+				k3 := uint64(0x3)
+				k4 := uint64(0x5)
+				k5 := uint64(0x2)
+				// PTX lines 30: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-				// 38: shr.u32
-				v9 := uint64(uint32(r0[l]) >> uint32(k2))
-				// 39: rem.u32
-				v10 := isa.Rem(v9, k3, 32, false)
-				// 40: setp.ne.u32
-				c11t := uint32(v10) != uint32(k1)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 41: rem.u32
-				v12 := isa.Rem(r0[l], k4, 32, false)
-				// 42: setp.lt.u32
-				c13t := uint32(v12) < uint32(k5)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				// PTX line 31: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/nested.ptx:31")
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: and.b32
-				v7 := uint64(uint32(r0[l]) & uint32(k2))
-				// 37: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// PTX line 32: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 33, 34: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 34: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 34: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c8b0<<l
-				// 38: shr.u32
-				v9 := uint64(uint32(r0[l]) >> uint32(k2))
-				// 39: rem.u32
-				v10 := isa.Rem(v9, k3, 32, false)
-				// 40: setp.ne.u32
-				c11t := uint32(v10) != uint32(k1)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				// PTX line 35: mov.u32, warp-uniform
+				u6 := uint64(k1)
+				runtime.Broadcast(r5, m, u6)
+				// PTX lines 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: and.b32
+							v7 := uint64(uint32(r0[l]) & uint32(k2))
+							// 37: setp.eq.u32
+							c8t := uint32(v7) == uint32(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+							// 38: shr.u32
+							v9 := uint64(uint32(r0[l]) >> uint32(k2))
+							// 39: rem.u32
+							v10 := isa.Rem(v9, k3, 32, false)
+							// 40: setp.ne.u32
+							c11t := uint32(v10) != uint32(k1)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p1 = p1&^(1<<l) | c11b0<<l
+							// 41: rem.u32
+							v12 := isa.Rem(r0[l], k4, 32, false)
+							// 42: setp.lt.u32
+							c13t := uint32(v12) < uint32(k5)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p2 = p2&^(1<<l) | c13b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: and.b32
+							v7 := uint64(uint32(r0[l]) & uint32(k2))
+							// 37: setp.eq.u32
+							c8t := uint32(v7) == uint32(k2)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+							// 38: shr.u32
+							v9 := uint64(uint32(r0[l]) >> uint32(k2))
+							// 39: rem.u32
+							v10 := isa.Rem(v9, k3, 32, false)
+							// 40: setp.ne.u32
+							c11t := uint32(v10) != uint32(k1)
+							c11 := c11t
+							c11b0 := uint32(0)
+							if c11 {
+								c11b0 = 1
+							}
+							p1 = p1&^(1<<l) | c11b0<<l
+							// 41: rem.u32
+							v12 := isa.Rem(r0[l], k4, 32, false)
+							// 42: setp.lt.u32
+							c13t := uint32(v12) < uint32(k5)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p2 = p2&^(1<<l) | c13b0<<l
+						}
+					}
+					w.P[0] = p0
+					w.P[1] = p1
+					w.P[2] = p2
 				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 41: rem.u32
-				v12 := isa.Rem(r0[l], k4, 32, false)
-				// 42: setp.lt.u32
-				c13t := uint32(v12) < uint32(k5)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				_ = u6
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 (L3_ELSE), PTX lines 58-60
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r11 := w.Reg(11)
+				k0 := uint64(0xc8)
+				// PTX line 58: activemask.b32
+				w.Activemask(11, m)
+				// PTX lines 59, 60: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: st.global.u32
+							s1 := uint64(r4[l]) + 0x8
+							s1v := uint64(r11[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
+							}
+							// 60: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: st.global.u32
+							s1 := uint64(r4[l]) + 0x8
+							s1v := uint64(r11[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:59")
+							}
+							// 60: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					}
 				}
-				p2 = p2&^(1<<l) | c13b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 (L3_JOIN), PTX lines 62-67
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x3e8)
+				k1 := uint64(0x1)
+				// PTX line 62: activemask.b32
+				w.Activemask(12, m)
+				// PTX lines 63, 64: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: st.global.u32
+							s1 := uint64(r4[l]) + 0xc
+							s1v := uint64(r12[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
+							}
+							// 64: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: st.global.u32
+							s1 := uint64(r4[l]) + 0xc
+							s1v := uint64(r12[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:63")
+							}
+							// 64: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					}
+				}
+				// PTX lines 65, 66: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: ld.global.u32
+							v3a := uint64(r4[l]) + 0x1c
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
+									continue
+								}
+								v3 = v3x
+							}
+							// 66: add.u32
+							v4 := uint64(uint32(v3) + uint32(k1))
+							r13[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: ld.global.u32
+							v3a := uint64(r4[l]) + 0x1c
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:65")
+									continue
+								}
+								v3 = v3x
+							}
+							// 66: add.u32
+							v4 := uint64(uint32(v3) + uint32(k1))
+							r13[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 67: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: st.global.u32
+							s5 := uint64(r4[l]) + 0x1c
+							s5v := uint64(r13[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: st.global.u32
+							s5 := uint64(r4[l]) + 0x1c
+							s5v := uint64(r13[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:67")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 3:
+			// b3 (L2_ELSE), PTX lines 70-72
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				k0 := uint64(0x14)
+				// PTX line 70: activemask.b32
+				w.Activemask(10, m)
+				// PTX lines 71, 72: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: st.global.u32
+							s1 := uint64(r4[l]) + 0x4
+							s1v := uint64(r10[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
+							}
+							// 72: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: st.global.u32
+							s1 := uint64(r4[l]) + 0x4
+							s1v := uint64(r10[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:71")
+							}
+							// 72: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b4 (L2_JOIN), PTX lines 74-78
+			{
+				r4 := w.Reg(4)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x1)
+				// PTX line 74: activemask.b32
+				w.Activemask(14, m)
+				// PTX lines 75: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: st.global.u32
+							s1 := uint64(r4[l]) + 0x10
+							s1v := uint64(r14[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: st.global.u32
+							s1 := uint64(r4[l]) + 0x10
+							s1v := uint64(r14[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:75")
+							}
+						}
+					}
+				}
+				// PTX lines 76, 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v2aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: ld.global.u32
+							v2a := uint64(r4[l]) + 0x1c
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
+									continue
+								}
+								v2 = v2x
+							}
+							// 77: add.u32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r13[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: ld.global.u32
+							v2a := uint64(r4[l]) + 0x1c
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/nested.ptx:76")
+									continue
+								}
+								v2 = v2x
+							}
+							// 77: add.u32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r13[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.global.u32
+							s4 := uint64(r4[l]) + 0x1c
+							s4v := uint64(r13[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.global.u32
+							s4 := uint64(r4[l]) + 0x1c
+							s4v := uint64(r13[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/nested.ptx:78")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 5:
+			// b5 (L1_ELSE), PTX lines 81-83
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				k0 := uint64(0x2)
+				// PTX line 81: activemask.b32
+				w.Activemask(9, m)
+				// PTX lines 82, 83: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.global.u32
+							s1 := uint64(r4[l]) + 0x0
+							s1v := uint64(r9[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
+							}
+							// 83: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.global.u32
+							s1 := uint64(r4[l]) + 0x0
+							s1v := uint64(r9[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:82")
+							}
+							// 83: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 6
+		case 6:
+			// b6 (L1_JOIN), PTX lines 85-90; ret
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				k0 := uint64(0x1)
+				// PTX line 85: activemask.b32
+				w.Activemask(15, m)
+				// PTX lines 86: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: st.global.u32
+							s1 := uint64(r4[l]) + 0x14
+							s1v := uint64(r15[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: st.global.u32
+							s1 := uint64(r4[l]) + 0x14
+							s1v := uint64(r15[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:86")
+							}
+						}
+					}
+				}
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: st.global.u32
+							s2 := uint64(r4[l]) + 0x18
+							s2v := uint64(r5[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: st.global.u32
+							s2 := uint64(r4[l]) + 0x18
+							s2v := uint64(r5[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/nested.ptx:87")
+							}
+						}
+					}
+				}
+				// PTX lines 88, 89: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(11)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 88: ld.global.u32
+							v3a := uint64(r4[l]) + 0x1c
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
+									continue
+								}
+								v3 = v3x
+							}
+							// 89: add.u32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r13[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 88: ld.global.u32
+							v3a := uint64(r4[l]) + 0x1c
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/semantics/nested.ptx:88")
+									continue
+								}
+								v3 = v3x
+							}
+							// 89: add.u32
+							v4 := uint64(uint32(v3) + uint32(k0))
+							r13[l] = v4
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 90: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: st.global.u32
+							s5 := uint64(r4[l]) + 0x1c
+							s5v := uint64(r13[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: st.global.u32
+							s5 := uint64(r4[l]) + 0x1c
+							s5v := uint64(r13[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/nested.ptx:90")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 7:
+			// b7, PTX lines 45-47; divergent, reconverges at block 4 (b4 (L2_JOIN))
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r9 := w.Reg(9)
+				k0 := uint64(0x1)
+				// PTX line 45: activemask.b32
+				w.Activemask(9, m)
+				// PTX lines 46, 47: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: st.global.u32
+							s1 := uint64(r4[l]) + 0x0
+							s1v := uint64(r9[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
+							}
+							// 47: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: st.global.u32
+							s1 := uint64(r4[l]) + 0x0
+							s1v := uint64(r9[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:46")
+							}
+							// 47: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 8:
+			// b8, PTX lines 49-51; divergent, reconverges at block 2 (b2 (L3_JOIN))
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				k0 := uint64(0xa)
+				// PTX line 49: activemask.b32
+				w.Activemask(10, m)
+				// PTX lines 50, 51: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: st.global.u32
+							s1 := uint64(r4[l]) + 0x4
+							s1v := uint64(r10[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
+							}
+							// 51: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: st.global.u32
+							s1 := uint64(r4[l]) + 0x4
+							s1v := uint64(r10[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:50")
+							}
+							// 51: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b9, PTX lines 53-55
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r11 := w.Reg(11)
+				k0 := uint64(0x64)
+				// PTX line 53: activemask.b32
+				w.Activemask(11, m)
+				// PTX lines 54, 55: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: st.global.u32
+							s1 := uint64(r4[l]) + 0x8
+							s1v := uint64(r11[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
+							}
+							// 55: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: st.global.u32
+							s1 := uint64(r4[l]) + 0x8
+							s1v := uint64(r11[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/nested.ptx:54")
+							}
+							// 55: add.u32
+							v2 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-		w.P[1] = p1
-		w.P[2] = p2
-	}
-	_ = u6
-}
-
-// nestedB1 runs b1 (L3_ELSE) of kernel nested, PTX lines 58-60.
-func nestedB1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r11 := w.Reg(11)
-	k0 := uint64(0xc8)
-	// PTX line 58: activemask.b32
-	w.Activemask(11, m)
-	// PTX line 59: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r4, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/nested.ptx:59")
-	// PTX lines 60: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
 		}
-	}
-}
-
-// nestedB2 runs b2 (L3_JOIN) of kernel nested, PTX lines 62-67.
-func nestedB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x3e8)
-	k1 := uint64(0x1)
-	// PTX line 62: activemask.b32
-	w.Activemask(12, m)
-	// PTX line 63: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r4, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/semantics/nested.ptx:63")
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		}
-	}
-	// PTX line 65: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/semantics/nested.ptx:65")
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: add.u32
-				v2 := uint64(uint32(r13[l]) + uint32(k1))
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: add.u32
-				v2 := uint64(uint32(r13[l]) + uint32(k1))
-				r13[l] = v2
-			}
-		}
-	}
-	// PTX line 67: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/semantics/nested.ptx:67")
-}
-
-// nestedB3 runs b3 (L2_ELSE) of kernel nested, PTX lines 70-72.
-func nestedB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	k0 := uint64(0x14)
-	// PTX line 70: activemask.b32
-	w.Activemask(10, m)
-	// PTX line 71: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/semantics/nested.ptx:71")
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		}
-	}
-}
-
-// nestedB4 runs b4 (L2_JOIN) of kernel nested, PTX lines 74-78.
-func nestedB4(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x1)
-	// PTX line 74: activemask.b32
-	w.Activemask(14, m)
-	// PTX line 75: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r4, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/semantics/nested.ptx:75")
-	// PTX line 76: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/semantics/nested.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(k0))
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(k0))
-				r13[l] = v1
-			}
-		}
-	}
-	// PTX line 78: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/semantics/nested.ptx:78")
-}
-
-// nestedB5 runs b5 (L1_ELSE) of kernel nested, PTX lines 81-83.
-func nestedB5(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	k0 := uint64(0x2)
-	// PTX line 81: activemask.b32
-	w.Activemask(9, m)
-	// PTX line 82: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/nested.ptx:82")
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		}
-	}
-}
-
-// nestedB6 runs b6 (L1_JOIN) of kernel nested, PTX lines 85-90.
-func nestedB6(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x1)
-	// PTX line 85: activemask.b32
-	w.Activemask(15, m)
-	// PTX line 86: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r4, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/semantics/nested.ptx:86")
-	// PTX line 87: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/semantics/nested.ptx:87")
-	// PTX line 88: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x1c, 4, 0, m, "testdata/ptx/semantics/nested.ptx:88")
-	// PTX lines 89: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(k0))
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(k0))
-				r13[l] = v1
-			}
-		}
-	}
-	// PTX line 90: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/semantics/nested.ptx:90")
-}
-
-// nestedB7 runs b7 of kernel nested, PTX lines 45-47.
-func nestedB7(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r9 := w.Reg(9)
-	k0 := uint64(0x1)
-	// PTX line 45: activemask.b32
-	w.Activemask(9, m)
-	// PTX line 46: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/nested.ptx:46")
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		}
-	}
-}
-
-// nestedB8 runs b8 of kernel nested, PTX lines 49-51.
-func nestedB8(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	k0 := uint64(0xa)
-	// PTX line 49: activemask.b32
-	w.Activemask(10, m)
-	// PTX line 50: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r10, r4, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/semantics/nested.ptx:50")
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		}
-	}
-}
-
-// nestedB9 runs b9 of kernel nested, PTX lines 53-55.
-func nestedB9(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r11 := w.Reg(11)
-	k0 := uint64(0x64)
-	// PTX line 53: activemask.b32
-	w.Activemask(11, m)
-	// PTX line 54: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r4, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/nested.ptx:54")
-	// PTX lines 55: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: add.u32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v1
-			}
-		}
+		pc, budget = next, budget-1
 	}
 }

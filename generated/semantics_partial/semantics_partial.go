@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/partial.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -49,9 +50,47 @@ func init() {
 	partialFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 23-31; divergent, reconverges at block 2 (b2 (JOIN))
 	partialFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{partialB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			partialRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/partial.ptx:23",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/partial.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -63,9 +102,21 @@ func init() {
 	}
 	// b1 (ODD), PTX lines 37-38
 	partialFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{partialB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			partialRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/partial.ptx:37",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/partial.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/partial.ptx:39",
@@ -76,9 +127,33 @@ func init() {
 	}
 	// b2 (JOIN), PTX lines 40-44; ret
 	partialFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{partialB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			partialRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/partial.ptx:40",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/partial.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/partial.ptx:45",
@@ -89,9 +164,26 @@ func init() {
 	}
 	// b3, PTX lines 33-34
 	partialFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{partialB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			partialRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/partial.ptx:33",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/partial.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/partial.ptx:35",
@@ -105,6 +197,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	partialFunc.Run = partialRun
 }
 
 // Partial launches PTX kernel partial (testdata/ptx/semantics/partial.ptx:15) on dev with the launch configuration cfg. Parameters: out is out.
@@ -114,144 +207,397 @@ func Partial(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, partialFunc, cfg, p[:])
 }
 
-// partialB0 runs b0 of kernel partial, PTX lines 23-31.
-func partialB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x20)
-	k1 := uint64(0x1)
-	// PTX lines 23: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 23: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 23: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 24: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/partial.ptx:24")
-	// PTX line 25: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 26, 27: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 27: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 27: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		}
-	}
-	// PTX line 28: activemask.b32
-	w.Activemask(5, m)
-	// PTX line 29: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/partial.ptx:29")
-	// PTX lines 30, 31: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: and.b32
-				v6 := uint64(uint32(r0[l]) & uint32(k1))
-				// 31: setp.eq.u32
-				c7t := uint32(v6) == uint32(k1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+// partialRun runs blocks of kernel partial for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func partialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 23-31; divergent, reconverges at block 2 (b2 (JOIN))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x20)
+				k1 := uint64(0x1)
+				// PTX lines 23: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 23: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 23: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: and.b32
-				v6 := uint64(uint32(r0[l]) & uint32(k1))
-				// 31: setp.eq.u32
-				c7t := uint32(v6) == uint32(k1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c7b0<<l
+				// PTX line 24: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/partial.ptx:24")
+				}
+				// PTX line 25: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 26, 27: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 27: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 27: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+						}
+					}
+				}
+				// PTX line 28: activemask.b32
+				w.Activemask(5, m)
+				// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: st.global.u32
+							s6 := uint64(r4[l]) + 0x0
+							s6v := uint64(r5[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/partial.ptx:29")
+							}
+							// 30: and.b32
+							v7 := uint64(uint32(r0[l]) & uint32(k1))
+							// 31: setp.eq.u32
+							c8t := uint32(v7) == uint32(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: st.global.u32
+							s6 := uint64(r4[l]) + 0x0
+							s6v := uint64(r5[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/partial.ptx:29")
+							}
+							// 30: and.b32
+							v7 := uint64(uint32(r0[l]) & uint32(k1))
+							// 31: setp.eq.u32
+							c8t := uint32(v7) == uint32(k1)
+							c8 := c8t
+							c8b0 := uint32(0)
+							if c8 {
+								c8b0 = 1
+							}
+							p0 = p0&^(1<<l) | c8b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 (ODD), PTX lines 37-38
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				// PTX line 37: activemask.b32
+				w.Activemask(7, m)
+				// PTX lines 38: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: st.global.u32
+							s1 := uint64(r4[l]) + 0x8
+							s1v := uint64(r7[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:38")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: st.global.u32
+							s1 := uint64(r4[l]) + 0x8
+							s1v := uint64(r7[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:38")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		case 2:
+			// b2 (JOIN), PTX lines 40-44; ret
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				k0 := uint64(0x1)
+				// PTX line 40: activemask.b32
+				w.Activemask(8, m)
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: st.global.u32
+							s1 := uint64(r4[l]) + 0xc
+							s1v := uint64(r8[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:41")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: st.global.u32
+							s1 := uint64(r4[l]) + 0xc
+							s1v := uint64(r8[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:41")
+							}
+						}
+					}
+				}
+				// PTX lines 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v2aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: ld.global.u32
+							v2a := uint64(r4[l]) + 0x10
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/partial.ptx:42")
+									continue
+								}
+								v2 = v2x
+							}
+							// 43: add.u32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r9[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: ld.global.u32
+							v2a := uint64(r4[l]) + 0x10
+							var v2 uint64
+							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+								v2 = runtime.Load32(v2aw.Mem, v2ao)
+							} else {
+								v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/semantics/partial.ptx:42")
+									continue
+								}
+								v2 = v2x
+							}
+							// 43: add.u32
+							v3 := uint64(uint32(v2) + uint32(k0))
+							r9[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 44: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s4w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: st.global.u32
+							s4 := uint64(r4[l]) + 0x10
+							s4v := uint64(r9[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/partial.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: st.global.u32
+							s4 := uint64(r4[l]) + 0x10
+							s4v := uint64(r9[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+								runtime.Store32(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/semantics/partial.ptx:44")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 3:
+			// b3, PTX lines 33-34
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				// PTX line 33: activemask.b32
+				w.Activemask(7, m)
+				// PTX lines 34: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 34: st.global.u32
+							s1 := uint64(r4[l]) + 0x4
+							s1v := uint64(r7[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:34")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 34: st.global.u32
+							s1 := uint64(r4[l]) + 0x4
+							s1v := uint64(r7[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/semantics/partial.ptx:34")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// partialB1 runs b1 (ODD) of kernel partial, PTX lines 37-38.
-func partialB1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	// PTX line 37: activemask.b32
-	w.Activemask(7, m)
-	// PTX line 38: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r4, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/partial.ptx:38")
-}
-
-// partialB2 runs b2 (JOIN) of kernel partial, PTX lines 40-44.
-func partialB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	k0 := uint64(0x1)
-	// PTX line 40: activemask.b32
-	w.Activemask(8, m)
-	// PTX line 41: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r4, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/semantics/partial.ptx:41")
-	// PTX line 42: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r9, r4, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/semantics/partial.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: add.u32
-				v1 := uint64(uint32(r9[l]) + uint32(k0))
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: add.u32
-				v1 := uint64(uint32(r9[l]) + uint32(k0))
-				r9[l] = v1
-			}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 44: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r4, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/semantics/partial.ptx:44")
-}
-
-// partialB3 runs b3 of kernel partial, PTX lines 33-34.
-func partialB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	// PTX line 33: activemask.b32
-	w.Activemask(7, m)
-	// PTX line 34: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r4, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/semantics/partial.ptx:34")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/predparams.ptx",
+	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -147,9 +148,21 @@ func init() {
 	pnotFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 25-25; ret
 	pnotFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{pnotB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pnotRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:25",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/predparams.ptx:26",
@@ -163,12 +176,25 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	pnotFunc.Run = pnotRun
 	pidFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 31-31; ret
 	pidFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{pidB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pidRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:31",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/predparams.ptx:32",
@@ -182,12 +208,30 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	pidFunc.Run = pidRun
 	pmixFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 37-38; divergent, reconverges at block 1 (b1 (SKIP))
 	pmixFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{pmixB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pmixRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:37",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -200,9 +244,21 @@ func init() {
 	}
 	// b1 (SKIP), PTX lines 42-42; ret
 	pmixFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{pmixB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pmixRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:42",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/predparams.ptx:43",
@@ -213,9 +269,18 @@ func init() {
 	}
 	// b2, PTX lines 40-40
 	pmixFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{pmixB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pmixRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:40",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/predparams.ptx:41",
@@ -229,12 +294,25 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	pmixFunc.Run = pmixRun
 	pearlyFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 49-49; divergent, reconverges at the exit
 	pearlyFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{pearlyB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pearlyRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:49",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -245,18 +323,36 @@ func init() {
 		},
 	}
 	// b1, PTX line 50; ret
-	pearlyFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/semantics/predparams.ptx:50",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	pearlyFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/semantics/predparams.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/semantics/predparams.ptx:50",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b2, PTX lines 51-52; ret
 	pearlyFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{pearlyB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pearlyRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:51",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/predparams.ptx:53",
@@ -270,12 +366,46 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	pearlyFunc.Run = pearlyRun
 	predparamsFunc.Blocks = make([]runtime.Block, 17)
 	// b0, PTX lines 68-76; code before the call
 	predparamsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{predparamsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predparamsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:68",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -286,6 +416,13 @@ func init() {
 	predparamsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/predparams.ptx:78",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -311,9 +448,30 @@ func init() {
 	}
 	// b1 (AFTER), PTX lines 94-99; code before the call
 	predparamsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{predparamsB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predparamsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:94",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -324,6 +482,13 @@ func init() {
 	predparamsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/predparams.ptx:100",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -348,9 +513,21 @@ func init() {
 	}
 	// b2, PTX lines 79-80; code before the call
 	predparamsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{predparamsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predparamsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:79",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -361,6 +538,13 @@ func init() {
 	predparamsFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/predparams.ptx:82",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -396,9 +580,41 @@ func init() {
 	}
 	// b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
 	predparamsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{predparamsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predparamsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:83",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -412,6 +628,13 @@ func init() {
 	predparamsFunc.Blocks[7] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/predparams.ptx:92",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -436,18 +659,33 @@ func init() {
 		},
 	}
 	// b5, PTX line 92
-	predparamsFunc.Blocks[8] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/semantics/predparams.ptx:93",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	predparamsFunc.Blocks[8] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/semantics/predparams.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/semantics/predparams.ptx:93",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// b6, PTX lines 101-102; code before the call
 	predparamsFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{predparamsB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predparamsRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:101",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -458,6 +696,13 @@ func init() {
 	predparamsFunc.Blocks[10] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/predparams.ptx:104",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -486,9 +731,33 @@ func init() {
 	}
 	// b7, PTX lines 105-111; code before the call
 	predparamsFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{predparamsB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predparamsRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:105",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -499,6 +768,13 @@ func init() {
 	predparamsFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/predparams.ptx:112",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{pnotFunc, pidFunc},
@@ -523,9 +799,27 @@ func init() {
 	}
 	// b8, PTX lines 113-117; code before the call
 	predparamsFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{predparamsB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predparamsRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:113",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -536,6 +830,13 @@ func init() {
 	predparamsFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/predparams.ptx:118",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  118,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -560,9 +861,24 @@ func init() {
 	}
 	// b9, PTX lines 119-120; ret
 	predparamsFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{predparamsB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			predparamsRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/predparams.ptx:119",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/predparams.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/predparams.ptx:121",
@@ -576,6 +892,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	predparamsFunc.Run = predparamsRun
 }
 
 // Predparams launches PTX kernel predparams (testdata/ptx/semantics/predparams.ptx:56) on dev with the launch configuration cfg. Parameters: out is out.
@@ -585,789 +902,1181 @@ func Predparams(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, predparamsFunc, cfg, p[:])
 }
 
-// pnotB0 runs b0 of function pnot, PTX lines 25-25.
-func pnotB0(w *runtime.Warp, m uint32) {
-	// PTX lines 25: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 25: not.pred
-				c1 := !(p0>>l&1 != 0)
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// pnotRun runs blocks of function pnot for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func pnotRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 25-25; ret
+			{
+				// PTX lines 25: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 25: not.pred
+							c1 := !(p0>>l&1 != 0)
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 25: not.pred
+							c1 := !(p0>>l&1 != 0)
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 25: not.pred
-				c1 := !(p0>>l&1 != 0)
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// pidB0 runs b0 of function pid, PTX lines 31-31.
-func pidB0(w *runtime.Warp, m uint32) {
-	// PTX lines 31: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: mov.pred
-				c1 := p0>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// pidRun runs blocks of function pid for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func pidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 31-31; ret
+			{
+				// PTX lines 31: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: mov.pred
+							c1 := p0>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: mov.pred
+							c1 := p0>>l&1 != 0
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: mov.pred
-				c1 := p0>>l&1 != 0
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[1] = p1
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// pmixB0 runs b0 of function pmix, PTX lines 37-38.
-func pmixB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	// PTX lines 37, 38: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: xor.pred
-				c1 := (p0>>l&1 != 0) != (p1>>l&1 != 0)
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+// pmixRun runs blocks of function pmix for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func pmixRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 37-38; divergent, reconverges at block 1 (b1 (SKIP))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				// PTX lines 37, 38: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: xor.pred
+							c1 := (p0>>l&1 != 0) != (p1>>l&1 != 0)
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 38: mov.u32
+							v2 := uint64(r0[l])
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: xor.pred
+							c1 := (p0>>l&1 != 0) != (p1>>l&1 != 0)
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 38: mov.u32
+							v2 := uint64(r0[l])
+							r1[l] = v2
+						}
+					}
+					w.P[2] = p2
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 38: mov.u32
-				v2 := uint64(r0[l])
-				r1[l] = v2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: xor.pred
-				c1 := (p0>>l&1 != 0) != (p1>>l&1 != 0)
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				switch stop {
+				case 2:
+				default:
+					return runtime.RunDone, budget - pmixRegion0(w, m, pc)
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 38: mov.u32
-				v2 := uint64(r0[l])
-				r1[l] = v2
+				return pc, budget
 			}
+		case 1:
+			// b1 (SKIP), PTX lines 42-42; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: add.u32
+							if p0>>l&1 != 0 {
+								v1 := uint64(uint32(r1[l]) + uint32(k0))
+								r1[l] = v1
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: add.u32
+							if p0>>l&1 != 0 {
+								v1 := uint64(uint32(r1[l]) + uint32(k0))
+								r1[l] = v1
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 2:
+			// b2, PTX lines 40-40
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3e8)
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: add.u32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: add.u32
+							v1 := uint64(uint32(r1[l]) + uint32(k0))
+							r1[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[2] = p2
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// pmixB1 runs b1 (SKIP) of function pmix, PTX lines 42-42.
-func pmixB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 42: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: add.u32
-				if p0>>l&1 != 0 {
-					v1 := uint64(uint32(r1[l]) + uint32(k0))
-					r1[l] = v1
+// pearlyRun runs blocks of function pearly for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func pearlyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 49-49; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x0)
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: setp.ne.u32
+							c1t := uint32(r0[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: setp.ne.u32
+							c1t := uint32(r0[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: add.u32
-				if p0>>l&1 != 0 {
-					v1 := uint64(uint32(r1[l]) + uint32(k0))
-					r1[l] = v1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1, PTX line 50; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 51-52; ret
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x1)
+				// PTX lines 51, 52: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: and.b32
+							v1 := uint64(uint32(r0[l]) & uint32(k0))
+							// 52: setp.eq.u32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: and.b32
+							v1 := uint64(uint32(r0[l]) & uint32(k0))
+							// 52: setp.eq.u32
+							c2t := uint32(v1) == uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// pmixB2 runs b2 of function pmix, PTX lines 40-40.
-func pmixB2(w *runtime.Warp, m uint32) {
+// predparamsRun runs blocks of kernel predparams for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 68-76; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x20)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				k3 := uint64(0x5)
+				k4 := uint64(0x2)
+				// PTX lines 68: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 68: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 68: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 69: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/predparams.ptx:69")
+				}
+				// PTX line 70: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 71, 72, 73, 74, 75, 76: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 72: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+							// 73: rem.u32
+							v6 := isa.Rem(r0[l], k1, 32, false)
+							r5[l] = v6
+							// 74: setp.eq.u32
+							c7t := uint32(v6) == uint32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+							// 75: rem.u32
+							v8 := isa.Rem(r0[l], k3, 32, false)
+							// 76: setp.lt.u32
+							c9t := uint32(v8) < uint32(k4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 72: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+							// 73: rem.u32
+							v6 := isa.Rem(r0[l], k1, 32, false)
+							r5[l] = v6
+							// 74: setp.eq.u32
+							c7t := uint32(v6) == uint32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+							// 75: rem.u32
+							v8 := isa.Rem(r0[l], k3, 32, false)
+							// 76: setp.lt.u32
+							c9t := uint32(v8) < uint32(k4)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					w.P[0] = p0
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 59
+			return pc, budget
+		case 2:
+			// b1 (AFTER), PTX lines 94-99; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				k2 := uint64(0x7)
+				k3 := uint64(0x3)
+				// PTX lines 94, 95, 97, 98, 99: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					p6 := w.P[6]
+					p7 := w.P[7]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: selp.u32
+							v1 := uint64(k0)
+							if p4>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 95: st.global.u32
+							s2 := uint64(r4[l]) + 0xc
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:95")
+							}
+							// 97: setp.ne.u32
+							c3t := uint32(r10[l]) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+							// 98: rem.u32
+							v4 := isa.Rem(r0[l], k2, 32, false)
+							// 99: setp.lt.u32
+							c5t := uint32(v4) < uint32(k3)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p7 = p7&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: selp.u32
+							v1 := uint64(k0)
+							if p4>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 95: st.global.u32
+							s2 := uint64(r4[l]) + 0xc
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:95")
+							}
+							// 97: setp.ne.u32
+							c3t := uint32(r10[l]) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p6 = p6&^(1<<l) | c3b0<<l
+							// 98: rem.u32
+							v4 := isa.Rem(r0[l], k2, 32, false)
+							// 99: setp.lt.u32
+							c5t := uint32(v4) < uint32(k3)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p7 = p7&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[6] = p6
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1 (AFTER), PTX line 93; divergent, reconverges at block 9 (b6)
+			return pc, budget
+		case 4:
+			// b2, PTX lines 79-80; code before the call
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX lines 79, 80: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: selp.u32
+							v1 := uint64(k0)
+							if p2>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 80: st.global.u32
+							s2 := uint64(r4[l]) + 0x0
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:80")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: selp.u32
+							v1 := uint64(k0)
+							if p2>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 80: st.global.u32
+							s2 := uint64(r4[l]) + 0x0
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:80")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b2, PTX line 78
+			return pc, budget
+		case 6:
+			// b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				k2 := uint64(0x2)
+				k3 := uint64(0x4)
+				k4 := uint64(0x3)
+				// PTX lines 83, 84: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: selp.u32
+							v1 := uint64(k0)
+							if p3>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 84: st.global.u32
+							s2 := uint64(r4[l]) + 0x4
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:84")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: selp.u32
+							v1 := uint64(k0)
+							if p3>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 84: st.global.u32
+							s2 := uint64(r4[l]) + 0x4
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:84")
+							}
+						}
+					}
+				}
+				// PTX lines 85, 87, 88, 89, 90: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					p5 := w.P[5]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: st.global.u32
+							s3 := uint64(r4[l]) + 0x8
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/predparams.ptx:85")
+							}
+							// 87: rem.u32
+							v4 := isa.Rem(r0[l], k2, 32, false)
+							r10[l] = v4
+							// 88: setp.eq.u32
+							c5t := uint32(v4) == uint32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p4 = p4&^(1<<l) | c5b0<<l
+							// 89: rem.u32
+							v6 := isa.Rem(r0[l], k3, 32, false)
+							// 90: setp.eq.u32
+							c7t := uint32(v6) == uint32(k4)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p5 = p5&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: st.global.u32
+							s3 := uint64(r4[l]) + 0x8
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/predparams.ptx:85")
+							}
+							// 87: rem.u32
+							v4 := isa.Rem(r0[l], k2, 32, false)
+							r10[l] = v4
+							// 88: setp.eq.u32
+							c5t := uint32(v4) == uint32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p4 = p4&^(1<<l) | c5b0<<l
+							// 89: rem.u32
+							v6 := isa.Rem(r0[l], k3, 32, false)
+							// 90: setp.eq.u32
+							c7t := uint32(v6) == uint32(k4)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p5 = p5&^(1<<l) | c7b0<<l
+						}
+					}
+					w.P[4] = p4
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b4, PTX line 91
+			return pc, budget
+		case 8:
+			// b5, PTX line 92
+			next = 2
+		case 9:
+			// b6, PTX lines 101-102; code before the call
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX lines 101, 102: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 101: selp.u32
+							v1 := uint64(k0)
+							if p6>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 102: st.global.u32
+							s2 := uint64(r4[l]) + 0x10
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 101: selp.u32
+							v1 := uint64(k0)
+							if p6>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 102: st.global.u32
+							s2 := uint64(r4[l]) + 0x10
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:102")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 10
+		case 10:
+			// b6, PTX line 100
+			return pc, budget
+		case 11:
+			// b7, PTX lines 105-111; code before the call
+			{
+				r4 := w.Reg(4)
+				r10 := w.Reg(10)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				k2 := uint64(0xd0000000)
+				k3 := uint64(0xd0000010)
+				// PTX lines 105, 106: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: selp.u32
+							v1 := uint64(k0)
+							if p8>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 106: st.global.u32
+							s2 := uint64(r4[l]) + 0x14
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:106")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: selp.u32
+							v1 := uint64(k0)
+							if p8>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 106: st.global.u32
+							s2 := uint64(r4[l]) + 0x14
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:106")
+							}
+						}
+					}
+				}
+				// PTX line 108: mov.u64, warp-uniform
+				u3 := uint64(k2)
+				runtime.Broadcast(r16, m, u3)
+				// PTX line 109: mov.u64, warp-uniform
+				u4 := uint64(k3)
+				runtime.Broadcast(r17, m, u4)
+				// PTX lines 110, 111: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 110: setp.eq.u32
+							c5t := uint32(r10[l]) == uint32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p9 = p9&^(1<<l) | c5b0<<l
+							// 111: selp.b64
+							v6 := uint64(u4)
+							if c5 {
+								v6 = uint64(u3)
+							}
+							r18[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 110: setp.eq.u32
+							c5t := uint32(r10[l]) == uint32(k0)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p9 = p9&^(1<<l) | c5b0<<l
+							// 111: selp.b64
+							v6 := uint64(u4)
+							if c5 {
+								v6 = uint64(u3)
+							}
+							r18[l] = v6
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 12
+		case 12:
+			// b7, PTX line 104; divergent, reconverges at block 13 (b8)
+			return pc, budget
+		case 13:
+			// b8, PTX lines 113-117; code before the call
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				r20 := w.Reg(20)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX lines 113, 114, 116, 117: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					p11 := w.P[11]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 113: selp.u32
+							v1 := uint64(k0)
+							if p10>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 114: st.global.u32
+							s2 := uint64(r4[l]) + 0x18
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:114")
+							}
+							// 116: setp.eq.u32
+							c3t := uint32(r5[l]) == uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p11 = p11&^(1<<l) | c3b0<<l
+							// 117: selp.b64
+							v4 := uint64(r16[l])
+							if c3 {
+								v4 = uint64(r17[l])
+							}
+							r20[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 113: selp.u32
+							v1 := uint64(k0)
+							if p10>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 114: st.global.u32
+							s2 := uint64(r4[l]) + 0x18
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:114")
+							}
+							// 116: setp.eq.u32
+							c3t := uint32(r5[l]) == uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p11 = p11&^(1<<l) | c3b0<<l
+							// 117: selp.b64
+							v4 := uint64(r16[l])
+							if c3 {
+								v4 = uint64(r17[l])
+							}
+							r20[l] = v4
+						}
+					}
+					w.P[11] = p11
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 14
+		case 14:
+			// b8, PTX line 112; divergent, reconverges at block 15 (b9)
+			return pc, budget
+		case 15:
+			// b9, PTX lines 119-120; ret
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX lines 119, 120: lane-local, one loop over the lanes
+				{
+					p12 := w.P[12]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: selp.u32
+							v1 := uint64(k0)
+							if p12>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 120: st.global.u32
+							s2 := uint64(r4[l]) + 0x1c
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:120")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: selp.u32
+							v1 := uint64(k0)
+							if p12>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							// 120: st.global.u32
+							s2 := uint64(r4[l]) + 0x1c
+							s2v := uint64(v1)
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/predparams.ptx:120")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// pmixRegion0 runs blocks 2 of function pmix for each lane of m on its own, from the branch ending block from (one of 0) to block 1,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func pmixRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r1 := w.Reg(1)
 	k0 := uint64(0x3e8)
-	// PTX lines 40: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r1[l] = v1
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x1 := r1[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if !q1 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r1[l] = v1
-			}
+			goto b2
 		}
-	}
-}
-
-// pearlyB0 runs b0 of function pearly, PTX lines 49-49.
-func pearlyB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x0)
-	// PTX lines 49: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: setp.ne.u32
-				c1t := uint32(r0[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: setp.ne.u32
-				c1t := uint32(r0[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
+	b2:
+		{
+			// 40: add.u32
+			v1 := uint64(uint32(x1) + uint32(k0))
+			x1 = v1
+			goto done
 		}
-		w.P[1] = p1
+	done:
+		most = max(most, n)
+		r1[l] = x1
 	}
-}
-
-// pearlyB2 runs b2 of function pearly, PTX lines 51-52.
-func pearlyB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x1)
-	// PTX lines 51, 52: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: and.b32
-				v1 := uint64(uint32(r0[l]) & uint32(k0))
-				// 52: setp.eq.u32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: and.b32
-				v1 := uint64(uint32(r0[l]) & uint32(k0))
-				// 52: setp.eq.u32
-				c2t := uint32(v1) == uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p1 = p1&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// predparamsB0 runs b0 of kernel predparams, PTX lines 68-76.
-func predparamsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x20)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	k3 := uint64(0x5)
-	k4 := uint64(0x2)
-	// PTX lines 68: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 69: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/predparams.ptx:69")
-	// PTX line 70: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 71, 72, 73, 74, 75, 76: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 72: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-				// 73: rem.u32
-				v6 := isa.Rem(r0[l], k1, 32, false)
-				r5[l] = v6
-				// 74: setp.eq.u32
-				c7t := uint32(v6) == uint32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0 = p0&^(1<<l) | c7b0<<l
-				// 75: rem.u32
-				v8 := isa.Rem(r0[l], k3, 32, false)
-				// 76: setp.lt.u32
-				c9t := uint32(v8) < uint32(k4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 72: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-				// 73: rem.u32
-				v6 := isa.Rem(r0[l], k1, 32, false)
-				r5[l] = v6
-				// 74: setp.eq.u32
-				c7t := uint32(v6) == uint32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0 = p0&^(1<<l) | c7b0<<l
-				// 75: rem.u32
-				v8 := isa.Rem(r0[l], k3, 32, false)
-				// 76: setp.lt.u32
-				c9t := uint32(v8) < uint32(k4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-			}
-		}
-		w.P[0] = p0
-		w.P[1] = p1
-	}
-}
-
-// predparamsB1 runs b1 (AFTER) of kernel predparams, PTX lines 94-99.
-func predparamsB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	k2 := uint64(0x7)
-	k3 := uint64(0x3)
-	// PTX lines 94: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: selp.u32
-				v1 := uint64(k0)
-				if p4>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: selp.u32
-				v1 := uint64(k0)
-				if p4>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r12[l] = v1
-			}
-		}
-	}
-	// PTX line 95: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r4, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/semantics/predparams.ptx:95")
-	// PTX lines 97, 98, 99: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: setp.ne.u32
-				c2t := uint32(r10[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-				// 98: rem.u32
-				v3 := isa.Rem(r0[l], k2, 32, false)
-				// 99: setp.lt.u32
-				c4t := uint32(v3) < uint32(k3)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p7 = p7&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: setp.ne.u32
-				c2t := uint32(r10[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-				// 98: rem.u32
-				v3 := isa.Rem(r0[l], k2, 32, false)
-				// 99: setp.lt.u32
-				c4t := uint32(v3) < uint32(k3)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p7 = p7&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[6] = p6
-		w.P[7] = p7
-	}
-}
-
-// predparamsB2 runs b2 of kernel predparams, PTX lines 79-80.
-func predparamsB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: selp.u32
-				v1 := uint64(k0)
-				if p2>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r7[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: selp.u32
-				v1 := uint64(k0)
-				if p2>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r7[l] = v1
-			}
-		}
-	}
-	// PTX line 80: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/predparams.ptx:80")
-}
-
-// predparamsB3 runs b3 of kernel predparams, PTX lines 83-90.
-func predparamsB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	k2 := uint64(0x2)
-	k3 := uint64(0x4)
-	k4 := uint64(0x3)
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: selp.u32
-				v1 := uint64(k0)
-				if p3>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: selp.u32
-				v1 := uint64(k0)
-				if p3>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r9[l] = v1
-			}
-		}
-	}
-	// PTX line 84: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r4, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/semantics/predparams.ptx:84")
-	// PTX line 85: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r4, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/predparams.ptx:85")
-	// PTX lines 87, 88, 89, 90: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: rem.u32
-				v2 := isa.Rem(r0[l], k2, 32, false)
-				r10[l] = v2
-				// 88: setp.eq.u32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 89: rem.u32
-				v4 := isa.Rem(r0[l], k3, 32, false)
-				// 90: setp.eq.u32
-				c5t := uint32(v4) == uint32(k4)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p5 = p5&^(1<<l) | c5b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: rem.u32
-				v2 := isa.Rem(r0[l], k2, 32, false)
-				r10[l] = v2
-				// 88: setp.eq.u32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 89: rem.u32
-				v4 := isa.Rem(r0[l], k3, 32, false)
-				// 90: setp.eq.u32
-				c5t := uint32(v4) == uint32(k4)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p5 = p5&^(1<<l) | c5b0<<l
-			}
-		}
-		w.P[4] = p4
-		w.P[5] = p5
-	}
-}
-
-// predparamsB6 runs b6 of kernel predparams, PTX lines 101-102.
-func predparamsB6(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r14 := w.Reg(14)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX lines 101: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: selp.u32
-				v1 := uint64(k0)
-				if p6>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 101: selp.u32
-				v1 := uint64(k0)
-				if p6>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r14[l] = v1
-			}
-		}
-	}
-	// PTX line 102: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r4, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/semantics/predparams.ptx:102")
-}
-
-// predparamsB7 runs b7 of kernel predparams, PTX lines 105-111.
-func predparamsB7(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	k2 := uint64(0xd0000000)
-	k3 := uint64(0xd0000010)
-	// PTX lines 105: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: selp.u32
-				v1 := uint64(k0)
-				if p8>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: selp.u32
-				v1 := uint64(k0)
-				if p8>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r15[l] = v1
-			}
-		}
-	}
-	// PTX line 106: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r4, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/semantics/predparams.ptx:106")
-	// PTX line 108: mov.u64, warp-uniform
-	u2 := uint64(k2)
-	runtime.Broadcast(r16, m, u2)
-	// PTX line 109: mov.u64, warp-uniform
-	u3 := uint64(k3)
-	runtime.Broadcast(r17, m, u3)
-	// PTX lines 110, 111: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 110: setp.eq.u32
-				c4t := uint32(r10[l]) == uint32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p9 = p9&^(1<<l) | c4b0<<l
-				// 111: selp.b64
-				v5 := uint64(u3)
-				if c4 {
-					v5 = uint64(u2)
-				}
-				r18[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 110: setp.eq.u32
-				c4t := uint32(r10[l]) == uint32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p9 = p9&^(1<<l) | c4b0<<l
-				// 111: selp.b64
-				v5 := uint64(u3)
-				if c4 {
-					v5 = uint64(u2)
-				}
-				r18[l] = v5
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// predparamsB8 runs b8 of kernel predparams, PTX lines 113-117.
-func predparamsB8(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX lines 113: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 113: selp.u32
-				v1 := uint64(k0)
-				if p10>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r19[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 113: selp.u32
-				v1 := uint64(k0)
-				if p10>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r19[l] = v1
-			}
-		}
-	}
-	// PTX line 114: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r4, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/semantics/predparams.ptx:114")
-	// PTX lines 116, 117: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: setp.eq.u32
-				c2t := uint32(r5[l]) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p11 = p11&^(1<<l) | c2b0<<l
-				// 117: selp.b64
-				v3 := uint64(r16[l])
-				if c2 {
-					v3 = uint64(r17[l])
-				}
-				r20[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: setp.eq.u32
-				c2t := uint32(r5[l]) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p11 = p11&^(1<<l) | c2b0<<l
-				// 117: selp.b64
-				v3 := uint64(r16[l])
-				if c2 {
-					v3 = uint64(r17[l])
-				}
-				r20[l] = v3
-			}
-		}
-		w.P[11] = p11
-	}
-}
-
-// predparamsB9 runs b9 of kernel predparams, PTX lines 119-120.
-func predparamsB9(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX lines 119: lane-local, one loop over the lanes
-	{
-		p12 := w.P[12]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: selp.u32
-				v1 := uint64(k0)
-				if p12>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r21[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: selp.u32
-				v1 := uint64(k0)
-				if p12>>l&1 != 0 {
-					v1 = uint64(k1)
-				}
-				r21[l] = v1
-			}
-		}
-	}
-	// PTX line 120: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r4, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/semantics/predparams.ptx:120")
+	w.Split(1, parked, &at)
+	return most
 }

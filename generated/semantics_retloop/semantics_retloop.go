@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/retloop.ptx",
+	NumWindows: 18,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -101,9 +102,24 @@ func init() {
 	findFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 30-32
 	findFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{findB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:30",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/retloop.ptx:33",
@@ -114,9 +130,44 @@ func init() {
 	}
 	// b1 (LOOP), PTX lines 34-41; divergent, reconverges at block 3 (b3)
 	findFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{findB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:34",
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -129,9 +180,23 @@ func init() {
 	}
 	// b2 (CONT), PTX lines 47-47
 	findFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{findB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:47",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/retloop.ptx:48",
@@ -142,9 +207,24 @@ func init() {
 	}
 	// b3, PTX lines 43-44; ret
 	findFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{findB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:43",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/retloop.ptx:45",
@@ -158,12 +238,28 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	findFunc.Run = findRun
 	find2Func.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 57-59
 	find2Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{find2B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			find2Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:57",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/retloop.ptx:60",
@@ -174,9 +270,48 @@ func init() {
 	}
 	// b1 (LOOP), PTX lines 61-70; divergent, reconverges at block 2 (b2)
 	find2Func.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{find2B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			find2Run(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:61",
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -187,18 +322,35 @@ func init() {
 		},
 	}
 	// b2, PTX line 71; ret
-	find2Func.Blocks[2] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/semantics/retloop.ptx:71",
-		Reconv:  -1,
-		Succ:    4,
-		Uniform: true,
-	}}
+	find2Func.Blocks[2] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/semantics/retloop.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/semantics/retloop.ptx:71",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
 	// b3, PTX lines 72-72
 	find2Func.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{find2B3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			find2Run(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:72",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/retloop.ptx:73",
@@ -212,12 +364,55 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	find2Func.Run = find2Run
 	retloopFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 83-98; code before the call
 	retloopFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{retloopB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			retloopRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:83",
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -228,6 +423,13 @@ func init() {
 	retloopFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/retloop.ptx:99",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -256,9 +458,60 @@ func init() {
 	}
 	// b1, PTX lines 100-120; code before the call
 	retloopFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{retloopB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			retloopRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:100",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -269,6 +522,13 @@ func init() {
 	retloopFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/retloop.ptx:121",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  121,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -298,9 +558,39 @@ func init() {
 	}
 	// b2, PTX lines 122-129; ret
 	retloopFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{retloopB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			retloopRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/retloop.ptx:122",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/retloop.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/retloop.ptx:130",
@@ -314,6 +604,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	retloopFunc.Run = retloopRun
 }
 
 // Retloop launches PTX kernel retloop (testdata/ptx/semantics/retloop.ptx:76) on dev with the launch configuration cfg. Parameters: out is out.
@@ -323,519 +614,1691 @@ func Retloop(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, retloopFunc, cfg, p[:])
 }
 
-// findB0 runs b0 of function find, PTX lines 30-32.
-func findB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x0)
-	// PTX line 30: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 8, 0, m, "testdata/ptx/semantics/retloop.ptx:30")
-	// PTX line 31: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:31")
-	// PTX line 32: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r2, m, u1)
-	_ = u1
-}
-
-// findB1 runs b1 (LOOP) of function find, PTX lines 34-41.
-func findB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	// PTX line 34: activemask.b32
-	w.Activemask(3, m)
-	// PTX lines 35, 36: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 36: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(v1))
-				r5[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 36: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(v1))
-				r5[l] = v2
-			}
-		}
-	}
-	// PTX line 37: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/retloop.ptx:37")
-	// PTX line 38: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:38")
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: add.u32
-				v3 := uint64(uint32(r6[l]) + uint32(k1))
-				r6[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: add.u32
-				v3 := uint64(uint32(r6[l]) + uint32(k1))
-				r6[l] = v3
-			}
-		}
-	}
-	// PTX line 40: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/semantics/retloop.ptx:40")
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: setp.eq.u32
-				c4t := uint32(r2[l]) == uint32(r1[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+// findRun runs blocks of function find for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func findRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 30-32
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				// PTX lines 30, 31: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 31: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 31: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
+				// PTX line 32: mov.u32, warp-uniform
+				u3 := uint64(k0)
+				runtime.Broadcast(r2, m, u3)
+				_ = u3
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: setp.eq.u32
-				c4t := uint32(r2[l]) == uint32(r1[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 (LOOP), PTX lines 34-41; divergent, reconverges at block 3 (b3)
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				// PTX line 34: activemask.b32
+				w.Activemask(3, m)
+				// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 35: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 36: add.u64
+							v2 := uint64(uint64(r0[l]) + uint64(v1))
+							// 37: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r3[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 35: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 36: add.u64
+							v2 := uint64(uint64(r0[l]) + uint64(v1))
+							// 37: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r3[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:37")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// findB2 runs b2 (CONT) of function find, PTX lines 47-47.
-func findB2(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: add.u32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.u32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v1
-			}
-		}
-	}
-}
-
-// findB3 runs b3 of function find, PTX lines 43-44.
-func findB3(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r7 := w.Reg(7)
-	k0 := uint64(0xa)
-	k1 := uint64(0x7)
-	// PTX lines 43: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: mad.lo.u32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(k1)))
-				r7[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: mad.lo.u32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(k1)))
-				r7[l] = v1
-			}
-		}
-	}
-	// PTX line 44: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r7, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/retloop.ptx:44")
-}
-
-// find2B0 runs b0 of function find2, PTX lines 57-59.
-func find2B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x0)
-	// PTX line 57: ld.param.u64
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 8, 0, m, "testdata/ptx/semantics/retloop.ptx:57")
-	// PTX line 58: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:58")
-	// PTX line 59: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r2, m, u1)
-	_ = u1
-}
-
-// find2B1 runs b1 (LOOP) of function find2, PTX lines 61-70.
-func find2B1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x4)
-	k1 := uint64(0x1)
-	k2 := uint64(0xa)
-	k3 := uint64(0x7)
-	// PTX line 61: activemask.b32
-	w.Activemask(3, m)
-	// PTX lines 62, 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 63: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(v1))
-				r5[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 63: add.u64
-				v2 := uint64(uint64(r0[l]) + uint64(v1))
-				r5[l] = v2
-			}
-		}
-	}
-	// PTX line 64: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r3, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/retloop.ptx:64")
-	// PTX line 65: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r0, 0xffffffffffffffff, 0x24, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:65")
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: add.u32
-				v3 := uint64(uint32(r6[l]) + uint32(k1))
-				r6[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: add.u32
-				v3 := uint64(uint32(r6[l]) + uint32(k1))
-				r6[l] = v3
-			}
-		}
-	}
-	// PTX line 67: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r0, 0xffffffffffffffff, 0x24, 4, m, "testdata/ptx/semantics/retloop.ptx:67")
-	// PTX lines 68, 69: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 68: setp.eq.u32
-				c4t := uint32(r2[l]) == uint32(r1[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX lines 38, 39: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: ld.global.u32
+							v4a := uint64(r0[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
+									continue
+								}
+								v4 = v4x
+							}
+							// 39: add.u32
+							v5 := uint64(uint32(v4) + uint32(k1))
+							r6[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: ld.global.u32
+							v4a := uint64(r0[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:38")
+									continue
+								}
+								v4 = v4x
+							}
+							// 39: add.u32
+							v5 := uint64(uint32(v4) + uint32(k1))
+							r6[l] = v5
+						}
+					}
+					flt.Raise(w)
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
-				// 69: mad.lo.u32
-				v5 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
-				r7[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 68: setp.eq.u32
-				c4t := uint32(r2[l]) == uint32(r1[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// PTX lines 40, 41: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: st.global.u32
+							s6 := uint64(r0[l]) + 0x24
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
+							}
+							// 41: setp.eq.u32
+							c7t := uint32(r2[l]) == uint32(r1[l])
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: st.global.u32
+							s6 := uint64(r0[l]) + 0x24
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:40")
+							}
+							// 41: setp.eq.u32
+							c7t := uint32(r2[l]) == uint32(r1[l])
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c4b0<<l
-				// 69: mad.lo.u32
-				v5 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
-				r7[l] = v5
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & ^w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 (CONT), PTX lines 47-47
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: add.u32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: add.u32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 3:
+			// b3, PTX lines 43-44; ret
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0xa)
+				k1 := uint64(0x7)
+				// PTX lines 43, 44: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: mad.lo.u32
+							v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(k1)))
+							// 44: st.param.u32
+							s2 := uint64(0xc)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: mad.lo.u32
+							v1 := uint64(uint32(uint32(r2[l])*uint32(k0) + uint32(k1)))
+							// 44: st.param.u32
+							s2 := uint64(0xc)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-	// PTX line 70: st.param.u32
-	m6 := m & w.P[0]
-	if m6 != 0 {
-		w.StoreLanes(runtime.SpaceParam, r7, nil, 0, 0xc, 4, m6, "testdata/ptx/semantics/retloop.ptx:70")
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// find2B3 runs b3 of function find2, PTX lines 72-72.
-func find2B3(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: add.u32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v1
+// find2Run runs blocks of function find2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func find2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 57-59
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x0)
+				// PTX lines 57, 58: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 58: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: ld.param.u64
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd8 {
+								v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 58: ld.param.u32
+							v2a := uint64(0x8)
+							var v2 uint64
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 59: mov.u32, warp-uniform
+				u3 := uint64(k0)
+				runtime.Broadcast(r2, m, u3)
+				_ = u3
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: add.u32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b1 (LOOP), PTX lines 61-70; divergent, reconverges at block 2 (b2)
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				k0 := uint64(0x4)
+				k1 := uint64(0x1)
+				k2 := uint64(0xa)
+				k3 := uint64(0x7)
+				// PTX line 61: activemask.b32
+				w.Activemask(3, m)
+				// PTX lines 62, 63, 64: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 63: add.u64
+							v2 := uint64(uint64(r0[l]) + uint64(v1))
+							// 64: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r3[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 63: add.u64
+							v2 := uint64(uint64(r0[l]) + uint64(v1))
+							// 64: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r3[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:64")
+							}
+						}
+					}
+				}
+				// PTX lines 65, 66: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: ld.global.u32
+							v4a := uint64(r0[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
+									continue
+								}
+								v4 = v4x
+							}
+							// 66: add.u32
+							v5 := uint64(uint32(v4) + uint32(k1))
+							r6[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: ld.global.u32
+							v4a := uint64(r0[l]) + 0x24
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:65")
+									continue
+								}
+								v4 = v4x
+							}
+							// 66: add.u32
+							v5 := uint64(uint32(v4) + uint32(k1))
+							r6[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 67, 68, 69: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: st.global.u32
+							s6 := uint64(r0[l]) + 0x24
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
+							}
+							// 68: setp.eq.u32
+							c7t := uint32(r2[l]) == uint32(r1[l])
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+							// 69: mad.lo.u32
+							v8 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
+							r7[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: st.global.u32
+							s6 := uint64(r0[l]) + 0x24
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:67")
+							}
+							// 68: setp.eq.u32
+							c7t := uint32(r2[l]) == uint32(r1[l])
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+							// 69: mad.lo.u32
+							v8 := uint64(uint32(uint32(r2[l])*uint32(k2) + uint32(k3)))
+							r7[l] = v8
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: st.param.u32
+							if p0>>l&1 != 0 {
+								s9 := uint64(0xc)
+								if budget == 0 {
+									w.CountAccess(runtime.MemStore, runtime.MemParam, false, s9, 4)
+								}
+								s9v := uint64(r7[l])
+								if s9 < pmEnd4 {
+									binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+								} else {
+									w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
+								}
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: st.param.u32
+							if p0>>l&1 != 0 {
+								s9 := uint64(0xc)
+								if budget == 0 {
+									w.CountAccess(runtime.MemStore, runtime.MemParam, false, s9, 4)
+								}
+								s9v := uint64(r7[l])
+								if s9 < pmEnd4 {
+									binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+								} else {
+									w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
+								}
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX line 71; ret
+			next = 4
+		case 3:
+			// b3, PTX lines 72-72
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 72: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: add.u32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: add.u32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// retloopB0 runs b0 of kernel retloop, PTX lines 83-98.
-func retloopB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0x80)
-	k1 := uint64(0x5)
-	k2 := uint64(0x9)
-	k3 := uint64(0x1)
-	// PTX lines 83: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 83: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
+// retloopRun runs blocks of kernel retloop for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func retloopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 83-98; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				k0 := uint64(0x80)
+				k1 := uint64(0x5)
+				k2 := uint64(0x9)
+				k3 := uint64(0x1)
+				// PTX lines 83: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 84: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/retloop.ptx:84")
+				}
+				// PTX line 85: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 86, 87, 88, 89, 94: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 87: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+							// 88: mul.lo.u32
+							v6 := uint64(uint32(r0[l]) * uint32(k1))
+							// 89: rem.u32
+							v7 := isa.Rem(v6, k2, 32, false)
+							r5[l] = v7
+							// 94: st.param.u64
+							s8 := uint64(0x0)
+							s8v := uint64(v5)
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 87: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+							// 88: mul.lo.u32
+							v6 := uint64(uint32(r0[l]) * uint32(k1))
+							// 89: rem.u32
+							v7 := isa.Rem(v6, k2, 32, false)
+							r5[l] = v7
+							// 94: st.param.u64
+							s8 := uint64(0x0)
+							s8v := uint64(v5)
+							if s8 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
+							}
+						}
+					}
+				}
+				// PTX lines 95: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: st.param.u32
+							s9 := uint64(0x8)
+							s9v := uint64(r5[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: st.param.u32
+							s9 := uint64(0x8)
+							s9v := uint64(r5[l])
+							if s9 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
+							}
+						}
+					}
+				}
+				// PTX lines 96, 97: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v10aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: ld.global.u32
+							v10a := uint64(r4[l]) + 0x30
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
+									continue
+								}
+								v10 = v10x
+							}
+							// 97: add.u32
+							v11 := uint64(uint32(v10) + uint32(k3))
+							r6[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: ld.global.u32
+							v10a := uint64(r4[l]) + 0x30
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/retloop.ptx:96")
+									continue
+								}
+								v10 = v10x
+							}
+							// 97: add.u32
+							v11 := uint64(uint32(v10) + uint32(k3))
+							r6[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 98: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s12w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: st.global.u32
+							s12 := uint64(r4[l]) + 0x30
+							s12v := uint64(r6[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: st.global.u32
+							s12 := uint64(r4[l]) + 0x30
+							s12v := uint64(r6[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/semantics/retloop.ptx:98")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 83: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 79
+			return pc, budget
+		case 2:
+			// b1, PTX lines 100-120; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				k1 := uint64(0x3)
+				k2 := uint64(0x7)
+				k3 := uint64(0x40)
+				// PTX lines 100: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 100: ld.param.u32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 100: ld.param.u32
+							v1a := uint64(0xc)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
+									continue
+								}
+								v1 = v1x
+							}
+							r7[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 102: activemask.b32
+				w.Activemask(8, m)
+				// PTX lines 103: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: st.global.u32
+							s2 := uint64(r4[l]) + 0x28
+							s2v := uint64(r7[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: st.global.u32
+							s2 := uint64(r4[l]) + 0x28
+							s2v := uint64(r7[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:103")
+							}
+						}
+					}
+				}
+				// PTX lines 104: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 104: st.global.u32
+							s3 := uint64(r4[l]) + 0x2c
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 104: st.global.u32
+							s3 := uint64(r4[l]) + 0x2c
+							s3v := uint64(r8[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:104")
+							}
+						}
+					}
+				}
+				// PTX lines 105, 106: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: ld.global.u32
+							v4a := uint64(r4[l]) + 0x30
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
+									continue
+								}
+								v4 = v4x
+							}
+							// 106: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r6[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: ld.global.u32
+							v4a := uint64(r4[l]) + 0x30
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:105")
+									continue
+								}
+								v4 = v4x
+							}
+							// 106: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r6[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 107, 109, 110, 111: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.global.u32
+							s6 := uint64(r4[l]) + 0x30
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
+							}
+							// 109: mul.lo.u32
+							v7 := uint64(uint32(r0[l]) * uint32(k1))
+							// 110: rem.u32
+							v8 := isa.Rem(v7, k2, 32, false)
+							r9[l] = v8
+							// 111: add.u64
+							v9 := uint64(uint64(r4[l]) + uint64(k3))
+							r10[l] = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.global.u32
+							s6 := uint64(r4[l]) + 0x30
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:107")
+							}
+							// 109: mul.lo.u32
+							v7 := uint64(uint32(r0[l]) * uint32(k1))
+							// 110: rem.u32
+							v8 := isa.Rem(v7, k2, 32, false)
+							r9[l] = v8
+							// 111: add.u64
+							v9 := uint64(uint64(r4[l]) + uint64(k3))
+							r10[l] = v9
+						}
+					}
+				}
+				// PTX lines 116: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 116: st.param.u64
+							s10 := uint64(0x10)
+							s10v := uint64(r10[l])
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 116: st.param.u64
+							s10 := uint64(0x10)
+							s10v := uint64(r10[l])
+							if s10 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
+							}
+						}
+					}
+				}
+				// PTX lines 117: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 117: st.param.u32
+							s11 := uint64(0x18)
+							s11v := uint64(r9[l])
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 117: st.param.u32
+							s11 := uint64(0x18)
+							s11v := uint64(r9[l])
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
+							}
+						}
+					}
+				}
+				// PTX lines 118, 119: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v12aw := w.Window(12)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 118: ld.global.u32
+							v12a := uint64(r4[l]) + 0x30
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
+									continue
+								}
+								v12 = v12x
+							}
+							// 119: add.u32
+							v13 := uint64(uint32(v12) + uint32(k0))
+							r6[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 118: ld.global.u32
+							v12a := uint64(r4[l]) + 0x30
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/retloop.ptx:118")
+									continue
+								}
+								v12 = v12x
+							}
+							// 119: add.u32
+							v13 := uint64(uint32(v12) + uint32(k0))
+							r6[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 120: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s14w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 120: st.global.u32
+							s14 := uint64(r4[l]) + 0x30
+							s14v := uint64(r6[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 120: st.global.u32
+							s14 := uint64(r4[l]) + 0x30
+							s14v := uint64(r6[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/retloop.ptx:120")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1, PTX line 99
+			return pc, budget
+		case 4:
+			// b2, PTX lines 122-129; ret
+			{
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r11 := w.Reg(11)
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX lines 122: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: ld.param.u32
+							v1a := uint64(0x1c)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
+									continue
+								}
+								v1 = v1x
+							}
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: ld.param.u32
+							v1a := uint64(0x1c)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
+									continue
+								}
+								v1 = v1x
+							}
+							r11[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 124: activemask.b32
+				w.Activemask(12, m)
+				// PTX lines 125: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(14)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 125: st.global.u32
+							s2 := uint64(r4[l]) + 0x68
+							s2v := uint64(r11[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 125: st.global.u32
+							s2 := uint64(r4[l]) + 0x68
+							s2v := uint64(r11[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:125")
+							}
+						}
+					}
+				}
+				// PTX lines 126: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(15)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 126: st.global.u32
+							s3 := uint64(r4[l]) + 0x6c
+							s3v := uint64(r12[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 126: st.global.u32
+							s3 := uint64(r4[l]) + 0x6c
+							s3v := uint64(r12[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/semantics/retloop.ptx:126")
+							}
+						}
+					}
+				}
+				// PTX lines 127, 128: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v4aw := w.Window(16)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: ld.global.u32
+							v4a := uint64(r4[l]) + 0x30
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
+									continue
+								}
+								v4 = v4x
+							}
+							// 128: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r6[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: ld.global.u32
+							v4a := uint64(r4[l]) + 0x30
+							var v4 uint64
+							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+								v4 = runtime.Load32(v4aw.Mem, v4ao)
+							} else {
+								v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+								if !v4ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/semantics/retloop.ptx:127")
+									continue
+								}
+								v4 = v4x
+							}
+							// 128: add.u32
+							v5 := uint64(uint32(v4) + uint32(k0))
+							r6[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 129: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(17)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 129: st.global.u32
+							s6 := uint64(r4[l]) + 0x30
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 129: st.global.u32
+							s6 := uint64(r4[l]) + 0x30
+							s6v := uint64(r6[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/semantics/retloop.ptx:129")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 84: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/retloop.ptx:84")
-	// PTX line 85: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 86, 87, 88, 89: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 87: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-				// 88: mul.lo.u32
-				v6 := uint64(uint32(r0[l]) * uint32(k1))
-				// 89: rem.u32
-				v7 := isa.Rem(v6, k2, 32, false)
-				r5[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 87: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-				// 88: mul.lo.u32
-				v6 := uint64(uint32(r0[l]) * uint32(k1))
-				// 89: rem.u32
-				v7 := isa.Rem(v6, k2, 32, false)
-				r5[l] = v7
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 94: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r4, nil, 0, 0x0, 8, m, "testdata/ptx/semantics/retloop.ptx:94")
-	// PTX line 95: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x8, 4, m, "testdata/ptx/semantics/retloop.ptx:95")
-	// PTX line 96: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:96")
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: add.u32
-				v8 := uint64(uint32(r6[l]) + uint32(k3))
-				r6[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: add.u32
-				v8 := uint64(uint32(r6[l]) + uint32(k3))
-				r6[l] = v8
-			}
-		}
-	}
-	// PTX line 98: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/semantics/retloop.ptx:98")
-}
-
-// retloopB1 runs b1 of kernel retloop, PTX lines 100-120.
-func retloopB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	k1 := uint64(0x3)
-	k2 := uint64(0x7)
-	k3 := uint64(0x40)
-	// PTX line 100: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r7, nil, 0, 0xc, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:100")
-	// PTX line 102: activemask.b32
-	w.Activemask(8, m)
-	// PTX line 103: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r7, r4, 0xffffffffffffffff, 0x28, 4, m, "testdata/ptx/semantics/retloop.ptx:103")
-	// PTX line 104: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r4, 0xffffffffffffffff, 0x2c, 4, m, "testdata/ptx/semantics/retloop.ptx:104")
-	// PTX line 105: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:105")
-	// PTX lines 106: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v1
-			}
-		}
-	}
-	// PTX line 107: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/semantics/retloop.ptx:107")
-	// PTX lines 109, 110, 111: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 109: mul.lo.u32
-				v2 := uint64(uint32(r0[l]) * uint32(k1))
-				// 110: rem.u32
-				v3 := isa.Rem(v2, k2, 32, false)
-				r9[l] = v3
-				// 111: add.u64
-				v4 := uint64(uint64(r4[l]) + uint64(k3))
-				r10[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 109: mul.lo.u32
-				v2 := uint64(uint32(r0[l]) * uint32(k1))
-				// 110: rem.u32
-				v3 := isa.Rem(v2, k2, 32, false)
-				r9[l] = v3
-				// 111: add.u64
-				v4 := uint64(uint64(r4[l]) + uint64(k3))
-				r10[l] = v4
-			}
-		}
-	}
-	// PTX line 116: st.param.u64
-	w.StoreLanes(runtime.SpaceParam, r10, nil, 0, 0x10, 8, m, "testdata/ptx/semantics/retloop.ptx:116")
-	// PTX line 117: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r9, nil, 0, 0x18, 4, m, "testdata/ptx/semantics/retloop.ptx:117")
-	// PTX line 118: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:118")
-	// PTX lines 119: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: add.u32
-				v5 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: add.u32
-				v5 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v5
-			}
-		}
-	}
-	// PTX line 120: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/semantics/retloop.ptx:120")
-}
-
-// retloopB2 runs b2 of kernel retloop, PTX lines 122-129.
-func retloopB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX line 122: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r11, nil, 0, 0x1c, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:122")
-	// PTX line 124: activemask.b32
-	w.Activemask(12, m)
-	// PTX line 125: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r4, 0xffffffffffffffff, 0x68, 4, m, "testdata/ptx/semantics/retloop.ptx:125")
-	// PTX line 126: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r4, 0xffffffffffffffff, 0x6c, 4, m, "testdata/ptx/semantics/retloop.ptx:126")
-	// PTX line 127: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x30, 4, 0, m, "testdata/ptx/semantics/retloop.ptx:127")
-	// PTX lines 128: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 128: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 128: add.u32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v1
-			}
-		}
-	}
-	// PTX line 129: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x30, 4, m, "testdata/ptx/semantics/retloop.ptx:129")
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/stats.ptx",
+	NumWindows: 14,
 	SM:         80,
 	SharedSize: 512,
 }
@@ -286,9 +287,26 @@ func init() {
 	branchFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 28-29; divergent, reconverges at block 3 (b3 (SKIP))
 	branchFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{branchB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			branchRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:28",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -300,9 +318,21 @@ func init() {
 	}
 	// b1 (THEN), PTX lines 36-37
 	branchFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{branchB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			branchRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:36",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:38",
@@ -313,9 +343,30 @@ func init() {
 	}
 	// b2 (DONE), PTX lines 39-43
 	branchFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{branchB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			branchRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:39",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:44",
@@ -328,6 +379,13 @@ func init() {
 	branchFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/stats.ptx:45",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:45",
@@ -338,9 +396,23 @@ func init() {
 	}
 	// b4, PTX lines 31-31; divergent, reconverges at block 2 (b2 (DONE))
 	branchFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{branchB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			branchRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:31",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -352,9 +424,23 @@ func init() {
 	}
 	// b5, PTX lines 33-33
 	branchFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{branchB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			branchRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:33",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:34",
@@ -368,12 +454,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	branchFunc.Run = branchRun
 	loopFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 56-59
 	loopFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{loopB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			loopRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:56",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:60",
@@ -384,9 +489,26 @@ func init() {
 	}
 	// b1 (LOOP), PTX lines 61-62; divergent, reconverges at block 2 (b2)
 	loopFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{loopB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			loopRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:61",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -398,9 +520,33 @@ func init() {
 	}
 	// b2, PTX lines 64-68; ret
 	loopFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{loopB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			loopRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:64",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:69",
@@ -414,12 +560,30 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	loopFunc.Run = loopRun
 	brxFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 79-80; divergent, reconverges at block 4 (b4 (END))
 	brxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{brxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:79",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Index:  1,
 			Kind:   runtime.TermBrx,
@@ -430,9 +594,23 @@ func init() {
 	}
 	// b1 (T0), PTX lines 84-84
 	brxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{brxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:84",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:85",
@@ -443,9 +621,23 @@ func init() {
 	}
 	// b2 (T1), PTX lines 87-87
 	brxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{brxB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:87",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:88",
@@ -456,9 +648,18 @@ func init() {
 	}
 	// b3 (T2), PTX lines 90-90
 	brxFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{brxB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:90",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:91",
@@ -469,9 +670,33 @@ func init() {
 	}
 	// b4 (END), PTX lines 92-96; ret
 	brxFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{brxB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			brxRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:92",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:97",
@@ -485,12 +710,64 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	brxFunc.Run = brxRun
 	memFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 111-124; bar.sync at line 125
 	memFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{memB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			memRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:111",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -504,9 +781,79 @@ func init() {
 	}
 	// b0, PTX lines 126-145; bar.sync at line 146
 	memFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{memB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			memRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:126",
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Atomics: 3,
+			File:    "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -522,6 +869,13 @@ func init() {
 	memFunc.Blocks[2] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/stats.ptx:147",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  147,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:147",
@@ -535,12 +889,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	memFunc.Run = memRun
 	f3Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 153-155; ret
 	f3Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f3B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f3Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:153",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:156",
@@ -554,12 +927,25 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f3Func.Run = f3Run
 	f2Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 162-166; code before the call
 	f2Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f2B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f2Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:162",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -570,6 +956,13 @@ func init() {
 	f2Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/stats.ptx:167",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -594,9 +987,27 @@ func init() {
 	}
 	// b1, PTX lines 168-171; ret
 	f2Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{f2B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f2Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:168",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:172",
@@ -610,12 +1021,25 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f2Func.Run = f2Run
 	f1Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 178-182; code before the call
 	f1Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{f1B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f1Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:178",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -626,6 +1050,13 @@ func init() {
 	f1Func.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/stats.ptx:183",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  183,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -650,9 +1081,27 @@ func init() {
 	}
 	// b1, PTX lines 184-187; ret
 	f1Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{f1B1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			f1Run(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:184",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:188",
@@ -666,12 +1115,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	f1Func.Run = f1Run
 	gFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 195-197; divergent, reconverges at the exit
 	gFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{gB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:195",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -682,18 +1150,36 @@ func init() {
 		},
 	}
 	// b1, PTX line 198; ret
-	gFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/semantics/stats.ptx:198",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	gFunc.Blocks[1] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/semantics/stats.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/semantics/stats.ptx:198",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b2, PTX lines 199-200; ret
 	gFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{gB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			gRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:199",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:201",
@@ -707,12 +1193,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gFunc.Run = gRun
 	h0Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 207-209; ret
 	h0Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{h0B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			h0Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:207",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:210",
@@ -726,12 +1231,31 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	h0Func.Run = h0Run
 	h1Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 216-218; ret
 	h1Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{h1B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			h1Run(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:216",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:219",
@@ -745,12 +1269,37 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	h1Func.Run = h1Run
 	callsFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 231-239; code before the call
 	callsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{callsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:231",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  239,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -761,6 +1310,13 @@ func init() {
 	callsFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/stats.ptx:240",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  240,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -785,9 +1341,30 @@ func init() {
 	}
 	// b1, PTX lines 241-249; code before the call
 	callsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{callsB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:241",
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  249,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -798,6 +1375,13 @@ func init() {
 	callsFunc.Blocks[3] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/stats.ptx:250",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -822,9 +1406,39 @@ func init() {
 	}
 	// b2, PTX lines 251-262; code before the call
 	callsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{callsB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:251",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  262,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -835,6 +1449,13 @@ func init() {
 	callsFunc.Blocks[5] = runtime.Block{
 		Loc:       "testdata/ptx/semantics/stats.ptx:263",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  263,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Allowed: []*runtime.Func{h0Func, h1Func},
@@ -859,9 +1480,24 @@ func init() {
 	}
 	// b3, PTX lines 264-266; ret
 	callsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{callsB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			callsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/semantics/stats.ptx:264",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/semantics/stats.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/semantics/stats.ptx:267",
@@ -875,6 +1511,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	callsFunc.Run = callsRun
 }
 
 // Branch launches PTX kernel branch (testdata/ptx/semantics/stats.ptx:20) on dev with the launch configuration cfg. Parameters: out is out.
@@ -913,1065 +1550,3102 @@ func Calls(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, o
 	return dev.Launch(ctx, Module, callsFunc, cfg, p[:])
 }
 
-// branchB0 runs b0 of kernel branch, PTX lines 28-29.
-func branchB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x3e8)
-	// PTX lines 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 29: setp.ge.u32
-				c2t := uint32(v1) >= uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+// branchRun runs blocks of kernel branch for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func branchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 28-29; divergent, reconverges at block 3 (b3 (SKIP))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x3e8)
+				// PTX lines 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 29: setp.ge.u32
+							c2t := uint32(v1) >= uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 29: setp.ge.u32
+							c2t := uint32(v1) >= uint32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 29: setp.ge.u32
-				c2t := uint32(v1) >= uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 (THEN), PTX lines 36-37
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0xc8)
+				k1 := uint64(0x3)
+				// PTX lines 36, 37: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 37: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(k1))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 37: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(k1))
+							r1[l] = v2
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// branchB1 runs b1 (THEN) of kernel branch, PTX lines 36-37.
-func branchB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0xc8)
-	k1 := uint64(0x3)
-	// PTX lines 36, 37: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 37: mul.lo.u32
-				v2 := uint64(uint32(v1) * uint32(k1))
-				r1[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				// 37: mul.lo.u32
-				v2 := uint64(uint32(v1) * uint32(k1))
-				r1[l] = v2
-			}
-		}
-	}
-}
-
-// branchB2 runs b2 (DONE) of kernel branch, PTX lines 39-43.
-func branchB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	k0 := uint64(0x4)
-	// PTX line 39: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:39")
-	// PTX line 40: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 41, 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 42: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r4[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 42: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r4[l] = v4
-			}
-		}
-	}
-	// PTX line 43: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r1, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:43")
-}
-
-// branchB4 runs b4 of kernel branch, PTX lines 31-31.
-func branchB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0xa)
-	// PTX lines 31: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+			next = 2
+		case 2:
+			// b2 (DONE), PTX lines 39-43
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// PTX line 39: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:39")
 				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// branchB5 runs b5 of kernel branch, PTX lines 33-33.
-func branchB5(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x64)
-	// PTX lines 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-}
-
-// loopB0 runs b0 of kernel loop, PTX lines 56-59.
-func loopB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	k2 := uint64(0x0)
-	// PTX lines 56, 57, 58: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 57: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 58: add.u32
-				v3 := uint64(uint32(v2) + uint32(k1))
-				r1[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 57: and.b32
-				v2 := uint64(uint32(v1) & uint32(k0))
-				// 58: add.u32
-				v3 := uint64(uint32(v2) + uint32(k1))
-				r1[l] = v3
-			}
-		}
-	}
-	// PTX line 59: mov.u32, warp-uniform
-	u4 := uint64(k2)
-	runtime.Broadcast(r2, m, u4)
-	_ = u4
-}
-
-// loopB1 runs b1 (LOOP) of kernel loop, PTX lines 61-62.
-func loopB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX lines 61, 62: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: add.u32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v1
-				// 62: setp.lt.u32
-				c2t := uint32(v1) < uint32(r1[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// PTX line 40: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 41, 42, 43: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 42: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 43: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r1[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 42: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 43: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r1[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:43")
+							}
+						}
+					}
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: add.u32
-				v1 := uint64(uint32(r2[l]) + uint32(k0))
-				r2[l] = v1
-				// 62: setp.lt.u32
-				c2t := uint32(v1) < uint32(r1[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b3 (SKIP), PTX line 44; ret
+			next = 6
+		case 4:
+			// b4, PTX lines 31-31; divergent, reconverges at block 2 (b2 (DONE))
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0xa)
+				// PTX lines 31: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 31: setp.lt.u32
+							c1t := uint32(r0[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 31: setp.lt.u32
+							c1t := uint32(r0[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
 				}
-				p0 = p0&^(1<<l) | c2b0<<l
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 5
+			} else {
+				switch stop {
+				case 1, 5:
+				default:
+					return runtime.RunDone, budget - branchRegion4(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 5:
+			// b5, PTX lines 33-33
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x64)
+				// PTX lines 33: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							r1[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							r1[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// loopB2 runs b2 of kernel loop, PTX lines 64-68.
-func loopB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r5 := w.Reg(5)
-	k0 := uint64(0x4)
-	// PTX line 64: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:64")
-	// PTX line 65: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 66, 67: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 67: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r5[l] = v4
+// loopRun runs blocks of kernel loop for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func loopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 56-59
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				k2 := uint64(0x0)
+				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 57: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 58: add.u32
+							v3 := uint64(uint32(v2) + uint32(k1))
+							r1[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 57: and.b32
+							v2 := uint64(uint32(v1) & uint32(k0))
+							// 58: add.u32
+							v3 := uint64(uint32(v2) + uint32(k1))
+							r1[l] = v3
+						}
+					}
+				}
+				// PTX line 59: mov.u32, warp-uniform
+				u4 := uint64(k2)
+				runtime.Broadcast(r2, m, u4)
+				_ = u4
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 67: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r5[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b1 (LOOP), PTX lines 61-62; divergent, reconverges at block 2 (b2)
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 61, 62: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 61: add.u32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v1
+							// 62: setp.lt.u32
+							c2t := uint32(v1) < uint32(r1[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 61: add.u32
+							v1 := uint64(uint32(r2[l]) + uint32(k0))
+							r2[l] = v1
+							// 62: setp.lt.u32
+							c2t := uint32(v1) < uint32(r1[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - loopRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2, PTX lines 64-68; ret
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 64: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:64")
+				}
+				// PTX line 65: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 67: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 68: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r2[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 67: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 68: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r2[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:68")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 68: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r2, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:68")
 }
 
-// brxB0 runs b0 of kernel brx, PTX lines 79-80.
-func brxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX lines 79, 80: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 80: rem.u32
-				v2 := isa.Rem(v1, k0, 32, false)
-				r1[l] = v2
+// brxRun runs blocks of kernel brx for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func brxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 79-80; divergent, reconverges at block 4 (b4 (END))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 79, 80: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 80: rem.u32
+							v2 := isa.Rem(v1, k0, 32, false)
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+							// 80: rem.u32
+							v2 := isa.Rem(v1, k0, 32, false)
+							r1[l] = v2
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 80: rem.u32
-				v2 := isa.Rem(v1, k0, 32, false)
-				r1[l] = v2
+			if budget == 0 {
+				return pc, 0
 			}
+			return pc, budget
+		case 1:
+			// b1 (T0), PTX lines 84-84
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0xa)
+				// PTX lines 84: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: mov.u32
+							v1 := uint64(k0)
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: mov.u32
+							v1 := uint64(k0)
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 2:
+			// b2 (T1), PTX lines 87-87
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x14)
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: mov.u32
+							v1 := uint64(k0)
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: mov.u32
+							v1 := uint64(k0)
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 3:
+			// b3 (T2), PTX lines 90-90
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x1e)
+				// PTX lines 90: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: mov.u32
+							v1 := uint64(k0)
+							r2[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: mov.u32
+							v1 := uint64(k0)
+							r2[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 4
+		case 4:
+			// b4 (END), PTX lines 92-96; ret
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 92: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:92")
+				}
+				// PTX line 93: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 94, 95, 96: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 95: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 96: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r2[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 95: add.u64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 96: st.global.u32
+							s5 := uint64(v4) + 0x0
+							s5v := uint64(r2[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:96")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// brxB1 runs b1 (T0) of kernel brx, PTX lines 84-84.
-func brxB1(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	k0 := uint64(0xa)
-	// PTX lines 84: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: mov.u32
-				v1 := uint64(k0)
-				r2[l] = v1
+// memRun runs blocks of kernel mem for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func memRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 111-124; bar.sync at line 125
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				k2 := uint64(0x2)
+				// PTX lines 111: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 111: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 111: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 112: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:112")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 113: ld.param.u64
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/stats.ptx:113")
+				}
+				// PTX line 114: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u2)
+				// PTX line 115: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u3)
+				runtime.Broadcast(r2, m, u5)
+				// PTX lines 116, 117: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 116: mul.wide.u32
+							v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 117: add.u64
+							v7 := uint64(uint64(u4) + uint64(v6))
+							r4[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 116: mul.wide.u32
+							v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 117: add.u64
+							v7 := uint64(uint64(u4) + uint64(v6))
+							r4[l] = v7
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
+				// PTX line 118: ld.const.u32
+				u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/semantics/stats.ptx:118")
+				// PTX lines 119: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s9w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: st.global.u32
+							s9 := uint64(r4[l]) + 0x0
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: st.global.u32
+							s9 := uint64(r4[l]) + 0x0
+							s9v := uint64(u8)
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+								runtime.Store32(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/semantics/stats.ptx:119")
+							}
+						}
+					}
+				}
+				// PTX lines 120: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v10aw := w.Window(4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 120: ld.global.u32
+							v10a := uint64(r4[l]) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
+									continue
+								}
+								v10 = v10x
+							}
+							_ = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 120: ld.global.u32
+							v10a := uint64(r4[l]) + 0x0
+							var v10 uint64
+							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+								v10 = runtime.Load32(v10aw.Mem, v10ao)
+							} else {
+								v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+								if !v10ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/semantics/stats.ptx:120")
+									continue
+								}
+								v10 = v10x
+							}
+							_ = v10
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 121: mov.u32, warp-uniform
+				u11 := uint64(k1)
+				// PTX lines 122, 123, 124: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 122: shl.b32
+							v12 := uint64(uint32(r0[l]) << uint32(k2))
+							// 123: add.u32
+							v13 := uint64(uint32(u11) + uint32(v12))
+							// 124: st.shared.u32
+							s14 := uint64(uint64(uint32(v13))) + 0x0
+							s14v := uint64(r0[l])
+							if s14 < shEnd4 && s14&3 == 0 {
+								runtime.Store32(sh, s14, s14v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 122: shl.b32
+							v12 := uint64(uint32(r0[l]) << uint32(k2))
+							// 123: add.u32
+							v13 := uint64(uint32(u11) + uint32(v12))
+							// 124: st.shared.u32
+							s14 := uint64(uint64(uint32(v13))) + 0x0
+							s14v := uint64(r0[l])
+							if s14 < shEnd4 && s14&3 == 0 {
+								runtime.Store32(sh, s14, s14v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/semantics/stats.ptx:124")
+							}
+						}
+					}
+				}
+				_ = u5
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: mov.u32
-				v1 := uint64(k0)
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 126-145; bar.sync at line 146
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r10 := w.Reg(10)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				r24 := w.Reg(24)
+				r25 := w.Reg(25)
+				r27 := w.Reg(27)
+				k0 := uint64(0x5)
+				k1 := uint64(0x0)
+				k2 := uint64(0xe0000000)
+				k3 := uint64(0xf0000000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 126: ld.shared.v2.u32
+				w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r10, r11}, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:126")
+				// PTX lines 127: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd8 := runtime.LaneEnd(w.LocalStride, 8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: st.local.u64
+							s1 := uint64(uint64(w.LocalBase) + 0x0)
+							s1v := uint64(r4[l])
+							if s1 < lmEnd8 && s1&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s1:], uint64(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: st.local.u64
+							s1 := uint64(uint64(w.LocalBase) + 0x0)
+							s1v := uint64(r4[l])
+							if s1 < lmEnd8 && s1&7 == 0 {
+								binary.LittleEndian.PutUint64(lm[uint64(l)*lmStride+s1:], uint64(s1v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceLocal, s1, 8, s1v, l, "testdata/ptx/semantics/stats.ptx:127")
+							}
+						}
+					}
+				}
+				// PTX lines 128, 129, 130: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 128: ld.local.u32
+							v2a := uint64(uint64(w.LocalBase) + 0x8)
+							var v2 uint64
+							if v2a < lmEnd4 && v2a&3 == 0 {
+								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
+									continue
+								}
+								v2 = v2x
+							}
+							_ = v2
+							// 129: setp.lt.u32
+							c3t := uint32(r0[l]) < uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+							// 130: cvt.u16.u32
+							v4 := uint64(uint16(uint32(r0[l])))
+							r13[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 128: ld.local.u32
+							v2a := uint64(uint64(w.LocalBase) + 0x8)
+							var v2 uint64
+							if v2a < lmEnd4 && v2a&3 == 0 {
+								v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
+									continue
+								}
+								v2 = v2x
+							}
+							_ = v2
+							// 129: setp.lt.u32
+							c3t := uint32(r0[l]) < uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+							// 130: cvt.u16.u32
+							v4 := uint64(uint16(uint32(r0[l])))
+							r13[l] = v4
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX lines 131: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					s5w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 131: st.global.u8
+							if p0>>l&1 != 0 {
+								s5 := uint64(r4[l]) + 0x0
+								if budget == 0 {
+									w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 1)
+								}
+								s5v := uint64(r13[l])
+								if s5o := s5 - s5w.Base; s5o < s5w.End {
+									runtime.Store8(s5w.Mem, s5o, s5v)
+								} else {
+									w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
+								}
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 131: st.global.u8
+							if p0>>l&1 != 0 {
+								s5 := uint64(r4[l]) + 0x0
+								if budget == 0 {
+									w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 1)
+								}
+								s5v := uint64(r13[l])
+								if s5o := s5 - s5w.Base; s5o < s5w.End {
+									runtime.Store8(s5w.Mem, s5o, s5v)
+								} else {
+									w.StoreLane(s5w, runtime.SpaceGlobal, s5, 1, s5v, l, "testdata/ptx/semantics/stats.ptx:131")
+								}
+							}
+						}
+					}
+				}
+				// PTX lines 132: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v6aw := w.Window(6)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: ld.global.u16
+							if p0>>l&1 == 0 {
+								v6a := uint64(r4[l]) + 0x0
+								if budget == 0 {
+									w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
+								}
+								var v6 uint64
+								if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+									v6 = runtime.Load16(v6aw.Mem, v6ao)
+								} else {
+									v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+									if !v6ok {
+										flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
+										continue
+									}
+									v6 = v6x
+								}
+								r14[l] = v6
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: ld.global.u16
+							if p0>>l&1 == 0 {
+								v6a := uint64(r4[l]) + 0x0
+								if budget == 0 {
+									w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
+								}
+								var v6 uint64
+								if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+									v6 = runtime.Load16(v6aw.Mem, v6ao)
+								} else {
+									v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+									if !v6ok {
+										flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
+										continue
+									}
+									v6 = v6x
+								}
+								r14[l] = v6
+							}
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 133: mov.u64, warp-uniform
+				u7 := uint64(k1)
+				// PTX line 134: cvta.shared.u64, warp-uniform
+				u8 := uint64(uint64(u7 + k2))
+				// PTX lines 135: lane-local, one loop over the lanes
+				{
+					v9aw := w.Window(7)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: ld.u32
+							v9a := uint64(u8) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
+									continue
+								}
+								v9 = v9x
+							}
+							_ = v9
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: ld.u32
+							v9a := uint64(u8) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
+									continue
+								}
+								v9 = v9x
+							}
+							_ = v9
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 136: mov.u64, warp-uniform
+				u10 := uint64((uint64(w.LocalBase) + k1))
+				// PTX line 137: cvta.local.u64, warp-uniform
+				u11 := uint64(uint64(u10 + k3))
+				// PTX lines 138: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: st.u32
+							s12 := uint64(u11) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r0[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: st.u32
+							s12 := uint64(u11) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 4)
+							}
+							s12v := uint64(r0[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/semantics/stats.ptx:138")
+							}
+						}
+					}
+				}
+				// PTX lines 139: lane-local, one loop over the lanes
+				{
+					v13aw := w.Window(9)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 139: ld.u32
+							v13a := uint64(r4[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
+									continue
+								}
+								v13 = v13x
+							}
+							_ = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 139: ld.u32
+							v13a := uint64(r4[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
+							var v13 uint64
+							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+								v13 = runtime.Load32(v13aw.Mem, v13ao)
+							} else {
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
+								if !v13ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/semantics/stats.ptx:139")
+									continue
+								}
+								v13 = v13x
+							}
+							_ = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:    -1,
+						Bytes:   4,
+						Generic: true,
+						Guard:   -1,
+						Kind:    runtime.MemLoad,
+						Space:   runtime.MemShared,
+					}, m)
+				}
+				// PTX line 140: ld.u32
+				u14 := w.LoadUniform(runtime.SpaceGeneric, 0xe0000008, 4, m, "testdata/ptx/semantics/stats.ptx:140")
+				// PTX lines 141, 142: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					v16aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 141: selp.b64
+							v15 := uint64(r4[l])
+							if p0>>l&1 != 0 {
+								v15 = uint64(u8)
+							}
+							// 142: ld.u32
+							v16a := uint64(v15) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
+									continue
+								}
+								v16 = v16x
+							}
+							_ = v16
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 141: selp.b64
+							v15 := uint64(r4[l])
+							if p0>>l&1 != 0 {
+								v15 = uint64(u8)
+							}
+							// 142: ld.u32
+							v16a := uint64(v15) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+								v16 = runtime.Load32(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGeneric, v16a, 4, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGeneric, v16a, 4, "testdata/ptx/semantics/stats.ptx:142")
+									continue
+								}
+								v16 = v16x
+							}
+							_ = v16
+						}
+					}
+					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: 0,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemShared,
+					}, m)
+				}
+				// PTX line 143: atom.shared.add.u32
+				m17 := m & w.P[0]
+				if m17 != 0 {
+					w.AtomLanes(runtime.SpaceShared, atomAdd32, r24, nil, r27, r27, 0, 0x100, 4, m17, "testdata/ptx/semantics/stats.ptx:143")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 144: atom.global.add.u32
+				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r25, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:144")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
+				// PTX line 145: red.global.add.u32
+				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, nil, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:145")
+				_ = u14
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX line 104; ret
+			next = 3
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// brxB2 runs b2 (T1) of kernel brx, PTX lines 87-87.
-func brxB2(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	k0 := uint64(0x14)
-	// PTX lines 87: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: mov.u32
-				v1 := uint64(k0)
-				r2[l] = v1
+// f3Run runs blocks of function f3 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 153-155; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 153, 154: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 153: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
+									continue
+								}
+								v1 = v1x
+							}
+							// 154: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 153: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:153")
+									continue
+								}
+								v1 = v1x
+							}
+							// 154: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 155: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 155: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 155: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:155")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: mov.u32
-				v1 := uint64(k0)
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// brxB3 runs b3 (T2) of kernel brx, PTX lines 90-90.
-func brxB3(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	k0 := uint64(0x1e)
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: mov.u32
-				v1 := uint64(k0)
-				r2[l] = v1
+// f2Run runs blocks of function f2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 162-166; code before the call
+			{
+				r0 := w.Reg(0)
+				// PTX lines 162: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 162: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 162: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:162")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 166: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:166")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: mov.u32
-				v1 := uint64(k0)
-				r2[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 160
+			return pc, budget
+		case 2:
+			// b1, PTX lines 168-171; ret
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x2)
+				// PTX lines 168, 170: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 168: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
+									continue
+								}
+								v1 = v1x
+							}
+							// 170: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r2[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 168: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:168")
+									continue
+								}
+								v1 = v1x
+							}
+							// 170: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r2[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 171: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 171: st.param.u32
+							s3 := uint64(0xc)
+							s3v := uint64(r2[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 171: st.param.u32
+							s3 := uint64(0xc)
+							s3v := uint64(r2[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:171")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// brxB4 runs b4 (END) of kernel brx, PTX lines 92-96.
-func brxB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r5 := w.Reg(5)
-	k0 := uint64(0x4)
-	// PTX line 92: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:92")
-	// PTX line 93: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 94, 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 95: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r5[l] = v4
+// f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 178-182; code before the call
+			{
+				r0 := w.Reg(0)
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: ld.param.u32
+							v1a := uint64(0x8)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:178")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 182: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 182: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 182: st.param.u32
+							s2 := uint64(0x0)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:182")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 95: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r5[l] = v4
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		case 1:
+			// b0, PTX line 176
+			return pc, budget
+		case 2:
+			// b1, PTX lines 184-187; ret
+			{
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 184, 186: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
+									continue
+								}
+								v1 = v1x
+							}
+							// 186: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r2[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:184")
+									continue
+								}
+								v1 = v1x
+							}
+							// 186: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r2[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 187: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 187: st.param.u32
+							s3 := uint64(0xc)
+							s3v := uint64(r2[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 187: st.param.u32
+							s3 := uint64(0xc)
+							s3v := uint64(r2[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:187")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 96: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r2, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:96")
 }
 
-// memB0 runs b0 of kernel mem, PTX lines 111-124.
-func memB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	k2 := uint64(0x2)
-	// PTX lines 111: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 111: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
+// gRun runs blocks of function g for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 195-197; divergent, reconverges at the exit
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x7)
+				// PTX lines 195: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 195: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 195: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:195")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 196, 197: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
+							}
+							// 197: setp.gt.u32
+							c3t := uint32(r0[l]) > uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(r0[l])
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:196")
+							}
+							// 197: setp.gt.u32
+							c3t := uint32(r0[l]) > uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 111: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1, PTX line 198; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 199-200; ret
+			{
+				r0 := w.Reg(0)
+				k0 := uint64(0x64)
+				// PTX lines 199, 200: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 200: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: add.u32
+							v1 := uint64(uint32(r0[l]) + uint32(k0))
+							// 200: st.param.u32
+							s2 := uint64(0x4)
+							s2v := uint64(v1)
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:200")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 112: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:112")
-	// PTX line 113: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/stats.ptx:113")
-	// PTX line 114: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u2)
-	// PTX line 115: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u3)
-	runtime.Broadcast(r2, m, u5)
-	// PTX lines 116, 117: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: mul.wide.u32
-				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 117: add.u64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r4[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: mul.wide.u32
-				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 117: add.u64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r4[l] = v7
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 118: ld.const.u32
-	u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/semantics/stats.ptx:118")
-	runtime.Broadcast(r5, m, u8)
-	// PTX line 119: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:119")
-	// PTX line 120: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:120")
-	// PTX line 121: mov.u32, warp-uniform
-	u9 := uint64(k1)
-	// PTX lines 122, 123: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: shl.b32
-				v10 := uint64(uint32(r0[l]) << uint32(k2))
-				// 123: add.u32
-				v11 := uint64(uint32(u9) + uint32(v10))
-				r9[l] = v11
+}
+
+// h0Run runs blocks of function h0 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func h0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 207-209; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0xa)
+				// PTX lines 207, 208: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 207: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
+									continue
+								}
+								v1 = v1x
+							}
+							// 208: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 207: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:207")
+									continue
+								}
+								v1 = v1x
+							}
+							// 208: add.u32
+							v2 := uint64(uint32(v1) + uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 209: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 209: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 209: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:209")
+							}
+						}
+					}
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: shl.b32
-				v10 := uint64(uint32(r0[l]) << uint32(k2))
-				// 123: add.u32
-				v11 := uint64(uint32(u9) + uint32(v10))
-				r9[l] = v11
+			if budget == 0 {
+				return pc, 0
 			}
+			next = 1
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 124: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r0, r9, 0xffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:124")
-	_ = u5
-	_ = u8
+}
+
+// h1Run runs blocks of function h1 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func h1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 216-218; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 216, 217: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 216: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
+									continue
+								}
+								v1 = v1x
+							}
+							// 217: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 216: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:216")
+									continue
+								}
+								v1 = v1x
+							}
+							// 217: mul.lo.u32
+							v2 := uint64(uint32(v1) * uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 218: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 218: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 218: st.param.u32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/stats.ptx:218")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// callsRun runs blocks of kernel calls for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func callsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 231-239; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				k0 := uint64(0xc)
+				// PTX lines 231: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: mov.u32
+							v1 := uint64(uint64(tid0[l]))
+							r0[l] = v1
+						}
+					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 232: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:232")
+				}
+				// PTX line 233: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 234, 235, 239: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 234: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 235: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+							// 239: st.param.u32
+							s6 := uint64(0x0)
+							s6v := uint64(r0[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 234: mul.wide.u32
+							v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+							// 235: add.u64
+							v5 := uint64(uint64(u3) + uint64(v4))
+							r4[l] = v5
+							// 239: st.param.u32
+							s6 := uint64(0x0)
+							s6v := uint64(r0[l])
+							if s6 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/stats.ptx:239")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b0, PTX line 225
+			return pc, budget
+		case 2:
+			// b1, PTX lines 241-249; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				k0 := uint64(0xc)
+				k1 := uint64(0x0)
+				// PTX lines 241: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 241: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
+									continue
+								}
+								v1 = v1x
+							}
+							r5[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 241: ld.param.u32
+							v1a := uint64(0x4)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:241")
+									continue
+								}
+								v1 = v1x
+							}
+							r5[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 243, 244: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 243: st.global.u32
+							s2 := uint64(r4[l]) + 0x0
+							s2v := uint64(r5[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+							}
+							// 244: setp.lt.u32
+							c3t := uint32(r0[l]) < uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 243: st.global.u32
+							s2 := uint64(r4[l]) + 0x0
+							s2v := uint64(r5[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+							}
+							// 244: setp.lt.u32
+							c3t := uint32(r0[l]) < uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 245: mov.u32, warp-uniform
+				u4 := uint64(k1)
+				runtime.Broadcast(r6, m, u4)
+				// PTX lines 249: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 249: st.param.u32
+							s5 := uint64(0x8)
+							s5v := uint64(r0[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 249: st.param.u32
+							s5 := uint64(0x8)
+							s5v := uint64(r0[l])
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/stats.ptx:249")
+							}
+						}
+					}
+				}
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b1, PTX line 240; divergent, reconverges at block 4 (b2)
+			return pc, budget
+		case 4:
+			// b2, PTX lines 251-262; code before the call
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				r6 := w.Reg(6)
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				k1 := uint64(0xd0000080)
+				k2 := uint64(0xd0000090)
+				// PTX lines 251: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 251: ld.param.u32
+							if p0>>l&1 != 0 {
+								v1a := uint64(0xc)
+								if budget == 0 {
+									w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+								}
+								var v1 uint64
+								if v1a < pmEnd4 {
+									v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+								} else {
+									v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+									if !v1ok {
+										flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
+										continue
+									}
+									v1 = v1x
+								}
+								r6[l] = v1
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 251: ld.param.u32
+							if p0>>l&1 != 0 {
+								v1a := uint64(0xc)
+								if budget == 0 {
+									w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+								}
+								var v1 uint64
+								if v1a < pmEnd4 {
+									v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+								} else {
+									v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+									if !v1ok {
+										flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:251")
+										continue
+									}
+									v1 = v1x
+								}
+								r6[l] = v1
+							}
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 253, 254, 255: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 253: st.global.u32
+							s2 := uint64(r4[l]) + 0x4
+							s2v := uint64(r6[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
+							}
+							// 254: and.b32
+							v3 := uint64(uint32(r0[l]) & uint32(k0))
+							// 255: setp.eq.u32
+							c4t := uint32(v3) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 253: st.global.u32
+							s2 := uint64(r4[l]) + 0x4
+							s2v := uint64(r6[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:253")
+							}
+							// 254: and.b32
+							v3 := uint64(uint32(r0[l]) & uint32(k0))
+							// 255: setp.eq.u32
+							c4t := uint32(v3) == uint32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX line 256: mov.u64, warp-uniform
+				u5 := uint64(k1)
+				// PTX line 257: mov.u64, warp-uniform
+				u6 := uint64(k2)
+				// PTX lines 258, 262: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 258: selp.b64
+							v7 := uint64(u5)
+							if p1>>l&1 != 0 {
+								v7 = uint64(u6)
+							}
+							r10[l] = v7
+							// 262: st.param.u32
+							s8 := uint64(0x10)
+							s8v := uint64(r0[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 258: selp.b64
+							v7 := uint64(u5)
+							if p1>>l&1 != 0 {
+								v7 = uint64(u6)
+							}
+							r10[l] = v7
+							// 262: st.param.u32
+							s8 := uint64(0x10)
+							s8v := uint64(r0[l])
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
+								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/semantics/stats.ptx:262")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 5:
+			// b2, PTX line 250; divergent, reconverges at block 6 (b3)
+			return pc, budget
+		case 6:
+			// b3, PTX lines 264-266; ret
+			{
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				// PTX lines 264: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 264: ld.param.u32
+							v1a := uint64(0x14)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
+									continue
+								}
+								v1 = v1x
+							}
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 264: ld.param.u32
+							v1a := uint64(0x14)
+							var v1 uint64
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/stats.ptx:264")
+									continue
+								}
+								v1 = v1x
+							}
+							r11[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 266: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 266: st.global.u32
+							s2 := uint64(r4[l]) + 0x8
+							s2v := uint64(r11[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 266: st.global.u32
+							s2 := uint64(r4[l]) + 0x8
+							s2v := uint64(r11[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:266")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 7
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).
 var atomAdd32 = isa.AtomFunc(isa.AtomAdd, 32)
 
-// memB0_1 runs b0 of kernel mem, PTX lines 126-145.
-func memB0_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r27 := w.Reg(27)
-	k0 := uint64(0x5)
-	k1 := uint64(0x0)
-	k2 := uint64(0xe0000000)
-	k3 := uint64(0xf0000000)
-	// PTX line 126: ld.shared.v2.u32
-	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r10, r11}, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:126")
-	// PTX line 127: st.local.u64
-	w.StoreLanes(runtime.SpaceLocal, r4, nil, 0, uint64(w.LocalBase)+0x0, 8, m, "testdata/ptx/semantics/stats.ptx:127")
-	// PTX line 128: ld.local.u32
-	w.LoadLanes(runtime.SpaceLocal, r12, nil, 0, uint64(w.LocalBase)+0x8, 4, 0, m, "testdata/ptx/semantics/stats.ptx:128")
-	// PTX lines 129, 130: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 130: cvt.u16.u32
-				v2 := uint64(uint16(uint32(r0[l])))
-				r13[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 129: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-				// 130: cvt.u16.u32
-				v2 := uint64(uint16(uint32(r0[l])))
-				r13[l] = v2
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 131: st.global.u8
-	m3 := m & w.P[0]
-	if m3 != 0 {
-		w.StoreLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x0, 1, m3, "testdata/ptx/semantics/stats.ptx:131")
-	}
-	// PTX line 132: ld.global.u16
-	m4 := m &^ w.P[0]
-	if m4 != 0 {
-		w.LoadLanes(runtime.SpaceGlobal, r14, r4, 0xffffffffffffffff, 0x0, 2, 0, m4, "testdata/ptx/semantics/stats.ptx:132")
-	}
-	// PTX line 133: mov.u64, warp-uniform
-	u5 := uint64(k1)
-	// PTX line 134: cvta.shared.u64, warp-uniform
-	u6 := uint64(uint64(u5 + k2))
-	runtime.Broadcast(r16, m, u6)
-	// PTX line 135: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r17, r16, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/semantics/stats.ptx:135")
-	// PTX line 136: mov.u64, warp-uniform
-	u7 := uint64((uint64(w.LocalBase) + k1))
-	// PTX line 137: cvta.local.u64, warp-uniform
-	u8 := uint64(uint64(u7 + k3))
-	runtime.Broadcast(r19, m, u8)
-	// PTX line 138: st.u32
-	w.StoreLanes(runtime.SpaceGeneric, r0, r19, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/semantics/stats.ptx:138")
-	// PTX line 139: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r20, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:139")
-	// PTX line 140: ld.u32
-	u9 := w.LoadUniform(runtime.SpaceGeneric, 0xe0000008, 4, m, "testdata/ptx/semantics/stats.ptx:140")
-	// PTX lines 141: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: selp.b64
-				v10 := uint64(r4[l])
-				if p0>>l&1 != 0 {
-					v10 = uint64(u6)
-				}
-				r22[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 141: selp.b64
-				v10 := uint64(r4[l])
-				if p0>>l&1 != 0 {
-					v10 = uint64(u6)
-				}
-				r22[l] = v10
-			}
-		}
-	}
-	// PTX line 142: ld.u32
-	w.LoadLanes(runtime.SpaceGeneric, r23, r22, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:142")
-	// PTX line 143: atom.shared.add.u32
-	m11 := m & w.P[0]
-	if m11 != 0 {
-		w.AtomLanes(runtime.SpaceShared, atomAdd32, r24, nil, r27, r27, 0, 0x100, 4, m11, "testdata/ptx/semantics/stats.ptx:143")
-	}
-	// PTX line 144: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r25, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:144")
-	// PTX line 145: red.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, nil, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:145")
-	_ = u8
-	_ = u9
-}
-
-// f3B0 runs b0 of function f3, PTX lines 153-155.
-func f3B0(w *runtime.Warp, m uint32) {
+// branchRegion4 runs blocks 1, 5 of kernel branch for each lane of m on its own, from the branch ending block from (one of 4) to block 2,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func branchRegion4(w *runtime.Warp, m uint32, from int32) int {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX line 153: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:153")
-	// PTX lines 154: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
+	k0 := uint64(0xc8)
+	k1 := uint64(0x3)
+	k2 := uint64(0x64)
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 4:
+			if q1 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
+			goto b5
 		}
-	}
-	// PTX line 155: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/semantics/stats.ptx:155")
-}
-
-// f2B0 runs b0 of function f2, PTX lines 162-166.
-func f2B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 162: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/stats.ptx:162")
-	// PTX line 166: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:166")
-}
-
-// f2B1 runs b1 of function f2, PTX lines 168-171.
-func f2B1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x2)
-	// PTX line 168: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/semantics/stats.ptx:168")
-	// PTX lines 170: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 170: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r2[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 170: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r2[l] = v1
-			}
+	b1:
+		{
+			// 36: add.u32
+			v1 := uint64(uint32(x0) + uint32(k0))
+			x1 = v1
+			// 37: mul.lo.u32
+			v2 := uint64(uint32(x1) * uint32(k1))
+			x1 = v2
+			goto done
 		}
+	b5:
+		{
+			// 33: add.u32
+			v3 := uint64(uint32(x0) + uint32(k2))
+			x1 = v3
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r1[l] = x1
 	}
-	// PTX line 171: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/stats.ptx:171")
+	w.Split(2, parked, &at)
+	return most
 }
 
-// f1B0 runs b0 of function f1, PTX lines 178-182.
-func f1B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	// PTX line 178: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, 0, m, "testdata/ptx/semantics/stats.ptx:178")
-	// PTX line 182: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:182")
-}
-
-// f1B1 runs b1 of function f1, PTX lines 184-187.
-func f1B1(w *runtime.Warp, m uint32) {
+// loopRegion1 runs blocks 1 of kernel loop for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func loopRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	k0 := uint64(0x1)
-	// PTX line 184: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, 0, m, "testdata/ptx/semantics/stats.ptx:184")
-	// PTX lines 186: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 186: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r2[l] = v1
+	p0 := w.P[0]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x1 := r1[l]
+		x2 := r2[l]
+		q0 := p0>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q0 {
+				goto b1
 			}
+			goto done
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 61: add.u32
+			v1 := uint64(uint32(x2) + uint32(k0))
+			x2 = v1
+			// 62: setp.lt.u32
+			c2t := uint32(x2) < uint32(x1)
+			c2 := c2t
+			q0 = c2
+			if q0 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r2[l] = x2
+		if q0 {
+			p0 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 186: add.u32
-				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r2[l] = v1
-			}
+			p0 &^= 1 << l
 		}
 	}
-	// PTX line 187: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0xc, 4, m, "testdata/ptx/semantics/stats.ptx:187")
-}
-
-// gB0 runs b0 of function g, PTX lines 195-197.
-func gB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x7)
-	// PTX line 195: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:195")
-	// PTX line 196: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, m, "testdata/ptx/semantics/stats.ptx:196")
-	// PTX lines 197: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 197: setp.gt.u32
-				c1t := uint32(r0[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 197: setp.gt.u32
-				c1t := uint32(r0[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// gB2 runs b2 of function g, PTX lines 199-200.
-func gB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x64)
-	// PTX lines 199: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 200: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/semantics/stats.ptx:200")
-}
-
-// h0B0 runs b0 of function h0, PTX lines 207-209.
-func h0B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0xa)
-	// PTX line 207: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:207")
-	// PTX lines 208: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 208: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 208: add.u32
-				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 209: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/semantics/stats.ptx:209")
-}
-
-// h1B0 runs b0 of function h1, PTX lines 216-218.
-func h1B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX line 216: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/semantics/stats.ptx:216")
-	// PTX lines 217: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 217: mul.lo.u32
-				v1 := uint64(uint32(r0[l]) * uint32(k0))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 217: mul.lo.u32
-				v1 := uint64(uint32(r0[l]) * uint32(k0))
-				r1[l] = v1
-			}
-		}
-	}
-	// PTX line 218: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/semantics/stats.ptx:218")
-}
-
-// callsB0 runs b0 of kernel calls, PTX lines 231-239.
-func callsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	k0 := uint64(0xc)
-	// PTX lines 231: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 231: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 231: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-	// PTX line 232: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/stats.ptx:232")
-	// PTX line 233: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 234, 235: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 234: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 235: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 234: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 235: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		}
-	}
-	// PTX line 239: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:239")
-}
-
-// callsB1 runs b1 of kernel calls, PTX lines 241-249.
-func callsB1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	k0 := uint64(0xc)
-	k1 := uint64(0x0)
-	// PTX line 241: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r5, nil, 0, 0x4, 4, 0, m, "testdata/ptx/semantics/stats.ptx:241")
-	// PTX line 243: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:243")
-	// PTX lines 244: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 244: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 244: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0 = p0&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 245: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r6, m, u2)
-	// PTX line 249: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x8, 4, m, "testdata/ptx/semantics/stats.ptx:249")
-	_ = u2
-}
-
-// callsB2 runs b2 of kernel calls, PTX lines 251-262.
-func callsB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	k1 := uint64(0xd0000080)
-	k2 := uint64(0xd0000090)
-	// PTX line 251: ld.param.u32
-	m1 := m & w.P[0]
-	if m1 != 0 {
-		w.LoadLanes(runtime.SpaceParam, r6, nil, 0, 0xc, 4, 0, m1, "testdata/ptx/semantics/stats.ptx:251")
-	}
-	// PTX line 253: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r6, r4, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/semantics/stats.ptx:253")
-	// PTX lines 254, 255: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 254: and.b32
-				v2 := uint64(uint32(r0[l]) & uint32(k0))
-				// 255: setp.eq.u32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 254: and.b32
-				v2 := uint64(uint32(r0[l]) & uint32(k0))
-				// 255: setp.eq.u32
-				c3t := uint32(v2) == uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 256: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 257: mov.u64, warp-uniform
-	u5 := uint64(k2)
-	// PTX lines 258: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 258: selp.b64
-				v6 := uint64(u4)
-				if p1>>l&1 != 0 {
-					v6 = uint64(u5)
-				}
-				r10[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 258: selp.b64
-				v6 := uint64(u4)
-				if p1>>l&1 != 0 {
-					v6 = uint64(u5)
-				}
-				r10[l] = v6
-			}
-		}
-	}
-	// PTX line 262: st.param.u32
-	w.StoreLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 4, m, "testdata/ptx/semantics/stats.ptx:262")
-}
-
-// callsB3 runs b3 of kernel calls, PTX lines 264-266.
-func callsB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	// PTX line 264: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r11, nil, 0, 0x14, 4, 0, m, "testdata/ptx/semantics/stats.ptx:264")
-	// PTX line 266: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r4, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/semantics/stats.ptx:266")
+	w.P[0] = p0
+	w.Split(2, parked, &at)
+	return most
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/switch_dense.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -97,9 +98,38 @@ func init() {
 	switchDenseFunc.Blocks = make([]runtime.Block, 32)
 	// b0, PTX lines 22-27; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:22",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -111,9 +141,23 @@ func init() {
 	}
 	// b1 ($L__BB0_16), PTX lines 46-46
 	switchDenseFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:46",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:47",
@@ -124,9 +168,23 @@ func init() {
 	}
 	// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:49",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -138,9 +196,23 @@ func init() {
 	}
 	// b3 ($L__BB0_18), PTX lines 56-56
 	switchDenseFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:56",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:57",
@@ -151,9 +223,23 @@ func init() {
 	}
 	// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:59",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -165,9 +251,23 @@ func init() {
 	}
 	// b5 ($L__BB0_17), PTX lines 63-63
 	switchDenseFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:63",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:64",
@@ -178,9 +278,23 @@ func init() {
 	}
 	// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:66",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -192,9 +306,23 @@ func init() {
 	}
 	// b7 ($L__BB0_19), PTX lines 70-70
 	switchDenseFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:70",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:71",
@@ -205,9 +333,23 @@ func init() {
 	}
 	// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:73",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -219,9 +361,23 @@ func init() {
 	}
 	// b9 ($L__BB0_5), PTX lines 77-77
 	switchDenseFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:77",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:78",
@@ -232,9 +388,23 @@ func init() {
 	}
 	// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:80",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -246,9 +416,35 @@ func init() {
 	}
 	// b11 ($L__BB0_12), PTX lines 84-88
 	switchDenseFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:84",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:89",
@@ -259,9 +455,23 @@ func init() {
 	}
 	// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:91",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -273,9 +483,23 @@ func init() {
 	}
 	// b13 ($L__BB0_8), PTX lines 95-95
 	switchDenseFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:95",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:96",
@@ -286,9 +510,23 @@ func init() {
 	}
 	// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:98",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -300,9 +538,18 @@ func init() {
 	}
 	// b15 ($L__BB0_20), PTX lines 102-102
 	switchDenseFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:102",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:103",
@@ -313,9 +560,33 @@ func init() {
 	}
 	// b16 ($L__BB0_21), PTX lines 104-109
 	switchDenseFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 16, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:104",
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:110",
@@ -328,6 +599,13 @@ func init() {
 	switchDenseFunc.Blocks[17] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:111",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:111",
@@ -340,6 +618,13 @@ func init() {
 	switchDenseFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:114",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermExit,
 			Loc:     "testdata/ptx/switch_dense.ptx:114",
@@ -349,9 +634,41 @@ func init() {
 	}
 	// b19, PTX lines 30-36; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 19, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:30",
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -363,9 +680,23 @@ func init() {
 	}
 	// b20, PTX lines 39-39; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:39",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -377,9 +708,23 @@ func init() {
 	}
 	// b21, PTX lines 42-42; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:42",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -393,6 +738,15 @@ func init() {
 	switchDenseFunc.Blocks[22] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:44",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:44",
@@ -403,9 +757,23 @@ func init() {
 	}
 	// b23, PTX lines 52-52; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB23},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:52",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -419,6 +787,15 @@ func init() {
 	switchDenseFunc.Blocks[24] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:54",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:54",
@@ -431,6 +808,15 @@ func init() {
 	switchDenseFunc.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:61",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:61",
@@ -443,6 +829,15 @@ func init() {
 	switchDenseFunc.Blocks[26] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:68",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:68",
@@ -455,6 +850,15 @@ func init() {
 	switchDenseFunc.Blocks[27] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:75",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:75",
@@ -467,6 +871,15 @@ func init() {
 	switchDenseFunc.Blocks[28] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:82",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:82",
@@ -479,6 +892,15 @@ func init() {
 	switchDenseFunc.Blocks[29] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:93",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:93",
@@ -491,6 +913,15 @@ func init() {
 	switchDenseFunc.Blocks[30] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:100",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:100",
@@ -504,12 +935,42 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	switchDenseFunc.Run = switchDenseRun
 	switchDefaultFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
 	switchDefaultFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:130",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -521,9 +982,23 @@ func init() {
 	}
 	// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:150",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -535,9 +1010,23 @@ func init() {
 	}
 	// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:154",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -549,9 +1038,23 @@ func init() {
 	}
 	// b3 ($L__BB1_16), PTX lines 164-164
 	switchDefaultFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:164",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:165",
@@ -562,9 +1065,23 @@ func init() {
 	}
 	// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:167",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -576,9 +1093,23 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 178-178
 	switchDefaultFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:178",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:179",
@@ -589,9 +1120,23 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:181",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -603,9 +1148,23 @@ func init() {
 	}
 	// b7 ($L__BB1_8), PTX lines 188-188
 	switchDefaultFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:188",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:189",
@@ -616,9 +1175,23 @@ func init() {
 	}
 	// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:191",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -630,9 +1203,23 @@ func init() {
 	}
 	// b9 ($L__BB1_12), PTX lines 198-198
 	switchDefaultFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 9, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:198",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:199",
@@ -643,9 +1230,23 @@ func init() {
 	}
 	// b10 ($L__BB1_17), PTX lines 201-201
 	switchDefaultFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 10, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:201",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:202",
@@ -656,9 +1257,23 @@ func init() {
 	}
 	// b11 ($L__BB1_19), PTX lines 204-204
 	switchDefaultFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 11, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:204",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:205",
@@ -669,9 +1284,23 @@ func init() {
 	}
 	// b12 ($L__BB1_18), PTX lines 207-207
 	switchDefaultFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 12, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:207",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:208",
@@ -682,9 +1311,23 @@ func init() {
 	}
 	// b13 ($L__BB1_20), PTX lines 210-210
 	switchDefaultFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 13, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:210",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:211",
@@ -695,9 +1338,18 @@ func init() {
 	}
 	// b14 ($L__BB1_21), PTX lines 213-213
 	switchDefaultFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 14, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:213",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  213,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:214",
@@ -708,9 +1360,24 @@ func init() {
 	}
 	// b15 ($L__BB1_22), PTX lines 215-217
 	switchDefaultFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 15, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:215",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:218",
@@ -723,6 +1390,13 @@ func init() {
 	switchDefaultFunc.Blocks[16] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:219",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:219",
@@ -733,9 +1407,47 @@ func init() {
 	}
 	// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 17, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:138",
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -749,6 +1461,15 @@ func init() {
 	switchDefaultFunc.Blocks[18] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:148",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:148",
@@ -761,6 +1482,15 @@ func init() {
 	switchDefaultFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:152",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:152",
@@ -771,9 +1501,23 @@ func init() {
 	}
 	// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 20, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:157",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -785,9 +1529,23 @@ func init() {
 	}
 	// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 21, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:160",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -801,6 +1559,15 @@ func init() {
 	switchDefaultFunc.Blocks[22] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:162",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:162",
@@ -811,9 +1578,26 @@ func init() {
 	}
 	// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB23},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 23, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:170",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -825,9 +1609,23 @@ func init() {
 	}
 	// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB24},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 24, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:174",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -841,6 +1639,15 @@ func init() {
 	switchDefaultFunc.Blocks[25] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:176",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  176,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:176",
@@ -851,9 +1658,23 @@ func init() {
 	}
 	// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB26},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 26, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:184",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -867,6 +1688,15 @@ func init() {
 	switchDefaultFunc.Blocks[27] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:186",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:186",
@@ -877,9 +1707,23 @@ func init() {
 	}
 	// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB28},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 28, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/switch_dense.ptx:194",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -893,6 +1737,15 @@ func init() {
 	switchDefaultFunc.Blocks[29] = runtime.Block{
 		Loc:       "testdata/ptx/switch_dense.ptx:196",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  196,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:196",
@@ -906,6 +1759,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	switchDefaultFunc.Run = switchDefaultRun
 }
 
 // SwitchDense launches PTX kernel switch_dense (testdata/ptx/switch_dense.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is switch_dense_param_0, param1 is switch_dense_param_1, param2 is switch_dense_param_2.
@@ -926,1486 +1780,2940 @@ func SwitchDefault(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	return dev.Launch(ctx, Module, switchDefaultFunc, cfg, p[:])
 }
 
-// switchDenseB0 runs b0 of kernel switch_dense, PTX lines 22-27.
-func switchDenseB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 22: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
-	// PTX line 23: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 24: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 25: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 27: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// switchDenseRun runs blocks of kernel switch_dense for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 22-27; divergent, reconverges at the exit
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 25: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 27: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 22: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 23: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 24: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 25, 26, 27: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 25: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 26: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 27: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 25: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 26: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 27: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_16), PTX lines 46-46
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				// PTX lines 46: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: add.s32
+							v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: add.s32
+							v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 2:
+			// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x5)
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: setp.gt.s32
+							c1t := int32(r10[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: setp.gt.s32
+							c1t := int32(r10[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB0_18), PTX lines 56-56
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				// PTX lines 56: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: sub.s32
+							v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: sub.s32
+							v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 4:
+			// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x2)
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB0_17), PTX lines 63-63
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x55)
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: xor.b32
+							v1 := uint64(uint32(r9[l]) ^ uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: xor.b32
+							v1 := uint64(uint32(r9[l]) ^ uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 6:
+			// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x6)
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB0_19), PTX lines 70-70
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: mul.lo.s32
+							v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: mul.lo.s32
+							v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 8:
+			// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				// PTX lines 73: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 73: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 73: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 9:
+			// b9 ($L__BB0_5), PTX lines 77-77
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x3)
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: mul.lo.s32
+							v1 := uint64(uint32(r9[l]) * uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: mul.lo.s32
+							v1 := uint64(uint32(r9[l]) * uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 10:
+			// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x5)
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 11:
+			// b11 ($L__BB0_12), PTX lines 84-88
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x92492493)
+				k1 := uint64(0x1)
+				k2 := uint64(0x1f)
+				k3 := uint64(0x2)
+				// PTX lines 84, 85, 86, 87, 88: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: mul.hi.s32
+							v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
+							// 85: mad.lo.s32
+							v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
+							// 86: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k2))
+							// 87: shr.s32
+							v4 := uint64(uint32(int32(v2) >> uint32(k3)))
+							// 88: add.s32
+							v5 := uint64(uint32(v4) + uint32(v3))
+							r11[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: mul.hi.s32
+							v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
+							// 85: mad.lo.s32
+							v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
+							// 86: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k2))
+							// 87: shr.s32
+							v4 := uint64(uint32(int32(v2) >> uint32(k3)))
+							// 88: add.s32
+							v5 := uint64(uint32(v4) + uint32(v3))
+							r11[l] = v5
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 12:
+			// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x3)
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[10] = p10
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[10]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 13:
+			// b13 ($L__BB0_8), PTX lines 95-95
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x2)
+				// PTX lines 95: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: shl.b32
+							v1 := uint64(uint32(r9[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: shl.b32
+							v1 := uint64(uint32(r9[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 14:
+			// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x7)
+				// PTX lines 98: lane-local, one loop over the lanes
+				{
+					p11 := w.P[11]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[11] = p11
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[11]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 15:
+			// b15 ($L__BB0_20), PTX lines 102-102
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: not.b32
+							v1 := uint64(^uint32(r9[l]))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: not.b32
+							v1 := uint64(^uint32(r9[l]))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 16:
+			// b16 ($L__BB0_21), PTX lines 104-109
+			{
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				k0 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 104: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
+				}
+				// PTX line 105: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: cvt.s64.s32
+							v3 := uint64(uint64(int32(r4[l])))
+							// 107: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 108: add.s64
+							v5 := uint64(uint64(u2) + uint64(v4))
+							// 109: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r11[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: cvt.s64.s32
+							v3 := uint64(uint64(int32(r4[l])))
+							// 107: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 108: add.s64
+							v5 := uint64(uint64(u2) + uint64(v4))
+							// 109: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r11[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 17
+		case 17:
+			// b17 ($L__BB0_22), PTX line 110; ret
+			next = 31
+		case 18:
+			// b18 ($L__BB0_15), PTX line 112
+			return pc, budget
+		case 19:
+			// b19, PTX lines 30-36; divergent, reconverges at the exit
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				k1 := uint64(0x7)
+				k2 := uint64(0x3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 30: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
+				}
+				// PTX line 31: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 32, 33, 34, 35, 36: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 33: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 34: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
+									continue
+								}
+								v5 = v5x
+							}
+							r9[l] = v5
+							// 35: and.b32
+							v6 := uint64(uint32(v5) & uint32(k1))
+							r10[l] = v6
+							// 36: setp.gt.s32
+							c7t := int32(v6) > int32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 33: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 34: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
+									continue
+								}
+								v5 = v5x
+							}
+							r9[l] = v5
+							// 35: and.b32
+							v6 := uint64(uint32(v5) & uint32(k1))
+							r10[l] = v6
+							// 36: setp.gt.s32
+							c7t := int32(v6) > int32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 20:
+			// b20, PTX lines 39-39; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: setp.gt.s32
+							c1t := int32(r10[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: setp.gt.s32
+							c1t := int32(r10[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 21:
+			// b21, PTX lines 42-42; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 22:
+			// b22, PTX line 43
+			next = 8
+		case 23:
+			// b23, PTX lines 52-52; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 24:
+			// b24, PTX line 53
+			next = 10
+		case 25:
+			// b25, PTX line 60
+			next = 12
+		case 26:
+			// b26, PTX line 67
+			next = 14
+		case 27:
+			// b27, PTX line 74
+			next = 18
+		case 28:
+			// b28, PTX line 81
+			next = 18
+		case 29:
+			// b29, PTX line 92
+			next = 18
+		case 30:
+			// b30, PTX line 99
+			next = 18
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
+		if next == stop || next >= 31 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// switchDenseB1 runs b1 ($L__BB0_16) of kernel switch_dense, PTX lines 46-46.
-func switchDenseB1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX lines 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
-				r11[l] = v1
+// switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 130: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
+				}
+				// PTX line 131: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 132: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 133, 134, 135: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 134: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 135: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 134: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 135: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
-				r11[l] = v1
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 16
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x5)
+				// PTX lines 150: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: setp.gt.s32
+							c1t := int32(r12[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: setp.gt.s32
+							c1t := int32(r12[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 19
+			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x6)
+				// PTX lines 154: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 20
+			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 3, 11, 13, 14, 20, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB1_16), PTX lines 164-164
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x62)
+				// PTX lines 164: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 164: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 164: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 4:
+			// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX lines 167: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 167: setp.gt.s32
+							c1t := int32(r12[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 167: setp.gt.s32
+							c1t := int32(r12[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[6]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 23
+			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 5:
+			// b5 ($L__BB1_5), PTX lines 178-178
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x15)
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 6:
+			// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x2)
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[9]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 26
+			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				switch stop {
+				case 7, 10, 14, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 7:
+			// b7 ($L__BB1_8), PTX lines 188-188
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x2b)
+				// PTX lines 188: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 8:
+			// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				// PTX lines 191: lane-local, one loop over the lanes
+				{
+					p11 := w.P[11]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 191: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 191: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[11] = p11
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[11]
+			if t == m {
+				next = 12
+			} else if t == 0 {
+				next = 28
+			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 9, 12, 14, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 9:
+			// b9 ($L__BB1_12), PTX lines 198-198
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x41)
+				// PTX lines 198: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 198: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 198: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 10:
+			// b10 ($L__BB1_17), PTX lines 201-201
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x20)
+				// PTX lines 201: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 201: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 201: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 11:
+			// b11 ($L__BB1_19), PTX lines 204-204
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x4c)
+				// PTX lines 204: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 12:
+			// b12 ($L__BB1_18), PTX lines 207-207
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x36)
+				// PTX lines 207: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 207: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 207: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 13:
+			// b13 ($L__BB1_20), PTX lines 210-210
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x57)
+				// PTX lines 210: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 210: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 210: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 14:
+			// b14 ($L__BB1_21), PTX lines 213-213
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0xffffffff)
+				// PTX lines 213: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 213: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 213: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 15
+		case 15:
+			// b15 ($L__BB1_22), PTX lines 215-217
+			{
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 215, 216, 217: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 216: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 217: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 216: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 217: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 16
+		case 16:
+			// b16 ($L__BB1_23), PTX line 218; ret
+			next = 30
+		case 17:
+			// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 138: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 139: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
+				}
+				// PTX line 140: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 141: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v8aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 143: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 144: add.s64
+							v7 := uint64(uint64(u3) + uint64(v6))
+							// 145: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 146: setp.gt.s32
+							c9t := int32(v8) > int32(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 143: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 144: add.s64
+							v7 := uint64(uint64(u3) + uint64(v6))
+							// 145: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 146: setp.gt.s32
+							c9t := int32(v8) > int32(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+				_ = u4
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 18
+			} else {
+				return pc, budget
+			}
+		case 18:
+			// b18, PTX line 147
+			next = 4
+		case 19:
+			// b19, PTX line 151
+			next = 8
+		case 20:
+			// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x7)
+				// PTX lines 157: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 21
+			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 3, 11, 13, 14, 20, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 21:
+			// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x8)
+				// PTX lines 160: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[5]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 22
+			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 3, 11, 13, 14, 20, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 22:
+			// b22, PTX line 161
+			next = 14
+		case 23:
+			// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0xa)
+				k1 := uint64(0x0)
+				// PTX lines 170, 171: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+							// 171: setp.eq.s32
+							c2t := uint32(r12[l]) == uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+							// 171: setp.eq.s32
+							c2t := uint32(r12[l]) == uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 24
+			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				switch stop {
+				case 5, 14, 24, 25:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 24:
+			// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX lines 174: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[8]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 25
+			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				switch stop {
+				case 5, 14, 24, 25:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 25:
+			// b25, PTX line 175
+			next = 14
+		case 26:
+			// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x3)
+				// PTX lines 184: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[10] = p10
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[10]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 27
+			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				switch stop {
+				case 7, 10, 14, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 27:
+			// b27, PTX line 185
+			next = 14
+		case 28:
+			// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x5)
+				// PTX lines 194: lane-local, one loop over the lanes
+				{
+					p12 := w.P[12]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p12 = p12&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p12 = p12&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[12] = p12
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[12]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 29
+			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 9, 12, 14, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 29:
+			// b29, PTX line 195
+			next = 14
+		default:
+			return pc, budget
 		}
+		if next == stop || next >= 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
 	}
 }
 
-// switchDenseB2 runs b2 ($L__BB0_9) of kernel switch_dense, PTX lines 49-49.
-func switchDenseB2(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x5)
-	// PTX lines 49: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: setp.gt.s32
-				c1t := int32(r10[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: setp.gt.s32
-				c1t := int32(r10[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// switchDenseB3 runs b3 ($L__BB0_18) of kernel switch_dense, PTX lines 56-56.
-func switchDenseB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX lines 56: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: sub.s32
-				v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: sub.s32
-				v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB4 runs b4 ($L__BB0_6) of kernel switch_dense, PTX lines 59-59.
-func switchDenseB4(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x2)
-	// PTX lines 59: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// switchDenseB5 runs b5 ($L__BB0_17) of kernel switch_dense, PTX lines 63-63.
-func switchDenseB5(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x55)
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: xor.b32
-				v1 := uint64(uint32(r9[l]) ^ uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: xor.b32
-				v1 := uint64(uint32(r9[l]) ^ uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB6 runs b6 ($L__BB0_13) of kernel switch_dense, PTX lines 66-66.
-func switchDenseB6(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x6)
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// switchDenseB7 runs b7 ($L__BB0_19) of kernel switch_dense, PTX lines 70-70.
-func switchDenseB7(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX lines 70: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB8 runs b8 ($L__BB0_4) of kernel switch_dense, PTX lines 73-73.
-func switchDenseB8(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	// PTX lines 73: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// switchDenseB9 runs b9 ($L__BB0_5) of kernel switch_dense, PTX lines 77-77.
-func switchDenseB9(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x3)
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB10 runs b10 ($L__BB0_11) of kernel switch_dense, PTX lines 80-80.
-func switchDenseB10(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x5)
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// switchDenseB11 runs b11 ($L__BB0_12) of kernel switch_dense, PTX lines 84-88.
-func switchDenseB11(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x92492493)
-	k1 := uint64(0x1)
-	k2 := uint64(0x1f)
-	k3 := uint64(0x2)
-	// PTX lines 84, 85, 86, 87, 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
-				// 85: mad.lo.s32
-				v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
-				// 86: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k2))
-				// 87: shr.s32
-				v4 := uint64(uint32(int32(v2) >> uint32(k3)))
-				// 88: add.s32
-				v5 := uint64(uint32(v4) + uint32(v3))
-				r11[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
-				// 85: mad.lo.s32
-				v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
-				// 86: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k2))
-				// 87: shr.s32
-				v4 := uint64(uint32(int32(v2) >> uint32(k3)))
-				// 88: add.s32
-				v5 := uint64(uint32(v4) + uint32(v3))
-				r11[l] = v5
-			}
-		}
-	}
-}
-
-// switchDenseB12 runs b12 ($L__BB0_7) of kernel switch_dense, PTX lines 91-91.
-func switchDenseB12(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x3)
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[10] = p10
-	}
-}
-
-// switchDenseB13 runs b13 ($L__BB0_8) of kernel switch_dense, PTX lines 95-95.
-func switchDenseB13(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x2)
-	// PTX lines 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB14 runs b14 ($L__BB0_14) of kernel switch_dense, PTX lines 98-98.
-func switchDenseB14(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x7)
-	// PTX lines 98: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 98: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 98: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[11] = p11
-	}
-}
-
-// switchDenseB15 runs b15 ($L__BB0_20) of kernel switch_dense, PTX lines 102-102.
-func switchDenseB15(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX lines 102: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: not.b32
-				v1 := uint64(^uint32(r9[l]))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: not.b32
-				v1 := uint64(^uint32(r9[l]))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB16 runs b16 ($L__BB0_21) of kernel switch_dense, PTX lines 104-109.
-func switchDenseB16(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r20 := w.Reg(20)
-	k0 := uint64(0x2)
-	// PTX line 104: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
-	// PTX line 105: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: cvt.s64.s32
-				v3 := uint64(uint64(int32(r4[l])))
-				// 107: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 108: add.s64
-				v5 := uint64(uint64(u2) + uint64(v4))
-				r20[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: cvt.s64.s32
-				v3 := uint64(uint64(int32(r4[l])))
-				// 107: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 108: add.s64
-				v5 := uint64(uint64(u2) + uint64(v4))
-				r20[l] = v5
-			}
-		}
-	}
-	// PTX line 109: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/switch_dense.ptx:109")
-}
-
-// switchDenseB19 runs b19 of kernel switch_dense, PTX lines 30-36.
-func switchDenseB19(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	k1 := uint64(0x7)
-	k2 := uint64(0x3)
-	// PTX line 30: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
-	// PTX line 31: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 32, 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 33: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 33: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		}
-	}
-	// PTX line 34: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/switch_dense.ptx:34")
-	// PTX lines 35, 36: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: and.b32
-				v5 := uint64(uint32(r9[l]) & uint32(k1))
-				r10[l] = v5
-				// 36: setp.gt.s32
-				c6t := int32(v5) > int32(k2)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: and.b32
-				v5 := uint64(uint32(r9[l]) & uint32(k1))
-				r10[l] = v5
-				// 36: setp.gt.s32
-				c6t := int32(v5) > int32(k2)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p1 = p1&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// switchDenseB20 runs b20 of kernel switch_dense, PTX lines 39-39.
-func switchDenseB20(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: setp.gt.s32
-				c1t := int32(r10[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: setp.gt.s32
-				c1t := int32(r10[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// switchDenseB21 runs b21 of kernel switch_dense, PTX lines 42-42.
-func switchDenseB21(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	// PTX lines 42: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// switchDenseB23 runs b23 of kernel switch_dense, PTX lines 52-52.
-func switchDenseB23(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX lines 52: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// switchDefaultB0 runs b0 of kernel switch_default, PTX lines 130-135.
-func switchDefaultB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 130: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
-	// PTX line 131: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 132: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 133, 134, 135: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 134: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 135: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 134: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 135: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// switchDefaultB1 runs b1 ($L__BB1_9) of kernel switch_default, PTX lines 150-150.
-func switchDefaultB1(w *runtime.Warp, m uint32) {
+// switchDefaultRegion1 runs blocks 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 1, 2, 8, 20, 21, 28) to block 15,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
-	k0 := uint64(0x5)
-	// PTX lines 150: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: setp.gt.s32
-				c1t := int32(r12[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: setp.gt.s32
-				c1t := int32(r12[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// switchDefaultB2 runs b2 ($L__BB1_13) of kernel switch_default, PTX lines 154-154.
-func switchDefaultB2(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
+	r13 := w.Reg(13)
 	k0 := uint64(0x6)
-	// PTX lines 154: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
+	k1 := uint64(0x62)
+	k2 := uint64(0x4)
+	k3 := uint64(0x41)
+	k4 := uint64(0x4c)
+	k5 := uint64(0x36)
+	k6 := uint64(0x57)
+	k7 := uint64(0xffffffff)
+	k8 := uint64(0x7)
+	k9 := uint64(0x8)
+	k10 := uint64(0x5)
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p11 := w.P[11]
+	p12 := w.P[12]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q11 := p11>>l&1 != 0
+		q12 := p12>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q2 {
+				goto b2
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
+			goto b19
+		case 2:
+			if q3 {
+				goto b11
 			}
+			goto b20
+		case 8:
+			if q11 {
+				goto b12
+			}
+			goto b28
+		case 20:
+			if q4 {
+				goto b13
+			}
+			goto b21
+		case 21:
+			if q5 {
+				goto b3
+			}
+			goto b22
+		case 28:
+			if q12 {
+				goto b9
+			}
+			goto b29
 		}
-		w.P[3] = p3
+	b2:
+		{
+			// 154: setp.eq.s32
+			c1t := uint32(x12) == uint32(k0)
+			c1 := c1t
+			q3 = c1
+			if q3 {
+				goto b11
+			}
+			goto b20
+		}
+	b3:
+		{
+			// 164: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b8:
+		{
+			// 191: setp.eq.s32
+			c3t := uint32(x12) == uint32(k2)
+			c3 := c3t
+			q11 = c3
+			if q11 {
+				goto b12
+			}
+			goto b28
+		}
+	b9:
+		{
+			// 198: mov.b32
+			v4 := uint64(k3)
+			x13 = v4
+			goto done
+		}
+	b11:
+		{
+			// 204: mov.b32
+			v5 := uint64(k4)
+			x13 = v5
+			goto done
+		}
+	b12:
+		{
+			// 207: mov.b32
+			v6 := uint64(k5)
+			x13 = v6
+			goto done
+		}
+	b13:
+		{
+			// 210: mov.b32
+			v7 := uint64(k6)
+			x13 = v7
+			goto done
+		}
+	b14:
+		{
+			// 213: mov.b32
+			v8 := uint64(k7)
+			x13 = v8
+			goto done
+		}
+	b19:
+		{
+			goto b8
+		}
+	b20:
+		{
+			// 157: setp.eq.s32
+			c9t := uint32(x12) == uint32(k8)
+			c9 := c9t
+			q4 = c9
+			if q4 {
+				goto b13
+			}
+			goto b21
+		}
+	b21:
+		{
+			// 160: setp.eq.s32
+			c10t := uint32(x12) == uint32(k9)
+			c10 := c10t
+			q5 = c10
+			if q5 {
+				goto b3
+			}
+			goto b22
+		}
+	b22:
+		{
+			goto b14
+		}
+	b28:
+		{
+			// 194: setp.eq.s32
+			c11t := uint32(x12) == uint32(k10)
+			c11 := c11t
+			q12 = c11
+			if q12 {
+				goto b9
+			}
+			goto b29
+		}
+	b29:
+		{
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q11 {
+			p11 |= 1 << l
+		} else {
+			p11 &^= 1 << l
+		}
+		if q12 {
+			p12 |= 1 << l
+		} else {
+			p12 &^= 1 << l
+		}
 	}
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[11] = p11
+	w.P[12] = p12
+	w.Split(15, parked, &at)
+	return most
 }
 
-// switchDefaultB3 runs b3 ($L__BB1_16) of kernel switch_default, PTX lines 164-164.
-func switchDefaultB3(w *runtime.Warp, m uint32) {
+// switchDefaultRegion2 runs blocks 3, 11, 13, 14, 20, 21, 22 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 2, 20, 21) to block 15,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	k0 := uint64(0x62)
-	// PTX lines 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 164: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
+	k1 := uint64(0x4c)
+	k2 := uint64(0x57)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x7)
+	k5 := uint64(0x8)
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q3 {
+				goto b11
 			}
+			goto b20
+		case 20:
+			if q4 {
+				goto b13
+			}
+			goto b21
+		case 21:
+			if q5 {
+				goto b3
+			}
+			goto b22
+		}
+	b3:
+		{
+			// 164: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b11:
+		{
+			// 204: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b13:
+		{
+			// 210: mov.b32
+			v3 := uint64(k2)
+			x13 = v3
+			goto done
+		}
+	b14:
+		{
+			// 213: mov.b32
+			v4 := uint64(k3)
+			x13 = v4
+			goto done
+		}
+	b20:
+		{
+			// 157: setp.eq.s32
+			c5t := uint32(x12) == uint32(k4)
+			c5 := c5t
+			q4 = c5
+			if q4 {
+				goto b13
+			}
+			goto b21
+		}
+	b21:
+		{
+			// 160: setp.eq.s32
+			c6t := uint32(x12) == uint32(k5)
+			c6 := c6t
+			q5 = c6
+			if q5 {
+				goto b3
+			}
+			goto b22
+		}
+	b22:
+		{
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q4 {
+			p4 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 164: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
 		}
 	}
+	w.P[4] = p4
+	w.P[5] = p5
+	w.Split(15, parked, &at)
+	return most
 }
 
-// switchDefaultB4 runs b4 ($L__BB1_2) of kernel switch_default, PTX lines 167-167.
-func switchDefaultB4(w *runtime.Warp, m uint32) {
+// switchDefaultRegion4 runs blocks 5, 6, 7, 10, 14, 23, 24, 25, 26, 27 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 4, 6, 23, 24, 26) to block 15,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX lines 167: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 167: setp.gt.s32
-				c1t := int32(r12[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 167: setp.gt.s32
-				c1t := int32(r12[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// switchDefaultB5 runs b5 ($L__BB1_5) of kernel switch_default, PTX lines 178-178.
-func switchDefaultB5(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	k0 := uint64(0x15)
-	// PTX lines 178: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 178: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
+	k1 := uint64(0x2)
+	k2 := uint64(0x2b)
+	k3 := uint64(0x20)
+	k4 := uint64(0xffffffff)
+	k5 := uint64(0xa)
+	k6 := uint64(0x0)
+	k7 := uint64(0x1)
+	k8 := uint64(0x3)
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	p9 := w.P[9]
+	p10 := w.P[10]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		q9 := p9>>l&1 != 0
+		q10 := p10>>l&1 != 0
+		n := 0
+		switch from {
+		case 4:
+			if q6 {
+				goto b6
 			}
+			goto b23
+		case 6:
+			if q9 {
+				goto b10
+			}
+			goto b26
+		case 23:
+			if q7 {
+				goto done
+			}
+			goto b24
+		case 24:
+			if q8 {
+				goto b5
+			}
+			goto b25
+		case 26:
+			if q10 {
+				goto b7
+			}
+			goto b27
+		}
+	b5:
+		{
+			// 178: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b6:
+		{
+			// 181: setp.eq.s32
+			c2t := uint32(x12) == uint32(k1)
+			c2 := c2t
+			q9 = c2
+			if q9 {
+				goto b10
+			}
+			goto b26
+		}
+	b7:
+		{
+			// 188: mov.b32
+			v3 := uint64(k2)
+			x13 = v3
+			goto done
+		}
+	b10:
+		{
+			// 201: mov.b32
+			v4 := uint64(k3)
+			x13 = v4
+			goto done
+		}
+	b14:
+		{
+			// 213: mov.b32
+			v5 := uint64(k4)
+			x13 = v5
+			goto done
+		}
+	b23:
+		{
+			// 170: mov.b32
+			v6 := uint64(k5)
+			x13 = v6
+			// 171: setp.eq.s32
+			c7t := uint32(x12) == uint32(k6)
+			c7 := c7t
+			q7 = c7
+			if q7 {
+				goto done
+			}
+			goto b24
+		}
+	b24:
+		{
+			// 174: setp.eq.s32
+			c8t := uint32(x12) == uint32(k7)
+			c8 := c8t
+			q8 = c8
+			if q8 {
+				goto b5
+			}
+			goto b25
+		}
+	b25:
+		{
+			goto b14
+		}
+	b26:
+		{
+			// 184: setp.eq.s32
+			c9t := uint32(x12) == uint32(k8)
+			c9 := c9t
+			q10 = c9
+			if q10 {
+				goto b7
+			}
+			goto b27
+		}
+	b27:
+		{
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q7 {
+			p7 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 178: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+		if q9 {
+			p9 |= 1 << l
+		} else {
+			p9 &^= 1 << l
+		}
+		if q10 {
+			p10 |= 1 << l
+		} else {
+			p10 &^= 1 << l
 		}
 	}
+	w.P[7] = p7
+	w.P[8] = p8
+	w.P[9] = p9
+	w.P[10] = p10
+	w.Split(15, parked, &at)
+	return most
 }
 
-// switchDefaultB6 runs b6 ($L__BB1_6) of kernel switch_default, PTX lines 181-181.
-func switchDefaultB6(w *runtime.Warp, m uint32) {
+// switchDefaultRegion6 runs blocks 7, 10, 14, 26, 27 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 6, 26) to block 15,
+// the reconvergence point of the divergent branch of block 6 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
-	k0 := uint64(0x2)
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// switchDefaultB7 runs b7 ($L__BB1_8) of kernel switch_default, PTX lines 188-188.
-func switchDefaultB7(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	k0 := uint64(0x2b)
-	// PTX lines 188: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
+	k1 := uint64(0x20)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x3)
+	p9 := w.P[9]
+	p10 := w.P[10]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q9 := p9>>l&1 != 0
+		q10 := p10>>l&1 != 0
+		n := 0
+		switch from {
+		case 6:
+			if q9 {
+				goto b10
 			}
+			goto b26
+		case 26:
+			if q10 {
+				goto b7
+			}
+			goto b27
+		}
+	b7:
+		{
+			// 188: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b10:
+		{
+			// 201: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b14:
+		{
+			// 213: mov.b32
+			v3 := uint64(k2)
+			x13 = v3
+			goto done
+		}
+	b26:
+		{
+			// 184: setp.eq.s32
+			c4t := uint32(x12) == uint32(k3)
+			c4 := c4t
+			q10 = c4
+			if q10 {
+				goto b7
+			}
+			goto b27
+		}
+	b27:
+		{
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q10 {
+			p10 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 188: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
+			p10 &^= 1 << l
 		}
 	}
+	w.P[10] = p10
+	w.Split(15, parked, &at)
+	return most
 }
 
-// switchDefaultB8 runs b8 ($L__BB1_10) of kernel switch_default, PTX lines 191-191.
-func switchDefaultB8(w *runtime.Warp, m uint32) {
+// switchDefaultRegion8 runs blocks 9, 12, 14, 28, 29 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 8, 28) to block 15,
+// the reconvergence point of the divergent branch of block 8 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	// PTX lines 191: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 191: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 191: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[11] = p11
-	}
-}
-
-// switchDefaultB9 runs b9 ($L__BB1_12) of kernel switch_default, PTX lines 198-198.
-func switchDefaultB9(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	k0 := uint64(0x41)
-	// PTX lines 198: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 198: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
+	k1 := uint64(0x36)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x5)
+	p11 := w.P[11]
+	p12 := w.P[12]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q11 := p11>>l&1 != 0
+		q12 := p12>>l&1 != 0
+		n := 0
+		switch from {
+		case 8:
+			if q11 {
+				goto b12
 			}
+			goto b28
+		case 28:
+			if q12 {
+				goto b9
+			}
+			goto b29
+		}
+	b9:
+		{
+			// 198: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b12:
+		{
+			// 207: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b14:
+		{
+			// 213: mov.b32
+			v3 := uint64(k2)
+			x13 = v3
+			goto done
+		}
+	b28:
+		{
+			// 194: setp.eq.s32
+			c4t := uint32(x12) == uint32(k3)
+			c4 := c4t
+			q12 = c4
+			if q12 {
+				goto b9
+			}
+			goto b29
+		}
+	b29:
+		{
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q12 {
+			p12 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 198: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
+			p12 &^= 1 << l
 		}
 	}
+	w.P[12] = p12
+	w.Split(15, parked, &at)
+	return most
 }
 
-// switchDefaultB10 runs b10 ($L__BB1_17) of kernel switch_default, PTX lines 201-201.
-func switchDefaultB10(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x20)
-	// PTX lines 201: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 201: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 201: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB11 runs b11 ($L__BB1_19) of kernel switch_default, PTX lines 204-204.
-func switchDefaultB11(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x4c)
-	// PTX lines 204: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB12 runs b12 ($L__BB1_18) of kernel switch_default, PTX lines 207-207.
-func switchDefaultB12(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x36)
-	// PTX lines 207: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB13 runs b13 ($L__BB1_20) of kernel switch_default, PTX lines 210-210.
-func switchDefaultB13(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x57)
-	// PTX lines 210: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 210: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 210: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB14 runs b14 ($L__BB1_21) of kernel switch_default, PTX lines 213-213.
-func switchDefaultB14(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0xffffffff)
-	// PTX lines 213: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 213: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 213: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB15 runs b15 ($L__BB1_22) of kernel switch_default, PTX lines 215-217.
-func switchDefaultB15(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	k0 := uint64(0x2)
-	// PTX lines 215, 216: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 215: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 216: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r15[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 215: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 216: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r15[l] = v2
-			}
-		}
-	}
-	// PTX line 217: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/switch_dense.ptx:217")
-}
-
-// switchDefaultB17 runs b17 of kernel switch_default, PTX lines 138-146.
-func switchDefaultB17(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	// PTX line 138: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
-	// PTX line 139: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
-	// PTX line 140: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 141: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 142, 143, 144: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 143: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 144: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 143: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 144: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
-		}
-	}
-	// PTX line 145: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/switch_dense.ptx:145")
-	// PTX lines 146: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 146: setp.gt.s32
-				c8t := int32(r12[l]) > int32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 146: setp.gt.s32
-				c8t := int32(r12[l]) > int32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p1 = p1&^(1<<l) | c8b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	_ = u4
-}
-
-// switchDefaultB20 runs b20 of kernel switch_default, PTX lines 157-157.
-func switchDefaultB20(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x7)
-	// PTX lines 157: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 157: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 157: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// switchDefaultB21 runs b21 of kernel switch_default, PTX lines 160-160.
-func switchDefaultB21(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x8)
-	// PTX lines 160: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 160: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 160: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// switchDefaultB23 runs b23 of kernel switch_default, PTX lines 170-171.
-func switchDefaultB23(w *runtime.Warp, m uint32) {
+// switchDefaultRegion23 runs blocks 5, 14, 24, 25 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 23, 24) to block 15,
+// the reconvergence point of the divergent branch of block 23 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	k0 := uint64(0xa)
-	k1 := uint64(0x0)
-	// PTX lines 170, 171: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 170: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-				// 171: setp.eq.s32
-				c2t := uint32(r12[l]) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
+	k0 := uint64(0x15)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x1)
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 23:
+			if q7 {
+				goto done
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 170: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-				// 171: setp.eq.s32
-				c2t := uint32(r12[l]) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
+			goto b24
+		case 24:
+			if q8 {
+				goto b5
 			}
+			goto b25
 		}
-		w.P[7] = p7
-	}
-}
-
-// switchDefaultB24 runs b24 of kernel switch_default, PTX lines 174-174.
-func switchDefaultB24(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX lines 174: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 174: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 174: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
+	b5:
+		{
+			// 178: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
 		}
-		w.P[8] = p8
-	}
-}
-
-// switchDefaultB26 runs b26 of kernel switch_default, PTX lines 184-184.
-func switchDefaultB26(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x3)
-	// PTX lines 184: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 184: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 184: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
+	b14:
+		{
+			// 213: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
 		}
-		w.P[10] = p10
-	}
-}
-
-// switchDefaultB28 runs b28 of kernel switch_default, PTX lines 194-194.
-func switchDefaultB28(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x5)
-	// PTX lines 194: lane-local, one loop over the lanes
-	{
-		p12 := w.P[12]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p12 = p12&^(1<<l) | c1b0<<l
+	b24:
+		{
+			// 174: setp.eq.s32
+			c3t := uint32(x12) == uint32(k2)
+			c3 := c3t
+			q8 = c3
+			if q8 {
+				goto b5
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p12 = p12&^(1<<l) | c1b0<<l
-			}
+			goto b25
 		}
-		w.P[12] = p12
+	b25:
+		{
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
 	}
+	w.P[8] = p8
+	w.Split(15, parked, &at)
+	return most
 }

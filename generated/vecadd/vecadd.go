@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/vecadd.ptx",
+	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -70,9 +71,38 @@ func init() {
 	vecaddFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	vecaddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{vecaddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecaddRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/vecadd.ptx:24",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -86,6 +116,13 @@ func init() {
 	vecaddFunc.Blocks[1] = runtime.Block{
 		Loc:       "testdata/ptx/vecadd.ptx:47",
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/vecadd.ptx:47",
@@ -96,9 +133,57 @@ func init() {
 	}
 	// b2, PTX lines 32-45
 	vecaddFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{vecaddB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			vecaddRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/vecadd.ptx:32",
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/vecadd.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/vecadd.ptx:46",
@@ -112,6 +197,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	vecaddFunc.Run = vecaddRun
 }
 
 // Vecadd launches PTX kernel vecadd (testdata/ptx/vecadd.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is vecadd_param_0, param1 is vecadd_param_1, param2 is vecadd_param_2, param3 is vecadd_param_3.
@@ -124,133 +210,309 @@ func Vecadd(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, vecaddFunc, cfg, p[:])
 }
 
-// vecaddB0 runs b0 of kernel vecadd, PTX lines 24-29.
-func vecaddB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 24: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vecadd.ptx:24")
-	// PTX line 25: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 26: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+// vecaddRun runs blocks of kernel vecadd for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 27: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// PTX line 24: ld.param.u32
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vecadd.ptx:24")
 				}
-				p0 = p0&^(1<<l) | c6b0<<l
+				// PTX line 25: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 26: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 27, 28, 29: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 27: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 28: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 29: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB0_2), PTX line 46; ret
+			next = 3
+		case 2:
+			// b2, PTX lines 32-45
+			{
+				r4 := w.Reg(4)
+				r12 := w.Reg(12)
+				r17 := w.Reg(17)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 32: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vecadd.ptx:32")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 33: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vecadd.ptx:33")
+				}
+				// PTX line 34: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 35: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vecadd.ptx:35")
+				}
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 37: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX lines 38, 39, 40, 41, 42, 43, 44: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(0)
+					v12aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 38: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r12[l] = v8
+							// 40: add.s64
+							v9 := uint64(uint64(u3) + uint64(v7))
+							// 41: add.s64
+							v10 := uint64(uint64(u5) + uint64(v7))
+							// 42: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/vecadd.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							// 43: ld.global.f32
+							v12a := uint64(v9) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/vecadd.ptx:43")
+									continue
+								}
+								v12 = v12x
+							}
+							// 44: add.f32
+							v13 := uint64(isa.AddF32RN(uint32(v11), uint32(v12)))
+							r17[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 38: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 39: add.s64
+							v8 := uint64(uint64(u6) + uint64(v7))
+							r12[l] = v8
+							// 40: add.s64
+							v9 := uint64(uint64(u3) + uint64(v7))
+							// 41: add.s64
+							v10 := uint64(uint64(u5) + uint64(v7))
+							// 42: ld.global.f32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/vecadd.ptx:42")
+									continue
+								}
+								v11 = v11x
+							}
+							// 43: ld.global.f32
+							v12a := uint64(v9) + 0x0
+							var v12 uint64
+							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+								v12 = runtime.Load32(v12aw.Mem, v12ao)
+							} else {
+								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+								if !v12ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/vecadd.ptx:43")
+									continue
+								}
+								v12 = v12x
+							}
+							// 44: add.f32
+							v13 := uint64(isa.AddF32RN(uint32(v11), uint32(v12)))
+							r17[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s14w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: st.global.f32
+							s14 := uint64(r12[l]) + 0x0
+							s14v := uint64(r17[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/vecadd.ptx:45")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: st.global.f32
+							s14 := uint64(r12[l]) + 0x0
+							s14v := uint64(r17[l])
+							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+								runtime.Store32(s14w.Mem, s14o, s14v)
+							} else {
+								w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/vecadd.ptx:45")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
 		}
-		w.P[0] = p0
-	}
-}
-
-// vecaddB2 runs b2 of kernel vecadd, PTX lines 32-45.
-func vecaddB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	k0 := uint64(0x4)
-	// PTX line 32: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vecadd.ptx:32")
-	// PTX line 33: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vecadd.ptx:33")
-	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 35: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vecadd.ptx:35")
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 37: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX lines 38, 39, 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 39: add.s64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r12[l] = v8
-				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(v7))
-				r13[l] = v9
-				// 41: add.s64
-				v10 := uint64(uint64(u5) + uint64(v7))
-				r14[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 39: add.s64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r12[l] = v8
-				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(v7))
-				r13[l] = v9
-				// 41: add.s64
-				v10 := uint64(uint64(u5) + uint64(v7))
-				r14[l] = v10
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 42: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vecadd.ptx:42")
-	// PTX line 43: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vecadd.ptx:43")
-	// PTX lines 44: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: add.f32
-				v11 := uint64(isa.AddF32RN(uint32(r15[l]), uint32(r16[l])))
-				r17[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: add.f32
-				v11 := uint64(isa.AddF32RN(uint32(r15[l]), uint32(r16[l])))
-				r17[l] = v11
-			}
-		}
-	}
-	// PTX line 45: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r17, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/vecadd.ptx:45")
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/warp_sync.ptx",
+	NumWindows: 14,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -102,9 +103,60 @@ func init() {
 	matchOpsFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 23-37; the lanes wait here for those match.any.sync.b32 at line 38 names
 	matchOpsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{matchOpsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matchOpsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:23",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:38",
@@ -120,9 +172,27 @@ func init() {
 	}
 	// b0, PTX lines 38-41; the lanes wait here for those match.all.sync.b32 at line 42 names
 	matchOpsFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{matchOpsB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matchOpsRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:38",
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:42",
@@ -138,9 +208,36 @@ func init() {
 	}
 	// b0, PTX lines 42-47; ret
 	matchOpsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{matchOpsB0_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			matchOpsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:42",
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/warp_sync.ptx:48",
@@ -154,12 +251,64 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	matchOpsFunc.Run = matchOpsRun
 	reduxOpsFunc.Blocks = make([]runtime.Block, 10)
 	// b0, PTX lines 61-75; the lanes wait here for those redux.sync.add.s32 at line 76 names
 	reduxOpsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 0, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:61",
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:76",
@@ -175,9 +324,21 @@ func init() {
 	}
 	// b0, PTX lines 76-77; the lanes wait here for those redux.sync.min.s32 at line 78 names
 	reduxOpsFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 1, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:76",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:78",
@@ -193,9 +354,21 @@ func init() {
 	}
 	// b0, PTX lines 78-79; the lanes wait here for those redux.sync.max.s32 at line 80 names
 	reduxOpsFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0_2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 2, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:78",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:80",
@@ -211,9 +384,21 @@ func init() {
 	}
 	// b0, PTX lines 80-81; the lanes wait here for those redux.sync.min.u32 at line 82 names
 	reduxOpsFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0_3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 3, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:80",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:82",
@@ -229,9 +414,21 @@ func init() {
 	}
 	// b0, PTX lines 82-83; the lanes wait here for those redux.sync.max.u32 at line 84 names
 	reduxOpsFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0_4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 4, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:82",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:84",
@@ -247,9 +444,21 @@ func init() {
 	}
 	// b0, PTX lines 84-85; the lanes wait here for those redux.sync.and.b32 at line 86 names
 	reduxOpsFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0_5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 5, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:84",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:86",
@@ -265,9 +474,21 @@ func init() {
 	}
 	// b0, PTX lines 86-87; the lanes wait here for those redux.sync.or.b32 at line 88 names
 	reduxOpsFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0_6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 6, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:86",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:88",
@@ -283,9 +504,21 @@ func init() {
 	}
 	// b0, PTX lines 88-89; the lanes wait here for those redux.sync.xor.b32 at line 90 names
 	reduxOpsFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0_7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 7, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:88",
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
 			Loc:    "testdata/ptx/warp_sync.ptx:90",
@@ -301,9 +534,24 @@ func init() {
 	}
 	// b0, PTX lines 90-91; ret
 	reduxOpsFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{reduxOpsB0_8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduxOpsRun(w, 8, m, -1, 0)
+		}},
 		Loc:       "testdata/ptx/warp_sync.ptx:90",
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/warp_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/warp_sync.ptx:92",
@@ -317,6 +565,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduxOpsFunc.Run = reduxOpsRun
 }
 
 // MatchOps launches PTX kernel match_ops (testdata/ptx/warp_sync.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is match_ops_param_0, param1 is match_ops_param_1, param2 is match_ops_param_2, param3 is match_ops_param_3.
@@ -337,339 +586,957 @@ func ReduxOps(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, reduxOpsFunc, cfg, p[:])
 }
 
-// matchOpsB0 runs b0 of kernel match_ops, PTX lines 23-37.
-func matchOpsB0(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x4)
-	// PTX line 23: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/warp_sync.ptx:23")
-	// PTX line 24: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/warp_sync.ptx:24")
-	// PTX line 25: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 26: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/warp_sync.ptx:26")
-	// PTX line 27: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/warp_sync.ptx:27")
-	// PTX line 28: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r5, m, u6)
-	// PTX line 29: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	runtime.Broadcast(r6, m, u7)
-	// PTX line 30: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 31: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
-	// PTX line 32: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.NTID().X))
-	// PTX lines 33, 34, 35, 36: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mov.u32
-				v11 := uint64(uint64(tid0[l]))
-				// 34: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-				// 35: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-				r12[l] = v13
-				// 36: add.s64
-				v14 := uint64(uint64(u3) + uint64(v13))
-				r13[l] = v14
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: mov.u32
-				v11 := uint64(uint64(tid0[l]))
-				// 34: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
-				// 35: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-				r12[l] = v13
-				// 36: add.s64
-				v14 := uint64(uint64(u3) + uint64(v13))
-				r13[l] = v14
-			}
-		}
-	}
-	// PTX line 37: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/warp_sync.ptx:37")
-	_ = u6
-	_ = u7
-	_ = u8
-}
-
-// matchOpsB0_1 runs b0 of kernel match_ops, PTX lines 38-41.
-func matchOpsB0_1(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	// PTX line 38: match.any.sync.b32
-	w.Match(false, 32, 15, -1, 14, 22, m, m, "testdata/ptx/warp_sync.ptx:38")
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: add.s64
-				v1 := uint64(uint64(r7[l]) + uint64(r12[l]))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: add.s64
-				v1 := uint64(uint64(r7[l]) + uint64(r12[l]))
-				r16[l] = v1
-			}
-		}
-	}
-	// PTX line 40: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/warp_sync.ptx:40")
-	// PTX line 41: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/warp_sync.ptx:41")
-}
-
-// matchOpsB0_2 runs b0 of kernel match_ops, PTX lines 42-47.
-func matchOpsB0_2(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r12 := w.Reg(12)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX line 42: match.all.sync.b32
-	w.Match(true, 32, 18, 0, 17, 22, m, m, "testdata/ptx/warp_sync.ptx:42")
-	// PTX lines 43, 44: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: selp.u32
-				v1 := uint64(k0)
-				if p0>>l&1 != 0 {
-					v1 = uint64(k1)
+// matchOpsRun runs blocks of kernel match_ops for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 23-37; the lanes wait here for those match.any.sync.b32 at line 38 names
+			{
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r7 := w.Reg(7)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
 				}
-				r19[l] = v1
-				// 44: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(r12[l]))
-				r20[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: selp.u32
-				v1 := uint64(k0)
-				if p0>>l&1 != 0 {
-					v1 = uint64(k1)
+				// PTX line 23: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/warp_sync.ptx:23")
 				}
-				r19[l] = v1
-				// 44: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(r12[l]))
-				r20[l] = v2
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 24: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/warp_sync.ptx:24")
+				}
+				// PTX line 25: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 26: ld.param.u64
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/warp_sync.ptx:26")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 27: ld.param.u64
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/warp_sync.ptx:27")
+				}
+				// PTX line 28: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				runtime.Broadcast(r5, m, u6)
+				// PTX line 29: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				runtime.Broadcast(r6, m, u7)
+				// PTX line 30: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				runtime.Broadcast(r7, m, u8)
+				// PTX line 31: mov.u32, warp-uniform
+				u9 := uint64(uint64(w.CTAID().X))
+				// PTX line 32: mov.u32, warp-uniform
+				u10 := uint64(uint64(w.NTID().X))
+				// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v15aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							// 34: mad.lo.s32
+							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+							// 35: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							r12[l] = v13
+							// 36: add.s64
+							v14 := uint64(uint64(u3) + uint64(v13))
+							r13[l] = v14
+							// 37: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/warp_sync.ptx:37")
+									continue
+								}
+								v15 = v15x
+							}
+							r14[l] = v15
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: mov.u32
+							v11 := uint64(uint64(tid0[l]))
+							// 34: mad.lo.s32
+							v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+							// 35: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							r12[l] = v13
+							// 36: add.s64
+							v14 := uint64(uint64(u3) + uint64(v13))
+							r13[l] = v14
+							// 37: ld.global.u32
+							v15a := uint64(v14) + 0x0
+							var v15 uint64
+							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+								v15 = runtime.Load32(v15aw.Mem, v15ao)
+							} else {
+								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+								if !v15ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/warp_sync.ptx:37")
+									continue
+								}
+								v15 = v15x
+							}
+							r14[l] = v15
+						}
+					}
+					flt.Raise(w)
+				}
+				_ = u6
+				_ = u7
+				_ = u8
 			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 38-41; the lanes wait here for those match.all.sync.b32 at line 42 names
+			{
+				r7 := w.Reg(7)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				// PTX line 38: match.any.sync.b32
+				w.Match(false, 32, 15, -1, 14, 22, m, m, "testdata/ptx/warp_sync.ptx:38")
+				// PTX lines 39, 40: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: add.s64
+							v1 := uint64(uint64(r7[l]) + uint64(r12[l]))
+							// 40: st.global.u32
+							s2 := uint64(v1) + 0x0
+							s2v := uint64(r15[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/warp_sync.ptx:40")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: add.s64
+							v1 := uint64(uint64(r7[l]) + uint64(r12[l]))
+							// 40: st.global.u32
+							s2 := uint64(v1) + 0x0
+							s2v := uint64(r15[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+								runtime.Store32(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/warp_sync.ptx:40")
+							}
+						}
+					}
+				}
+				// PTX lines 41: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v3aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 41: ld.global.u32
+							v3a := uint64(r13[l]) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/warp_sync.ptx:41")
+									continue
+								}
+								v3 = v3x
+							}
+							r17[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 41: ld.global.u32
+							v3a := uint64(r13[l]) + 0x0
+							var v3 uint64
+							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+								v3 = runtime.Load32(v3aw.Mem, v3ao)
+							} else {
+								v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/warp_sync.ptx:41")
+									continue
+								}
+								v3 = v3x
+							}
+							r17[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX lines 42-47; ret
+			{
+				r5 := w.Reg(5)
+				r6 := w.Reg(6)
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r21 := w.Reg(21)
+				k0 := uint64(0x0)
+				k1 := uint64(0x1)
+				// PTX line 42: match.all.sync.b32
+				w.Match(true, 32, 18, 0, 17, 22, m, m, "testdata/ptx/warp_sync.ptx:42")
+				// PTX lines 43, 44, 45, 46: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 43: selp.u32
+							v1 := uint64(k0)
+							if p0>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							r19[l] = v1
+							// 44: add.s64
+							v2 := uint64(uint64(r6[l]) + uint64(r12[l]))
+							// 45: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r18[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_sync.ptx:45")
+							}
+							// 46: add.s64
+							v4 := uint64(uint64(r5[l]) + uint64(r12[l]))
+							r21[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 43: selp.u32
+							v1 := uint64(k0)
+							if p0>>l&1 != 0 {
+								v1 = uint64(k1)
+							}
+							r19[l] = v1
+							// 44: add.s64
+							v2 := uint64(uint64(r6[l]) + uint64(r12[l]))
+							// 45: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r18[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/warp_sync.ptx:45")
+							}
+							// 46: add.s64
+							v4 := uint64(uint64(r5[l]) + uint64(r12[l]))
+							r21[l] = v4
+						}
+					}
+				}
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s5w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: st.global.u32
+							s5 := uint64(r21[l]) + 0x0
+							s5v := uint64(r19[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/warp_sync.ptx:47")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: st.global.u32
+							s5 := uint64(r21[l]) + 0x0
+							s5v := uint64(r19[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+								runtime.Store32(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/warp_sync.ptx:47")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 45: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/warp_sync.ptx:45")
-	// PTX lines 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: add.s64
-				v3 := uint64(uint64(r5[l]) + uint64(r12[l]))
-				r21[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: add.s64
-				v3 := uint64(uint64(r5[l]) + uint64(r12[l]))
-				r21[l] = v3
-			}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 47: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/warp_sync.ptx:47")
 }
 
-// reduxOpsB0 runs b0 of kernel redux_ops, PTX lines 61-75.
-func reduxOpsB0(w *runtime.Warp, m uint32) {
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	k2 := uint64(0xffffffff)
-	// PTX line 61: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/warp_sync.ptx:61")
-	// PTX line 62: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/warp_sync.ptx:62")
-	// PTX line 63: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 64: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	// PTX line 65: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 66: mov.u32, warp-uniform
-	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 67, 68, 69, 70: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 68: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				r7[l] = v8
-				// 69: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				// 70: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
+// reduxOpsRun runs blocks of kernel redux_ops for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 61-75; the lanes wait here for those redux.sync.add.s32 at line 76 names
+			{
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				r14 := w.Reg(14)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				k2 := uint64(0xffffffff)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 61: ld.param.u64
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/warp_sync.ptx:61")
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
+				// PTX line 62: ld.param.u64
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/warp_sync.ptx:62")
+				}
+				// PTX line 63: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 64: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				// PTX line 65: mov.u32, warp-uniform
+				u5 := uint64(uint64(w.CTAID().X))
+				// PTX line 66: mov.u32, warp-uniform
+				u6 := uint64(uint64(w.NTID().X))
+				// PTX lines 67, 68, 69, 70, 71, 72, 73, 74: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					v11aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 67: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 68: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							// 69: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							// 70: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							// 71: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_sync.ptx:71")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 72: shl.b32
+							v12 := uint64(uint32(v8) << uint32(k1))
+							// 73: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							// 74: add.s64
+							v14 := uint64(uint64(u4) + uint64(v13))
+							r13[l] = v14
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 67: mov.u32
+							v7 := uint64(uint64(tid0[l]))
+							// 68: mad.lo.s32
+							v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+							// 69: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+							// 70: add.s64
+							v10 := uint64(uint64(u3) + uint64(v9))
+							// 71: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_sync.ptx:71")
+									continue
+								}
+								v11 = v11x
+							}
+							r10[l] = v11
+							// 72: shl.b32
+							v12 := uint64(uint32(v8) << uint32(k1))
+							// 73: mul.wide.s32
+							v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+							// 74: add.s64
+							v14 := uint64(uint64(u4) + uint64(v13))
+							r13[l] = v14
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 75: mov.b32, warp-uniform
+				u15 := uint64(k2)
+				runtime.Broadcast(r14, m, u15)
+				_ = u15
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 67: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 68: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
-				r7[l] = v8
-				// 69: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				// 70: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
+			if budget == 0 {
+				return pc, 0
 			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 76-77; the lanes wait here for those redux.sync.min.s32 at line 78 names
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				// PTX line 76: redux.sync.add.s32
+				w.Redux(runtime.ReduxAdd, 15, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:76")
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: st.global.u32
+							s1 := uint64(r13[l]) + 0x0
+							s1v := uint64(r15[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:77")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: st.global.u32
+							s1 := uint64(r13[l]) + 0x0
+							s1v := uint64(r15[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:77")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX lines 78-79; the lanes wait here for those redux.sync.max.s32 at line 80 names
+			{
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				// PTX line 78: redux.sync.min.s32
+				w.Redux(runtime.ReduxMinS, 16, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:78")
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: st.global.u32
+							s1 := uint64(r13[l]) + 0x4
+							s1v := uint64(r16[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:79")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: st.global.u32
+							s1 := uint64(r13[l]) + 0x4
+							s1v := uint64(r16[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:79")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 3:
+			// b0, PTX lines 80-81; the lanes wait here for those redux.sync.min.u32 at line 82 names
+			{
+				r13 := w.Reg(13)
+				r17 := w.Reg(17)
+				// PTX line 80: redux.sync.max.s32
+				w.Redux(runtime.ReduxMaxS, 17, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:80")
+				// PTX lines 81: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: st.global.u32
+							s1 := uint64(r13[l]) + 0x8
+							s1v := uint64(r17[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:81")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: st.global.u32
+							s1 := uint64(r13[l]) + 0x8
+							s1v := uint64(r17[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:81")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 4:
+			// b0, PTX lines 82-83; the lanes wait here for those redux.sync.max.u32 at line 84 names
+			{
+				r13 := w.Reg(13)
+				r18 := w.Reg(18)
+				// PTX line 82: redux.sync.min.u32
+				w.Redux(runtime.ReduxMinU, 18, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:82")
+				// PTX lines 83: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(9)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: st.global.u32
+							s1 := uint64(r13[l]) + 0xc
+							s1v := uint64(r18[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:83")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: st.global.u32
+							s1 := uint64(r13[l]) + 0xc
+							s1v := uint64(r18[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:83")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 5:
+			// b0, PTX lines 84-85; the lanes wait here for those redux.sync.and.b32 at line 86 names
+			{
+				r13 := w.Reg(13)
+				r19 := w.Reg(19)
+				// PTX line 84: redux.sync.max.u32
+				w.Redux(runtime.ReduxMaxU, 19, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:84")
+				// PTX lines 85: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(10)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 85: st.global.u32
+							s1 := uint64(r13[l]) + 0x10
+							s1v := uint64(r19[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:85")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 85: st.global.u32
+							s1 := uint64(r13[l]) + 0x10
+							s1v := uint64(r19[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:85")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 6:
+			// b0, PTX lines 86-87; the lanes wait here for those redux.sync.or.b32 at line 88 names
+			{
+				r13 := w.Reg(13)
+				r20 := w.Reg(20)
+				// PTX line 86: redux.sync.and.b32
+				w.Redux(runtime.ReduxAnd, 20, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:86")
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: st.global.u32
+							s1 := uint64(r13[l]) + 0x14
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:87")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: st.global.u32
+							s1 := uint64(r13[l]) + 0x14
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:87")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 7:
+			// b0, PTX lines 88-89; the lanes wait here for those redux.sync.xor.b32 at line 90 names
+			{
+				r13 := w.Reg(13)
+				r21 := w.Reg(21)
+				// PTX line 88: redux.sync.or.b32
+				w.Redux(runtime.ReduxOr, 21, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:88")
+				// PTX lines 89: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 89: st.global.u32
+							s1 := uint64(r13[l]) + 0x18
+							s1v := uint64(r21[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:89")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 89: st.global.u32
+							s1 := uint64(r13[l]) + 0x18
+							s1v := uint64(r21[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:89")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 8:
+			// b0, PTX lines 90-91; ret
+			{
+				r13 := w.Reg(13)
+				r22 := w.Reg(22)
+				// PTX line 90: redux.sync.xor.b32
+				w.Redux(runtime.ReduxXor, 22, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:90")
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					s1w := w.Window(13)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: st.global.u32
+							s1 := uint64(r13[l]) + 0x1c
+							s1v := uint64(r22[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:91")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: st.global.u32
+							s1 := uint64(r13[l]) + 0x1c
+							s1v := uint64(r22[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
+								runtime.Store32(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 4, s1v, l, "testdata/ptx/warp_sync.ptx:91")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		default:
+			return pc, budget
 		}
-	}
-	// PTX line 71: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/warp_sync.ptx:71")
-	// PTX lines 72, 73, 74: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: shl.b32
-				v11 := uint64(uint32(r7[l]) << uint32(k1))
-				// 73: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-				// 74: add.s64
-				v13 := uint64(uint64(u4) + uint64(v12))
-				r13[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: shl.b32
-				v11 := uint64(uint32(r7[l]) << uint32(k1))
-				// 73: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
-				// 74: add.s64
-				v13 := uint64(uint64(u4) + uint64(v12))
-				r13[l] = v13
-			}
+		if next == stop || next >= 9 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
-	// PTX line 75: mov.b32, warp-uniform
-	u14 := uint64(k2)
-	runtime.Broadcast(r14, m, u14)
-	_ = u14
-}
-
-// reduxOpsB0_1 runs b0 of kernel redux_ops, PTX lines 76-77.
-func reduxOpsB0_1(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	// PTX line 76: redux.sync.add.s32
-	w.Redux(runtime.ReduxAdd, 15, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:76")
-	// PTX line 77: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/warp_sync.ptx:77")
-}
-
-// reduxOpsB0_2 runs b0 of kernel redux_ops, PTX lines 78-79.
-func reduxOpsB0_2(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	// PTX line 78: redux.sync.min.s32
-	w.Redux(runtime.ReduxMinS, 16, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:78")
-	// PTX line 79: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r13, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/warp_sync.ptx:79")
-}
-
-// reduxOpsB0_3 runs b0 of kernel redux_ops, PTX lines 80-81.
-func reduxOpsB0_3(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	// PTX line 80: redux.sync.max.s32
-	w.Redux(runtime.ReduxMaxS, 17, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:80")
-	// PTX line 81: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r17, r13, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/warp_sync.ptx:81")
-}
-
-// reduxOpsB0_4 runs b0 of kernel redux_ops, PTX lines 82-83.
-func reduxOpsB0_4(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r18 := w.Reg(18)
-	// PTX line 82: redux.sync.min.u32
-	w.Redux(runtime.ReduxMinU, 18, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:82")
-	// PTX line 83: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r13, 0xffffffffffffffff, 0xc, 4, m, "testdata/ptx/warp_sync.ptx:83")
-}
-
-// reduxOpsB0_5 runs b0 of kernel redux_ops, PTX lines 84-85.
-func reduxOpsB0_5(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r19 := w.Reg(19)
-	// PTX line 84: redux.sync.max.u32
-	w.Redux(runtime.ReduxMaxU, 19, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:84")
-	// PTX line 85: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r19, r13, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/warp_sync.ptx:85")
-}
-
-// reduxOpsB0_6 runs b0 of kernel redux_ops, PTX lines 86-87.
-func reduxOpsB0_6(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r20 := w.Reg(20)
-	// PTX line 86: redux.sync.and.b32
-	w.Redux(runtime.ReduxAnd, 20, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:86")
-	// PTX line 87: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r20, r13, 0xffffffffffffffff, 0x14, 4, m, "testdata/ptx/warp_sync.ptx:87")
-}
-
-// reduxOpsB0_7 runs b0 of kernel redux_ops, PTX lines 88-89.
-func reduxOpsB0_7(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r21 := w.Reg(21)
-	// PTX line 88: redux.sync.or.b32
-	w.Redux(runtime.ReduxOr, 21, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:88")
-	// PTX line 89: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r13, 0xffffffffffffffff, 0x18, 4, m, "testdata/ptx/warp_sync.ptx:89")
-}
-
-// reduxOpsB0_8 runs b0 of kernel redux_ops, PTX lines 90-91.
-func reduxOpsB0_8(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r22 := w.Reg(22)
-	// PTX line 90: redux.sync.xor.b32
-	w.Redux(runtime.ReduxXor, 22, 10, 14, m, m, "testdata/ptx/warp_sync.ptx:90")
-	// PTX line 91: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r22, r13, 0xffffffffffffffff, 0x1c, 4, m, "testdata/ptx/warp_sync.ptx:91")
 }

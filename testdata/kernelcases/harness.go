@@ -43,8 +43,8 @@ func compileFile(path string) (*ptx2go.Module, error) {
 // RunGenerated runs every case of the module that `make generate` compiled into gen (its Name
 // is the PTX file's path from the repository root) on the Go source engine with one and four
 // workers and on the closure engine compiled from the same PTX. Each run is checked against the
-// Go reference, and every output buffer must hold the same bytes as after the closure engine's
-// run on the same inputs. A generated module without cases is an error, so none goes untested.
+// Go reference, every output buffer must hold the same bytes as after the closure engine's run
+// on the same inputs, and a one-worker run must collect the same statistics. A generated module without cases is an error, so none goes untested.
 func RunGenerated(t *testing.T, gen *runtime.Module) {
 	file := strings.TrimSuffix(filepath.Base(gen.Name), ".ptx")
 	level := levelName(gen.Name)
@@ -71,6 +71,7 @@ func RunGenerated(t *testing.T, gen *runtime.Module) {
 				seed := kernelSeed(c.file, c.kernel, i)
 				t.Run(s.String(), func(t *testing.T) {
 					var outs [][][]byte
+					var stats []*runtime.Stats
 					for _, e := range []struct {
 						name    string
 						k       *ptx2go.Kernel
@@ -81,6 +82,10 @@ func RunGenerated(t *testing.T, gen *runtime.Module) {
 							f.level = level
 							l := c.setup(f, s)
 							cfg := runtime.LaunchConfig{Grid: s.grid, Block: s.block, DynamicShared: l.shared, Workers: e.workers}
+							if e.workers == 1 {
+								cfg.Stats = &runtime.Stats{}
+								stats = append(stats, cfg.Stats)
+							}
 							require.NoError(t, e.k.LaunchConfig(t.Context(), f.dev, cfg, l.args...))
 							l.check(t)
 							outs = append(outs, f.outputs())
@@ -89,6 +94,8 @@ func RunGenerated(t *testing.T, gen *runtime.Module) {
 					for i := 1; i < len(outs); i++ {
 						require.Equal(t, outs[0], outs[i], "outputs differ from the closure engine's")
 					}
+					require.Len(t, stats, 2)
+					require.Equal(t, stats[0], stats[1], "statistics differ from the closure engine's")
 				})
 			}
 		})

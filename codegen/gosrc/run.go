@@ -1,0 +1,70 @@
+package gosrc
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// runFunc generates the function's block chain (runtime.Func.Run): a loop over a switch on
+// the block, which runs each block's code and follows its jump, or its branch when every lane
+// goes the same way, without going back to the runtime's trampoline. Whatever needs the SIMT
+// stack (a divergent branch, the reconvergence point, a call, a barrier, the exit, the end of
+// the time slice) returns to the runtime, which runs the last block's terminator.
+func (f *fnGen) runFunc() (string, jen.Code) {
+	name := f.g.names.unique(f.ident[:len(f.ident)-len("Func")] + "Run")
+	plan := f.regionPlan()
+	var cases []jen.Code
+	for i, b := range f.blocks {
+		if b.rt.Kind == runtime.TermNone {
+			continue
+		}
+		body := []jen.Code{jen.Comment(b.comment)}
+		if b.instrs != nil {
+			body = append(body, jen.Block(b.code...),
+				jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Return(jen.Id("pc"), jen.Lit(0))))
+		}
+		switch b.rt.Kind {
+		case runtime.TermJump:
+			body = append(body, jen.Id("next").Op("=").Lit(int(b.rt.Succ)))
+		case runtime.TermBranch:
+			p := jen.Id("w").Dot("P").Index(jen.Lit(b.rt.Pred))
+			if b.rt.Negate {
+				p = jen.Op("^").Add(p)
+			}
+			// The lanes split: each runs a region on its own (region.go) unless the running
+			// SIMT entry ends inside it.
+			var diverged []jen.Code
+			for _, r := range plan[i] {
+				var in []jen.Code
+				for _, x := range r.blocks {
+					in = append(in, jen.Lit(x))
+				}
+				diverged = append(diverged, jen.Switch(jen.Id("stop")).Block(jen.Case(in...), jen.Default().Block(
+					jen.Return(jen.Qual(rtPath, "RunDone"), jen.Id("budget").Op("-").Id(r.fn).Call(jen.Id("w"), jen.Id("m"), jen.Id("pc"))))))
+			}
+			diverged = append(diverged, jen.Return(jen.Id("pc"), jen.Id("budget")))
+			body = append(body,
+				jen.Id("t").Op(":=").Id("m").Op("&").Add(p),
+				jen.If(jen.Id("t").Op("==").Id("m")).Block(jen.Id("next").Op("=").Lit(int(b.rt.Succ))).
+					Else().If(jen.Id("t").Op("==").Lit(0)).Block(jen.Id("next").Op("=").Lit(int(b.rt.Alt))).
+					Else().Block(diverged...))
+		default:
+			body = append(body, jen.Return(jen.Id("pc"), jen.Id("budget")))
+		}
+		cases = append(cases, jen.Case(jen.Lit(i)).Block(body...))
+	}
+	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("pc"), jen.Id("budget"))))
+	loop := jen.For().Block(
+		jen.Var().Id("next").Int32(),
+		jen.Switch(jen.Id("pc")).Block(cases...),
+		jen.If(jen.Id("next").Op("==").Id("stop").Op("||").Id("next").Op(">=").Lit(int(f.Exit)).Op("||").Id("budget").Op("<=").Lit(1)).Block(
+			jen.Return(jen.Id("pc"), jen.Id("budget"))),
+		jen.Id("pc").Op(",").Id("budget").Op("=").Id("next").Op(",").Id("budget").Op("-").Lit(1),
+	)
+	return name, jen.Comment(fmt.Sprintf("%s runs blocks of %s %s for the lanes m from block pc, following jumps and branches all of them take", name, kindName(f.Fn), f.Fn.Name)).Line().
+		Comment("(runtime.Func.Run).").Line().
+		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("pc").Int32(), jen.Id("m").Uint32(), jen.Id("stop").Int32(), jen.Id("budget").Int()).
+		Params(jen.Int32(), jen.Int()).Block(loop)
+}
